@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { TurnSchema } from './turn.js';
+
+export const RoleSchema = z.enum(['buyer', 'seller']);
+export type Role = z.infer<typeof RoleSchema>;
+
+export function opponentOf(role: Role): Role {
+  return role === 'buyer' ? 'seller' : 'buyer';
+}
+
+/** One turn as it happened: who took it, what it was, and when (hours since the session started). */
+export const HistoryEntrySchema = z.strictObject({
+  role: RoleSchema,
+  turn: TurnSchema,
+  elapsedHours: z.number().finite().min(0),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+
+export const HistorySchema = z.array(HistoryEntrySchema).superRefine((history, ctx) => {
+  for (let i = 1; i < history.length; i++) {
+    const previous = history[i - 1];
+    const current = history[i];
+    if (previous && current && current.elapsedHours < previous.elapsedHours) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [i, 'elapsedHours'],
+        message: 'time runs forwards: elapsedHours must not be smaller than the previous entry',
+      });
+    }
+  }
+});
+export type History = z.infer<typeof HistorySchema>;

@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { InvalidInputError, issuesFromZod } from './errors.js';
+import { TimeUnitSchema } from './time-unit.js';
+import { SNAKE_CASE } from './turn-rules.js';
+
+const LabelSchema = z.string().regex(SNAKE_CASE, 'a label is a snake_case identifier');
+
+/**
+ * A model's label vocabulary. `known`: the full list, enforced as an enum. `open`: the list is not
+ * public, so any snake_case identifier is accepted; `examples` are labels known to exist, never enforced.
+ */
+export const LabelVocabularySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('known'), values: z.array(LabelSchema).min(1) }),
+  z.strictObject({ kind: z.literal('open'), examples: z.array(LabelSchema).default([]) }),
+]);
+export type LabelVocabulary = z.infer<typeof LabelVocabularySchema>;
+
+export const SamplingDefaultsSchema = z.strictObject({
+  temperature: z.number().min(0).max(2),
+  topP: z.number().gt(0).max(1).optional(),
+  topK: z.number().int().min(1).optional(),
+  maxTokens: z.number().int().min(1).optional(),
+});
+export type SamplingDefaults = z.infer<typeof SamplingDefaultsSchema>;
+
+/** Whether a statement about a model comes from its card (`known`) or is our working guess (`assumed`). */
+export const ProvenanceSchema = z.enum(['known', 'assumed']);
+
+export const ProfileFactSchema = z.strictObject({
+  subject: z.string(),
+  statement: z.string(),
+  provenance: ProvenanceSchema,
+});
+export type ProfileFact = z.infer<typeof ProfileFactSchema>;
+
+/** What the SDK needs to know about a model that is not in its weights. */
+export const ModelProfileSchema = z.strictObject({
+  id: z.string().min(1),
+  description: z.string().default(''),
+  labels: LabelVocabularySchema,
+  /** Unit of the model's `response_time` field. */
+  responseTimeUnit: TimeUnitSchema,
+  /** Prompt template id, e.g. `qwen3_nothink`. */
+  template: z.string().min(1),
+  sampling: SamplingDefaultsSchema,
+  /** What is known from the model card and what is assumed, field by field. */
+  facts: z.array(ProfileFactSchema).default([]),
+});
+export type ModelProfile = z.infer<typeof ModelProfileSchema>;
+export type ModelProfileInput = z.input<typeof ModelProfileSchema>;
+
+/** The five labels the model card names, of the 20 the model uses. Examples only: the list is not public. */
+export const CARD_EXAMPLE_LABELS = [
+  'build_rapport',
+  'request_information',
+  'justify_with_market_data',
+  'declare_cost_limit_seller_firm',
+  'invoke_compromise',
+] as const;
+
+const SHARED_FACTS: ProfileFact[] = [
+  { subject: 'base', statement: 'Qwen3-4B with a LoRA fine-tune', provenance: 'known' },
+  {
+    subject: 'template',
+    statement: "trained with LLaMA-Factory's qwen3_nothink template: no thinking tokens",
+    provenance: 'known',
+  },
+  {
+    subject: 'sampling',
+    statement: 'evaluated at temperature 1.0 by rolling out whole sessions; greedy decoding loops',
+    provenance: 'known',
+  },
+  {
+    subject: 'labels',
+    statement: 'uses 20 strategy labels; the card names 5 of them; the full list is not public',
+    provenance: 'known',
+  },
+  {
+    subject: 'responseTimeUnit',
+    statement: 'the card does not state the unit of response_time; hours is our assumption',
+    provenance: 'assumed',
+  },
+  {
+    subject: 'prompt wording',
+    statement: 'the wording of the training prompt is not public; the default template is our own',
+    provenance: 'assumed',
+  },
+];
+
+function builtIn(input: ModelProfileInput): ModelProfile {
+  return ModelProfileSchema.parse(input);
+}
+
+/** Built-in profiles for the two models of the card. */
+export const MODEL_PROFILES = {
+  'qwen3-4b-negotiation-50k-ep3': builtIn({
+    id: 'qwen3-4b-negotiation-50k-ep3',
+    description:
+      'Trained on 50k sessions for 3 epochs; the better of the two for population-level simulation (deal rate 38.2% against a source population of about 43%).',
+    labels: { kind: 'open', examples: [...CARD_EXAMPLE_LABELS] },
+    responseTimeUnit: 'hours',
+    template: 'qwen3_nothink',
+    sampling: { temperature: 1.0 },
+    facts: [
+      ...SHARED_FACTS,
+      { subject: 'use', statement: 'best for population-level simulation', provenance: 'known' },
+      { subject: 'dealRate', statement: 'deal rate 38.2%; source population about 43%', provenance: 'known' },
+    ],
+  }),
+  'qwen3-4b-negotiation-msg-sessions-ep4': builtIn({
+    id: 'qwen3-4b-negotiation-msg-sessions-ep4',
+    description:
+      'Trained on sessions with messages for 4 epochs; the better of the two for message-strategy analysis.',
+    labels: { kind: 'open', examples: [...CARD_EXAMPLE_LABELS] },
+    responseTimeUnit: 'hours',
+    template: 'qwen3_nothink',
+    sampling: { temperature: 1.0 },
+    facts: [
+      ...SHARED_FACTS,
+      { subject: 'use', statement: 'best for message-strategy analysis', provenance: 'known' },
+    ],
+  }),
+} as const satisfies Record<string, ModelProfile>;
+
+export type BuiltInProfileId = keyof typeof MODEL_PROFILES;
+
+/** The profile used when none is given. */
+export const DEFAULT_MODEL_PROFILE: ModelProfile = MODEL_PROFILES['qwen3-4b-negotiation-50k-ep3'];
+
+/** Returns a built-in profile by id, or validates a user's own profile object. */
+export function resolveModelProfile(profile: string | ModelProfileInput | undefined): ModelProfile {
+  if (profile === undefined) return DEFAULT_MODEL_PROFILE;
+  if (typeof profile === 'string') {
+    const found = (MODEL_PROFILES as Record<string, ModelProfile>)[profile];
+    if (!found) {
+      throw new InvalidInputError('ModelProfile', [
+        {
+          path: '(root)',
+          message: `unknown profile "${profile}"; built-in profiles are ${Object.keys(MODEL_PROFILES).join(', ')}`,
+        },
+      ]);
+    }
+    return found;
+  }
+  const parsed = ModelProfileSchema.safeParse(profile);
+  if (!parsed.success) throw new InvalidInputError('ModelProfile', issuesFromZod(parsed.error));
+  return parsed.data;
+}

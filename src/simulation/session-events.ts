@@ -1,0 +1,48 @@
+import type { Action } from '../contract/action.js';
+import type { Role } from '../contract/history.js';
+import type { ListingContext } from '../contract/listing-context.js';
+import type { Turn } from '../contract/turn.js';
+import type { SessionOutcome } from './outcome.js';
+import type { SessionResult } from './session-result.js';
+
+export interface SessionStartEvent {
+  sessionId: string;
+  seed: number;
+  context: ListingContext;
+  rules: Record<string, unknown>;
+}
+
+export interface TurnEvent {
+  sessionId: string;
+  /** 0-based position of the turn in the session. */
+  index: number;
+  role: Role;
+  turn: Turn;
+  elapsedHours: number;
+  /** What the rules allowed when the turn was asked for. */
+  legalActions: readonly Action[];
+  /** Set when the turn broke a rule; the session's illegal-turn policy decides what follows. */
+  violation?: string;
+}
+
+export interface SessionEndEvent {
+  sessionId: string;
+  outcome: SessionOutcome;
+  result: SessionResult;
+}
+
+export interface SessionErrorEvent {
+  sessionId: string;
+  /** `negotiator`: a negotiator failed and the session ended; `listener`: a listener threw and was skipped. */
+  source: 'negotiator' | 'listener';
+  error: unknown;
+}
+
+/** Events a Session emits, noun-verb, in this order: one start, the turns, one end. */
+export interface SessionEvents {
+  [name: string]: unknown;
+  'session-start': SessionStartEvent;
+  turn: TurnEvent;
+  'session-end': SessionEndEvent;
+  error: SessionErrorEvent;
+}
