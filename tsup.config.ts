@@ -1,19 +1,31 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-// Two formats with a declaration file each, so that both `import` and `require` users get types
-// that match the module they load (checked by @arethetypeswrong/cli in `npm test`).
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    testing: 'src/testing/index.ts',
-    cli: 'src/cli/main.ts',
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+const define = { __HAGGLE_VERSION__: JSON.stringify(version) };
+
+export default defineConfig([
+  {
+    // The library: ESM and CommonJS with a declaration file each, so both `import` and `require` users
+    // get types that match the module they load (checked by @arethetypeswrong/cli in `npm test`).
+    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    clean: true,
+    treeshake: true,
+    define,
   },
-  format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' } },
-  target: 'node20',
-  platform: 'node',
-  sourcemap: true,
-  clean: true,
-  splitting: true,
-  treeshake: true,
-});
+  {
+    // The CLI is only ever run by `bin/haggle.js`, an ES module: one format is enough.
+    entry: { cli: 'src/cli/bin.ts' },
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    sourcemap: true,
+    clean: false,
+    define,
+  },
+]);

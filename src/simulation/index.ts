@@ -15,3 +15,11 @@ export type {
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult } from './session-result.js';
+export { describeDistribution, quantile } from './distribution.js';
+export type { Distribution } from './distribution.js';
+export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
+export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
+export { simulate } from './simulate.js';
+export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
+export { SummaryAccumulator, summarize } from './summary.js';
+export type { SimulationSummary } from './summary.js';

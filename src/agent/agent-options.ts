@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
+import { HaggleError, InvalidInputError, type ValidationIssue, issuesFromZod } from '../contract/errors.js';
+import { type Guardrails, GuardrailsSchema } from '../contract/guardrails.js';
+import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
+import { defaultTemplate } from '../prompt/default-template.js';
+import type { PromptTemplate } from '../prompt/prompt-template.js';
+
+/** Sampling settings; anything left out comes from the model profile's defaults. */
+export interface SamplingOptions {
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  /** Seed used when a call passes none; a call's own `seed` wins. */
+  seed?: number;
+  maxTokens?: number;
+}
+
+/** What to do when the model's output is not a valid turn. */
+export interface InvalidOutputPolicy {
+  /** How many times to ask again (each time with a new derived seed). Default 2; 0 to 10. */
+  retries?: number;
+}
+
+export interface NegotiationAgentOptions {
+  backend: LanguageBackend;
+  /** A built-in profile id or a profile of your own. Default: `qwen3-4b-negotiation-50k-ep3`. */
+  profile?: ModelProfile | ModelProfileInput | string;
+  /** Default: the built-in `plain` template in the `qwen3_nothink` format. */
+  template?: PromptTemplate;
+  sampling?: SamplingOptions;
+  /** Prices this agent never offers or accepts beyond, per role. */
+  guardrails?: Guardrails;
+  invalidOutput?: InvalidOutputPolicy;
+  /**
+   * Called once for each distinct warning a backend reports (a setting it could not honour, a fallback).
+   * A listener that throws is ignored. Every distinct warning is also kept in `agent.warnings`.
+   */
+  onWarning?: (warning: BackendWarning) => void;
+}
+
+/** Sampling with the profile's defaults filled in: what every backend call gets. */
+export interface ResolvedSampling {
+  temperature: number;
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  maxTokens?: number;
+}
+
+export interface ResolvedAgentOptions {
+  backend: LanguageBackend;
+  profile: ModelProfile;
+  template: PromptTemplate;
+  sampling: ResolvedSampling;
+  guardrails: Guardrails | undefined;
+  retries: number;
+  onWarning: ((warning: BackendWarning) => void) | undefined;
+}
+
+export const DEFAULT_INVALID_OUTPUT_RETRIES = 2;
+export const MAX_INVALID_OUTPUT_RETRIES = 10;
+
+/** A seed: a non-negative safe integer, as the Session derives them. */
+export const SeedSchema = z.int('a seed is an integer').min(0, 'a seed is not negative');
+
+function isLanguageBackend(value: unknown): value is LanguageBackend {
+  const candidate = value as Partial<LanguageBackend> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.doGenerate === 'function' &&
+    typeof candidate.provider === 'string' &&
+    typeof candidate.modelId === 'string'
+  );
+}
+
+function isPromptTemplate(value: unknown): value is PromptTemplate {
+  const candidate = value as Partial<PromptTemplate> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.id === 'string' &&
+    candidate.id !== '' &&
+    typeof candidate.render === 'function'
+  );
+}
+
+const SamplingOptionsSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  topP: z.number().gt(0).max(1).optional(),
+  topK: z.int().min(1).optional(),
+  seed: SeedSchema.optional(),
+  maxTokens: z.int().min(1).optional(),
+});
+
+const AgentOptionsSchema = z.strictObject({
+  backend: z.custom<LanguageBackend>(
+    isLanguageBackend,
+    'must be a LanguageBackend: an object with provider, modelId and doGenerate()',
+  ),
+  // Checked by resolveModelProfile, which knows the built-in ids.
+  profile: z.unknown().optional(),
+  template: z
+    .custom<PromptTemplate>(isPromptTemplate, 'must be a PromptTemplate: an object with an id and render()')
+    .optional(),
+  sampling: SamplingOptionsSchema.optional(),
+  guardrails: GuardrailsSchema.optional(),
+  invalidOutput: z
+    .strictObject({ retries: z.int().min(0).max(MAX_INVALID_OUTPUT_RETRIES).optional() })
+    .optional(),
+  onWarning: z
+    .custom<(warning: BackendWarning) => void>((value) => typeof value === 'function', 'must be a function')
+    .optional(),
+});
+
+/** Validates the agent's options and fills in defaults; every problem is reported at once. */
+export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedAgentOptions {
+  const parsed = AgentOptionsSchema.safeParse(options);
+  const issues: ValidationIssue[] = parsed.success ? [] : issuesFromZod(parsed.error);
+
+  let profile: ModelProfile | undefined;
+  const rawProfile = typeof options === 'object' && options !== null ? options.profile : undefined;
+  try {
+    profile = resolveModelProfile(rawProfile);
+  } catch (error) {
+    if (!(HaggleError.isInstance(error) && error instanceof InvalidInputError)) throw error;
+    issues.push(...error.issues.map((issue) => ({ ...issue, path: prefixPath('profile', issue.path) })));
+  }
+
+  if (!parsed.success || profile === undefined || issues.length > 0) {
+    throw new InvalidInputError('NegotiationAgentOptions', issues);
+  }
+  const { data } = parsed;
+  const sampling: ResolvedSampling = { temperature: data.sampling?.temperature ?? profile.sampling.temperature };
+  const topP = data.sampling?.topP ?? profile.sampling.topP;
+  const topK = data.sampling?.topK ?? profile.sampling.topK;
+  const maxTokens = data.sampling?.maxTokens ?? profile.sampling.maxTokens;
+  if (topP !== undefined) sampling.topP = topP;
+  if (topK !== undefined) sampling.topK = topK;
+  if (data.sampling?.seed !== undefined) sampling.seed = data.sampling.seed;
+  if (maxTokens !== undefined) sampling.maxTokens = maxTokens;
+
+  return {
+    backend: data.backend,
+    profile,
+    template: data.template ?? defaultTemplate,
+    sampling,
+    guardrails: data.guardrails,
+    retries: data.invalidOutput?.retries ?? DEFAULT_INVALID_OUTPUT_RETRIES,
+    onWarning: data.onWarning,
+  };
+}
+
+/** `profile` + `labels.kind` -> `profile.labels.kind`; `profile` + `(root)` -> `profile`. */
+export function prefixPath(prefix: string, path: string): string {
+  if (path === '(root)') return prefix;
+  return path.startsWith('[') ? `${prefix}${path}` : `${prefix}.${path}`;
+}

@@ -1,0 +1,256 @@
+import type {
+  BackendWarning,
+  GenerateOptions,
+  GenerateResult,
+  LanguageBackend,
+} from '../backends/language-backend.js';
+import {
+  BackendError,
+  HaggleAbortError,
+  HaggleError,
+  InvalidInputError,
+  InvalidModelOutputError,
+  throwIfAborted,
+  type ValidationIssue,
+} from '../contract/errors.js';
+import { boundsFor, type Guardrails } from '../contract/guardrails.js';
+import type { ModelProfile } from '../contract/model-profile.js';
+import type {
+  Negotiator,
+  NegotiatorDescription,
+  PredictInput,
+  PredictOptions,
+} from '../contract/negotiator.js';
+import type { TimeUnit } from '../contract/time-unit.js';
+import type { Turn } from '../contract/turn.js';
+import { turnJsonSchema } from '../contract/turn-json-schema.js';
+import { deriveSeed } from '../internal/random.js';
+import type { PromptTemplate } from '../prompt/prompt-template.js';
+import { QWEN3_END_OF_TURN } from '../prompt/qwen3-chat-format.js';
+import {
+  type NegotiationAgentOptions,
+  prefixPath,
+  type ResolvedSampling,
+  resolveAgentOptions,
+} from './agent-options.js';
+import { allowedActions } from './allowed-actions.js';
+import { parseModelOutput } from './output-parsing.js';
+import { validateCallOptions, validatePredictInput } from './predict-input.js';
+import { checkTurn, type TurnConstraints } from './turn-checks.js';
+
+export interface SampleOptions {
+  /** How many valid turns to return. */
+  n: number;
+  signal?: AbortSignal;
+  /** Seed of the first request; a re-request for missing turns gets a seed derived from it. */
+  seed?: number;
+}
+
+/** Everything one request for turns needs, prepared once and reused by every retry. */
+interface PreparedRequest {
+  base: Omit<GenerateOptions, 'n' | 'seed' | 'abortSignal'>;
+  constraints: TurnConstraints;
+}
+
+/**
+ * A negotiator backed by a language model: renders the negotiation into a prompt, asks the backend for
+ * a turn under the turn's JSON Schema, and returns only turns that are valid, allowed by the rules and
+ * inside the guardrails. Stateless between calls apart from the warnings it has seen, so one agent can
+ * play many concurrent sessions.
+ */
+export class NegotiationAgent implements Negotiator {
+  readonly backend: LanguageBackend;
+  readonly profile: ModelProfile;
+  readonly template: PromptTemplate;
+  /** Effective sampling: the options given, the profile's defaults for the rest. */
+  readonly sampling: Readonly<ResolvedSampling>;
+  readonly guardrails: Guardrails | undefined;
+  /** How many times an invalid output is asked again before `InvalidModelOutputError`. */
+  readonly retries: number;
+  private readonly onWarning: ((warning: BackendWarning) => void) | undefined;
+  private readonly seenWarnings = new Map<string, BackendWarning>();
+
+  constructor(options: NegotiationAgentOptions) {
+    const resolved = resolveAgentOptions(options);
+    this.backend = resolved.backend;
+    this.profile = resolved.profile;
+    this.template = resolved.template;
+    this.sampling = Object.freeze({ ...resolved.sampling });
+    this.guardrails = resolved.guardrails;
+    this.retries = resolved.retries;
+    this.onWarning = resolved.onWarning;
+  }
+
+  /** The unit of the `response_time` this agent's turns carry: the profile's. */
+  get responseTimeUnit(): TimeUnit {
+    return this.profile.responseTimeUnit;
+  }
+
+  /** Every distinct warning the backend has reported to this agent, oldest first. */
+  get warnings(): BackendWarning[] {
+    return [...this.seenWarnings.values()];
+  }
+
+  /** The next turn for `input.role`: valid, allowed, and inside the guardrails, or an error. */
+  async predict(input: PredictInput, options?: PredictOptions): Promise<Turn> {
+    const call = validateCallOptions(options, 'PredictOptions');
+    const [turn] = await this.collectTurns(input, 1, call.seed, call.signal, 'predict');
+    // collectTurns returns exactly the count asked for or throws.
+    return turn as Turn;
+  }
+
+  /**
+   * `n` valid turns for the same moment: a distribution to show a user options or to study. One backend
+   * request for `n` choices; invalid choices are dropped and only the missing count is requested again,
+   * while the retries last.
+   */
+  async sample(input: PredictInput, options: SampleOptions): Promise<Turn[]> {
+    const call = validateCallOptions(options, 'SampleOptions');
+    if (call.n === undefined) {
+      throw new InvalidInputError('SampleOptions', [{ path: 'n', message: 'n (how many turns) is required' }]);
+    }
+    return this.collectTurns(input, call.n, call.seed, call.signal, 'sample');
+  }
+
+  describe(): NegotiatorDescription {
+    return {
+      kind: 'llm',
+      provider: this.backend.provider,
+      modelId: this.backend.modelId,
+      profile: this.profile.id,
+      template: this.template.id,
+      sampling: { ...this.sampling },
+      guardrails: this.guardrails ?? {},
+      invalidOutput: { retries: this.retries },
+    };
+  }
+
+  private prepare(input: PredictInput): PreparedRequest {
+    const { context, history, role, legalActions } = validatePredictInput(input);
+    const actions = allowedActions({ legalActions, history, role, guardrails: this.guardrails });
+    if (actions.length === 0) {
+      throw new InvalidInputError('PredictInput', [
+        {
+          path: 'legalActions',
+          message: `no action is left: the only legal one, accept, would take the standing offer, which is outside the ${role}'s guardrails`,
+        },
+      ]);
+    }
+    const { messages, text } = this.template.render({ context, history, role, profile: this.profile });
+    const schema = turnJsonSchema({ profile: this.profile, role, guardrails: this.guardrails, actions });
+    const { seed: _defaultSeed, ...sampling } = this.sampling;
+    return {
+      base: {
+        prompt: { messages, text },
+        responseFormat: { type: 'json', name: 'turn', schema },
+        ...sampling,
+        stop: [...(this.template.stop ?? [QWEN3_END_OF_TURN])],
+      },
+      constraints: { role, actions, bounds: boundsFor(this.guardrails, role), labels: this.profile.labels },
+    };
+  }
+
+  private async collectTurns(
+    input: PredictInput,
+    wanted: number,
+    callSeed: number | undefined,
+    signal: AbortSignal | undefined,
+    operation: 'predict' | 'sample',
+  ): Promise<Turn[]> {
+    throwIfAborted(signal);
+    const { base, constraints } = this.prepare(input);
+    const seed = callSeed ?? this.sampling.seed;
+    const turns: Turn[] = [];
+    const rawTexts: string[] = [];
+    const issues: ValidationIssue[] = [];
+
+    for (let attempt = 0; ; attempt++) {
+      const missing = wanted - turns.length;
+      const options: GenerateOptions = { ...base, n: missing };
+      // The first request uses the seed as given, so a caller's seed reaches the backend unchanged; each
+      // re-request gets its own derived seed, or it would repeat the same invalid output.
+      if (seed !== undefined) options.seed = attempt === 0 ? seed : deriveSeed(seed, attempt);
+      if (signal) options.abortSignal = signal;
+
+      const result = await this.generate(options, signal);
+      const choices = result.choices.slice(0, missing);
+      const where = (choice: number) =>
+        operation === 'sample' ? `attempts[${attempt}].choices[${choice}]` : `attempts[${attempt}]`;
+
+      choices.forEach((choice, index) => {
+        rawTexts.push(choice.text);
+        const parsed = parseModelOutput(choice.text);
+        const checked = parsed.ok ? checkTurn(parsed.value, constraints) : parsed;
+        if (checked.ok) {
+          turns.push(checked.turn);
+          return;
+        }
+        const cutOff =
+          choice.finishReason === 'length'
+            ? [{ path: '(root)', message: 'the output was cut off at maxTokens (finishReason "length")' }]
+            : [];
+        for (const issue of [...cutOff, ...checked.issues]) {
+          issues.push({ ...issue, path: prefixPath(where(index), issue.path) });
+        }
+      });
+      if (choices.length < missing) {
+        issues.push({
+          path: `attempts[${attempt}]`,
+          message: `the backend returned ${choices.length} of ${missing} requested choice(s)`,
+        });
+      }
+
+      if (turns.length === wanted) return turns;
+      if (attempt >= this.retries) {
+        throw new InvalidModelOutputError({ rawTexts, issues, attempts: attempt + 1 });
+      }
+    }
+  }
+
+  /** One backend call, with abort handling, error wrapping and warning collection. */
+  private async generate(options: GenerateOptions, signal: AbortSignal | undefined): Promise<GenerateResult> {
+    throwIfAborted(signal);
+    let result: GenerateResult;
+    try {
+      result = await this.backend.doGenerate(options);
+    } catch (error) {
+      // Backends reject in their own ways when aborted (a DOMException, a fetch error); the caller
+      // asked to stop, so that is what they hear about.
+      if (signal?.aborted) {
+        throw error instanceof HaggleAbortError ? error : new HaggleAbortError(signal.reason);
+      }
+      if (HaggleError.isInstance(error)) throw error;
+      throw new BackendError({
+        message: `The ${this.backendName} backend failed: ${error instanceof Error ? error.message : String(error)}`,
+        backend: this.backendName,
+        cause: error,
+      });
+    }
+    if (typeof result !== 'object' || result === null || !Array.isArray(result.choices)) {
+      throw new BackendError({
+        message: `The ${this.backendName} backend returned a result without a choices array`,
+        backend: this.backendName,
+      });
+    }
+    this.report(result.warnings ?? []);
+    throwIfAborted(signal);
+    return result;
+  }
+
+  private get backendName(): string {
+    return `${this.backend.provider}:${this.backend.modelId}`;
+  }
+
+  private report(warnings: readonly BackendWarning[]): void {
+    for (const warning of warnings) {
+      const key = JSON.stringify(warning);
+      if (this.seenWarnings.has(key)) continue;
+      this.seenWarnings.set(key, warning);
+      try {
+        this.onWarning?.(warning);
+      } catch {
+        // A listener's failure must not fail the turn: warnings are advice, the turn is the product.
+      }
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { type Action, ActionSchema } from '../contract/action.js';
+import { InvalidInputError, issuesFromZod } from '../contract/errors.js';
+import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';
+import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
+import { SeedSchema } from './agent-options.js';
+
+// Not strict: a Session may hand negotiators more than they need, and extra keys harm nothing here.
+const PredictInputSchema = z.object({
+  context: ListingContextSchema,
+  history: HistorySchema,
+  role: RoleSchema,
+  legalActions: z.array(ActionSchema).min(1, 'at least one action must be legal').optional(),
+});
+
+/** A predict input after validation, the context's defaults applied. */
+export interface ValidPredictInput {
+  context: ListingContext;
+  history: History;
+  role: Role;
+  legalActions: readonly Action[] | undefined;
+}
+
+export function validatePredictInput(input: unknown): ValidPredictInput {
+  const parsed = PredictInputSchema.safeParse(input);
+  if (!parsed.success) throw new InvalidInputError('PredictInput', issuesFromZod(parsed.error));
+  return { ...parsed.data, legalActions: parsed.data.legalActions };
+}
+
+function isAbortSignal(value: unknown): value is AbortSignal {
+  const candidate = value as Partial<AbortSignal> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.aborted === 'boolean' &&
+    typeof candidate.addEventListener === 'function'
+  );
+}
+
+const CallOptionsSchema = z.object({
+  signal: z.custom<AbortSignal>(isAbortSignal, 'must be an AbortSignal').optional(),
+  seed: SeedSchema.optional(),
+  n: z.int('n is an integer').min(1, 'n is at least 1').optional(),
+});
+
+/** Options of one `predict` or `sample` call, validated. */
+export interface ValidCallOptions {
+  signal: AbortSignal | undefined;
+  seed: number | undefined;
+  n: number | undefined;
+}
+
+export function validateCallOptions(options: unknown, subject: string): ValidCallOptions {
+  const parsed = CallOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new InvalidInputError(subject, issuesFromZod(parsed.error));
+  return { signal: parsed.data.signal, seed: parsed.data.seed, n: parsed.data.n };
+}

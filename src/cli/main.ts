@@ -1,0 +1,61 @@
+import { Command, CommanderError } from 'commander';
+import { HaggleError } from '../contract/errors.js';
+import { CliUsageError } from './cli-error.js';
+import { type CliIo, processIo } from './io.js';
+import { registerPredictCommand } from './predict-command.js';
+import { registerSimulateCommand } from './simulate-command.js';
+
+declare const __HAGGLE_VERSION__: string | undefined;
+
+/** Exit codes: 0 done, 1 failed while running, 2 bad arguments or input, 130 interrupted. */
+export async function runCli(argv: readonly string[], io: CliIo = processIo, signal?: AbortSignal): Promise<number> {
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort, { once: true });
+
+  const program = new Command('haggle')
+    .description('LLM negotiation agents for online marketplaces')
+    .version(typeof __HAGGLE_VERSION__ === 'string' ? __HAGGLE_VERSION__ : '0.0.0-dev')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      // Commander's own errors become our one-line message below.
+      outputError: () => {},
+    })
+    .showHelpAfterError(false);
+  registerSimulateCommand(program, io, controller.signal);
+  registerPredictCommand(program, io, controller.signal);
+  for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
+
+  try {
+    await program.parseAsync(argv as string[], { from: 'user' });
+    return 0;
+  } catch (error) {
+    return reportError(error, io);
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
+function reportError(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0) return 0; // --help, --version
+    const cause = (error as { cause?: unknown }).cause;
+    const message = cause instanceof CliUsageError ? cause.message : error.message.replace(/^error: /, '');
+    io.stderr.write(`haggle: ${message}\n`);
+    return 2;
+  }
+  if (error instanceof CliUsageError) {
+    io.stderr.write(`haggle: ${error.message}\n`);
+    return 2;
+  }
+  if (HaggleError.isInstance(error)) {
+    io.stderr.write(`haggle: ${error.message}\n`);
+    if (error.code === 'aborted') return 130;
+    return error.code === 'invalid-input' || error.code === 'run-file' ? 2 : 1;
+  }
+  io.stderr.write(`haggle: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return 1;
+}

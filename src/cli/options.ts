@@ -1,0 +1,21 @@
+import { CliUsageError } from './cli-error.js';
+
+/** Parses an integer option, with the option's name in the error. */
+export function parseIntegerOption(name: string, min: number, max: number) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!/^-?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+      throw new CliUsageError(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+    }
+    return value;
+  };
+}
+
+export function parseChoice<T extends string>(name: string, choices: readonly T[]) {
+  return (raw: string): T => {
+    if (!(choices as readonly string[]).includes(raw)) {
+      throw new CliUsageError(`--${name} must be one of ${choices.join(', ')}; got "${raw}"`);
+    }
+    return raw as T;
+  };
+}

@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import type { ListingContextInput } from '../contract/listing-context.js';
+import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.js';
+import { BestOfferRules } from '../simulation/best-offer-rules.js';
+import type { Rules } from '../simulation/rules.js';
+import { simulate } from '../simulation/simulate.js';
+import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
+import { CliUsageError } from './cli-error.js';
+import type { CliIo } from './io.js';
+import { parseChoice, parseIntegerOption } from './options.js';
+import { ProgressBar } from './progress-bar.js';
+import { readJsonInput } from './read-json-input.js';
+import { formatSummaryTable } from './summary-table.js';
+
+interface SimulateCliOptions {
+  sessions: number;
+  seed: number;
+  concurrency: number;
+  buyer: CliAgentName;
+  seller: CliAgentName;
+  rules: 'best-offer' | 'alternating-offers';
+  maxTurns?: number;
+  contexts?: string;
+  out?: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  json?: boolean;
+  progress: boolean;
+}
+
+export function registerSimulateCommand(program: Command, io: CliIo, signal: AbortSignal): void {
+  program
+    .command('simulate')
+    .description('play many negotiations between two negotiators and print a summary')
+    .option('-n, --sessions <count>', 'sessions to play', parseIntegerOption('sessions', 1, 10_000_000), 500)
+    .option('-s, --seed <seed>', 'run seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .option('-c, --concurrency <count>', 'sessions in flight', parseIntegerOption('concurrency', 1, 1024), 8)
+    .option('--buyer <agent>', `buyer: ${CLI_AGENT_NAMES.join(', ')}`, parseChoice('buyer', CLI_AGENT_NAMES), 'population')
+    .option('--seller <agent>', `seller: ${CLI_AGENT_NAMES.join(', ')}`, parseChoice('seller', CLI_AGENT_NAMES), 'population')
+    .option('--rules <name>', 'best-offer or alternating-offers', parseChoice('rules', ['best-offer', 'alternating-offers'] as const), 'best-offer')
+    .option('--max-turns <count>', 'turns before a session ends without a deal', parseIntegerOption('max-turns', 1, 1000))
+    .option('--contexts <file>', 'JSON file with an array of listing contexts (default: synthetic)')
+    .option('-o, --out <file>', 'append each finished session to this JSONL file')
+    .option('--resume', 'continue the run already in --out')
+    .option('--overwrite', 'replace an existing --out file')
+    .option('--json', 'print the summary as one JSON object')
+    .option('--no-progress', 'no progress bar')
+    .action(async (options: SimulateCliOptions) => {
+      const contexts = options.contexts ? readContexts(options.contexts, io) : undefined;
+      const rules: Rules =
+        options.rules === 'alternating-offers'
+          ? new AlternatingOffersRules(options.maxTurns ? { maxTurns: options.maxTurns } : {})
+          : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
+      const startedAt = performance.now();
+      const run = simulate({
+        buyer: createCliAgent(options.buyer),
+        seller: createCliAgent(options.seller),
+        sessions: options.sessions,
+        seed: options.seed,
+        concurrency: options.concurrency,
+        rules,
+        signal,
+        ...(contexts ? { contexts } : {}),
+        ...(options.out ? { out: options.out } : {}),
+        ...(options.resume ? { resume: true } : {}),
+        ...(options.overwrite ? { overwrite: true } : {}),
+      });
+      const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'simulate');
+      if (options.progress) {
+        run.on('progress', (p) => bar.update(p.completed, p.total, `deals ${p.deals}`));
+      }
+      try {
+        const summary = await run.done();
+        bar.finish();
+        if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+        else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+      } catch (error) {
+        bar.finish();
+        throw error;
+      }
+    });
+}
+
+function readContexts(path: string, io: CliIo): ListingContextInput[] {
+  const value = readJsonInput(path, 'contexts file', () => (path === '-' ? io.readStdin() : readFileSync(path, 'utf8')));
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new CliUsageError(`contexts file ${path} must hold a non-empty JSON array of listing contexts`);
+  }
+  return value as ListingContextInput[];
+}

@@ -1,0 +1,38 @@
+import type { Distribution } from '../simulation/distribution.js';
+import type { SimulationSummary } from '../simulation/summary.js';
+
+function percent(value: number | null): string {
+  return value === null ? '–' : `${(value * 100).toFixed(1)}%`;
+}
+
+function fixed(value: number | null, digits = 2): string {
+  return value === null ? '–' : value.toFixed(digits);
+}
+
+function ratioRow(name: string, d: Distribution): [string, string] {
+  return [name, `mean ${percent(d.mean)}  p25 ${percent(d.p25)}  p50 ${percent(d.p50)}  p75 ${percent(d.p75)}  (n=${d.count})`];
+}
+
+/** The run summary as an aligned two-column table for a terminal. */
+export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: number): string {
+  const outcomes = Object.entries(summary.outcomes)
+    .filter(([, count]) => count > 0)
+    .map(([reason, count]) => `${reason} ${count}`)
+    .join(', ');
+  const rows: [string, string][] = [
+    ['sessions', String(summary.sessions)],
+    ['deal rate', `${percent(summary.dealRate)} (${summary.deals} deals)`],
+    ['mean turns', `${fixed(summary.meanTurns)}  (p50 ${fixed(summary.turns.p50, 0)}, p90 ${fixed(summary.turns.p90, 0)})`],
+    ratioRow('first offer / list', summary.firstOfferRatio),
+    ratioRow('final price / list', summary.finalPriceRatio),
+    [
+      'response time (h)',
+      `mean ${fixed(summary.responseTimeHours.mean, 1)}  p50 ${fixed(summary.responseTimeHours.p50, 1)}  p90 ${fixed(summary.responseTimeHours.p90, 1)}`,
+    ],
+    ['outcomes', outcomes],
+  ];
+  if (summary.illegalTurns > 0) rows.push(['illegal turns', String(summary.illegalTurns)]);
+  if (elapsedSeconds !== undefined) rows.push(['wall time', `${elapsedSeconds.toFixed(1)} s`]);
+  const width = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');
+}

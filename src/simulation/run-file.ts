@@ -1,0 +1,127 @@
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import type { SessionResult } from './session-result.js';
+
+/**
+ * A run's JSONL file: a header line describing the run, then one line per finished session, in
+ * session order. Lines hold no wall-clock times, so the same seed gives the same bytes.
+ */
+
+export const RUN_FILE_FORMAT = 'haggle-run';
+export const RUN_FILE_VERSION = 1;
+
+export interface RunHeader {
+  type: 'run';
+  format: typeof RUN_FILE_FORMAT;
+  version: number;
+  seed: number;
+  sessions: number;
+  /** Everything that decides the sessions' content; a resumed run must match it exactly. */
+  config: Record<string, unknown>;
+}
+
+export interface SessionRecord extends SessionResult {
+  type: 'session';
+  /** Position of the session in the run, 0-based. */
+  index: number;
+}
+
+export type RunFileLine = RunHeader | SessionRecord;
+
+export class RunFileError extends HaggleError {
+  readonly path: string;
+  constructor(path: string, message: string) {
+    super('run-file', `${path}: ${message}`);
+    this.name = 'RunFileError';
+    this.path = path;
+  }
+}
+
+/** What a run file holds: its header (if any) and its complete session lines. */
+export interface RunFileContents {
+  header: RunHeader | undefined;
+  sessions: SessionRecord[];
+  /** Byte length of the complete lines; anything after it is a torn final line. */
+  completeBytes: number;
+}
+
+/** Reads a run file, ignoring a final line torn by a crash (it has no newline yet). */
+export function readRunFile(path: string): RunFileContents {
+  if (!existsSync(path)) throw new RunFileError(path, 'no such file');
+  const buffer = readFileSync(path);
+  const lastNewline = buffer.lastIndexOf(0x0a);
+  const completeBytes = lastNewline + 1;
+  const text = buffer.subarray(0, completeBytes).toString('utf8');
+  let header: RunHeader | undefined;
+  const sessions: SessionRecord[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.trim() === '') continue;
+    let value: RunFileLine;
+    try {
+      value = JSON.parse(line) as RunFileLine;
+    } catch {
+      throw new RunFileError(path, `line ${i + 1} is not JSON`);
+    }
+    if (value.type === 'run') {
+      if (i !== 0) throw new RunFileError(path, `line ${i + 1}: a run header may only be the first line`);
+      header = value;
+    } else if (value.type === 'session') {
+      sessions.push(value);
+    } else {
+      throw new RunFileError(path, `line ${i + 1}: unknown record type ${JSON.stringify((value as { type?: unknown }).type)}`);
+    }
+  }
+  return { header, sessions, completeBytes };
+}
+
+/** Loads the sessions of a run file (or of real sessions written in the same record format). */
+export function loadSessions(path: string): SessionResult[] {
+  return readRunFile(path).sessions;
+}
+
+/** Appends lines to a run file, one synchronous write per line so a crash tears at most the last one. */
+export class RunFileWriter {
+  private fd: number | undefined;
+
+  private constructor(
+    readonly path: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /** Starts a new file; refuses to replace a non-empty one unless `overwrite` is set. */
+  static create(path: string, header: RunHeader, overwrite: boolean): RunFileWriter {
+    if (!overwrite && existsSync(path) && readFileSync(path).length > 0) {
+      throw new InvalidInputError('SimulateOptions', [
+        {
+          path: 'out',
+          message: `${path} already holds a run; pass resume: true to continue it or overwrite: true to replace it`,
+        },
+      ]);
+    }
+    const writer = new RunFileWriter(path, openSync(path, 'w'));
+    writer.append(header);
+    return writer;
+  }
+
+  /** Reopens a file for resuming, cutting off a torn final line. */
+  static reopen(path: string, completeBytes: number): RunFileWriter {
+    const fd = openSync(path, 'r+');
+    ftruncateSync(fd, completeBytes);
+    closeSync(fd);
+    return new RunFileWriter(path, openSync(path, 'a'));
+  }
+
+  append(line: RunFileLine): void {
+    if (this.fd === undefined) throw new RunFileError(this.path, 'the writer is closed');
+    writeSync(this.fd, `${JSON.stringify(line)}\n`);
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
