@@ -1,4 +1,6 @@
-// The public surface of `haggle`. Everything a user imports from 'haggle' is listed here explicitly.
+// The public surface of `haggle`. Each layer's index lists its exports explicitly.
+export * from './agent/index.js';
 export * from './backends/index.js';
 export * from './contract/index.js';
+export * from './prompt/index.js';
 export * from './simulation/index.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
-import { HaggleError, InvalidInputError, type ValidationIssue, issuesFromZod } from '../contract/errors.js';
+import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import { type Guardrails, GuardrailsSchema } from '../contract/guardrails.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
 import { defaultTemplate } from '../prompt/default-template.js';
@@ -124,7 +124,7 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
   try {
     profile = resolveModelProfile(rawProfile);
   } catch (error) {
-    if (!(HaggleError.isInstance(error) && error instanceof InvalidInputError)) throw error;
+    if (!(error instanceof InvalidInputError)) throw error;
     issues.push(...error.issues.map((issue) => ({ ...issue, path: prefixPath('profile', issue.path) })));
   }
 
@@ -132,7 +132,9 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
     throw new InvalidInputError('NegotiationAgentOptions', issues);
   }
   const { data } = parsed;
-  const sampling: ResolvedSampling = { temperature: data.sampling?.temperature ?? profile.sampling.temperature };
+  const sampling: ResolvedSampling = {
+    temperature: data.sampling?.temperature ?? profile.sampling.temperature,
+  };
   const topP = data.sampling?.topP ?? profile.sampling.topP;
   const topK = data.sampling?.topK ?? profile.sampling.topK;
   const maxTokens = data.sampling?.maxTokens ?? profile.sampling.maxTokens;

@@ -35,7 +35,7 @@ import {
 } from './agent-options.js';
 import { allowedActions } from './allowed-actions.js';
 import { parseModelOutput } from './output-parsing.js';
-import { validateCallOptions, validatePredictInput } from './predict-input.js';
+import { validatePredictInput, validatePredictOptions, validateSampleOptions } from './predict-input.js';
 import { checkTurn, type TurnConstraints } from './turn-checks.js';
 
 export interface SampleOptions {
@@ -93,7 +93,7 @@ export class NegotiationAgent implements Negotiator {
 
   /** The next turn for `input.role`: valid, allowed, and inside the guardrails, or an error. */
   async predict(input: PredictInput, options?: PredictOptions): Promise<Turn> {
-    const call = validateCallOptions(options, 'PredictOptions');
+    const call = validatePredictOptions(options);
     const [turn] = await this.collectTurns(input, 1, call.seed, call.signal, 'predict');
     // collectTurns returns exactly the count asked for or throws.
     return turn as Turn;
@@ -105,10 +105,7 @@ export class NegotiationAgent implements Negotiator {
    * while the retries last.
    */
   async sample(input: PredictInput, options: SampleOptions): Promise<Turn[]> {
-    const call = validateCallOptions(options, 'SampleOptions');
-    if (call.n === undefined) {
-      throw new InvalidInputError('SampleOptions', [{ path: 'n', message: 'n (how many turns) is required' }]);
-    }
+    const call = validateSampleOptions(options);
     return this.collectTurns(input, call.n, call.seed, call.signal, 'sample');
   }
 
@@ -217,7 +214,9 @@ export class NegotiationAgent implements Negotiator {
       // Backends reject in their own ways when aborted (a DOMException, a fetch error); the caller
       // asked to stop, so that is what they hear about.
       if (signal?.aborted) {
-        throw error instanceof HaggleAbortError ? error : new HaggleAbortError(signal.reason);
+        throw HaggleError.isInstance(error) && error.code === 'aborted'
+          ? error
+          : new HaggleAbortError(signal.reason);
       }
       if (HaggleError.isInstance(error)) throw error;
       throw new BackendError({

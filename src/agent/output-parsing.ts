@@ -27,7 +27,8 @@ export function parseModelOutput(rawText: string): ParsedOutput {
   text = text.replace(TRAILING_END_TOKENS, '').trim();
 
   const fences = [...text.matchAll(CODE_FENCE)];
-  if (fences.length > 1) return failure(`the output holds ${fences.length} code blocks; expected one JSON object`);
+  if (fences.length > 1)
+    return failure(`the output holds ${fences.length} code blocks; expected one JSON object`);
   const fenced = fences[0];
   if (fenced) text = (fenced[1] ?? '').trim();
 

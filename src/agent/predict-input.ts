@@ -37,21 +37,34 @@ function isAbortSignal(value: unknown): value is AbortSignal {
   );
 }
 
-const CallOptionsSchema = z.object({
+const PredictOptionsSchema = z.object({
   signal: z.custom<AbortSignal>(isAbortSignal, 'must be an AbortSignal').optional(),
   seed: SeedSchema.optional(),
-  n: z.int('n is an integer').min(1, 'n is at least 1').optional(),
 });
 
-/** Options of one `predict` or `sample` call, validated. */
-export interface ValidCallOptions {
+const SampleOptionsSchema = PredictOptionsSchema.extend({
+  n: z.int('n (how many turns) is an integer').min(1, 'n (how many turns) is at least 1'),
+});
+
+/** Options of one `predict` call, validated. */
+export interface ValidPredictOptions {
   signal: AbortSignal | undefined;
   seed: number | undefined;
-  n: number | undefined;
 }
 
-export function validateCallOptions(options: unknown, subject: string): ValidCallOptions {
-  const parsed = CallOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw new InvalidInputError(subject, issuesFromZod(parsed.error));
+/** Options of one `sample` call, validated. */
+export interface ValidSampleOptions extends ValidPredictOptions {
+  n: number;
+}
+
+export function validatePredictOptions(options: unknown): ValidPredictOptions {
+  const parsed = PredictOptionsSchema.safeParse(options ?? {});
+  if (!parsed.success) throw new InvalidInputError('PredictOptions', issuesFromZod(parsed.error));
+  return { signal: parsed.data.signal, seed: parsed.data.seed };
+}
+
+export function validateSampleOptions(options: unknown): ValidSampleOptions {
+  const parsed = SampleOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new InvalidInputError('SampleOptions', issuesFromZod(parsed.error));
   return { signal: parsed.data.signal, seed: parsed.data.seed, n: parsed.data.n };
 }

@@ -1,5 +1,9 @@
 import type { Command } from 'commander';
-import { RoleSchema } from '../contract/history.js';
+import type { Action } from '../contract/action.js';
+import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';
+import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
+import { parseInput } from '../contract/validate.js';
+import { BestOfferRules } from '../simulation/best-offer-rules.js';
 import type { PredictInput } from '../contract/negotiator.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { CliUsageError } from './cli-error.js';
@@ -53,5 +57,22 @@ function readPredictInput(options: PredictCliOptions, io: CliIo): PredictInput {
   }
   const parsedRole = RoleSchema.safeParse(role);
   if (!parsedRole.success) throw new CliUsageError(`the role must be buyer or seller; got ${JSON.stringify(role)}`);
-  return { context, history: history as PredictInput['history'], role: parsedRole.data };
+  const listing = parseInput(ListingContextSchema, context, 'ListingContext');
+  const past = parseInput(HistorySchema, history, 'History');
+  return { context: listing, history: past, role: parsedRole.data, legalActions: legalActionsAfter(listing, past, parsedRole.data) };
+}
+
+/** Replays the history under Best Offer rules, so the negotiator is offered only what is legal now. */
+function legalActionsAfter(context: ListingContext, history: History, role: Role): Action[] {
+  const rules = new BestOfferRules();
+  let state = rules.initialState(context);
+  for (const [index, entry] of history.entries()) {
+    const ruling = rules.apply(state, entry);
+    if (ruling.kind === 'illegal') throw new CliUsageError(`history[${index}] breaks the Best Offer rules: ${ruling.violation}`);
+    if (ruling.kind === 'end') {
+      throw new CliUsageError(`the negotiation already ended at history[${index}] (${ruling.reason}); there is no next turn`);
+    }
+    state = ruling.state;
+  }
+  return rules.legalActions(state, role);
 }

@@ -3,7 +3,7 @@ import { InvalidInputError } from './errors.js';
 import { boundsFor, type Guardrails } from './guardrails.js';
 import type { Role } from './history.js';
 import type { JsonSchema } from './json-schema.js';
-import { type ModelProfile, resolveModelProfile } from './model-profile.js';
+import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from './model-profile.js';
 import {
   ACTION_SHAPES,
   MAX_LABELS_PER_MESSAGE,
@@ -14,7 +14,7 @@ import {
 
 export interface TurnJsonSchemaOptions {
   /** A profile (or built-in id) whose label vocabulary applies: known labels become an enum. */
-  profile?: ModelProfile | string;
+  profile?: ModelProfile | ModelProfileInput | string;
   /** Whose turn it is; selects which side of `guardrails` applies. */
   role?: Role;
   /** Price guardrails; with `role`, the offer price gets `minimum`/`maximum`. */

@@ -95,7 +95,8 @@ function describeParticipant(profile: ParticipantProfile | undefined): string {
   // A fixed order, whatever order the caller's object had: the prompt must not depend on key order.
   const facts: string[] = [];
   if (profile?.feedbackScore !== undefined) facts.push(`feedback score ${profile.feedbackScore}`);
-  if (profile?.feedbackPercent !== undefined) facts.push(`${formatAmount(profile.feedbackPercent)}% positive`);
+  if (profile?.feedbackPercent !== undefined)
+    facts.push(`${formatAmount(profile.feedbackPercent)}% positive`);
   if (profile?.accountAgeDays !== undefined) facts.push(`account age ${profile.accountAgeDays} days`);
   if (profile?.pastDeals !== undefined) facts.push(`${profile.pastDeals} past deals`);
   return facts.length > 0 ? facts.join(', ') : 'no profile shown';
@@ -110,7 +111,11 @@ function historyLines(history: readonly HistoryEntry[], currency: string, profil
   ];
 }
 
-function describeEntry(entry: HistoryEntry, currency: string, unit: ModelProfile['responseTimeUnit']): string {
+function describeEntry(
+  entry: HistoryEntry,
+  currency: string,
+  unit: ModelProfile['responseTimeUnit'],
+): string {
   const { turn } = entry;
   const parts: string[] = [turn.action];
   if (turn.price !== null) parts.push(formatPrice(turn.price, currency));

@@ -23,3 +23,5 @@ export { simulate } from './simulate.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { SimulationSummary } from './summary.js';
+export { generateContexts, PRICE_TIERS, priceTier } from './synthetic-contexts.js';
+export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';

@@ -83,7 +83,11 @@ function generateContext(seed: number, index: number): ListingContext {
   const product = random.pick(category.products);
   const condition = pickCondition(random, category);
   const title = buildTitle(random, category, product);
-  const listPrice = drawListPrice(random, product.medianPrice * CONDITION_PRICE_FACTOR[condition], product.sigma);
+  const listPrice = drawListPrice(
+    random,
+    product.medianPrice * CONDITION_PRICE_FACTOR[condition],
+    product.sigma,
+  );
   return {
     id: `ctx-${seed}-${index}`,
     item: {
@@ -124,7 +128,12 @@ function modelNumber(random: Random): string {
   return `${first}${second}-${random.int(100, 999)}`;
 }
 
-function buildDescription(random: Random, category: CategorySpec, title: string, condition: Condition): string {
+function buildDescription(
+  random: Random,
+  category: CategorySpec,
+  title: string,
+  condition: Condition,
+): string {
   const opening = random.pick(DESCRIPTION_OPENINGS).replace('{title}', title);
   const details = pickDistinct(random, category.details, random.int(2, 3));
   const closing = random.pick(DESCRIPTION_CLOSINGS);
@@ -168,7 +177,9 @@ function charmPrice(random: Random, price: number): number {
  * positive feedback sits near 100% for almost everyone, so both are drawn skewed.
  */
 function sellerProfile(random: Random): ParticipantProfile {
-  const feedbackScore = random.bernoulli(0.03) ? 0 : Math.min(500_000, Math.round(random.logNormal(250, 1.8)));
+  const feedbackScore = random.bernoulli(0.03)
+    ? 0
+    : Math.min(500_000, Math.round(random.logNormal(250, 1.8)));
   return {
     feedbackScore,
     feedbackPercent: feedbackPercent(random, feedbackScore),

@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { TurnSchema } from '../../src/index.js';
+import { captureIo } from '../helpers/capture-io.js';
+import { CONTEXT, offer } from '../helpers/fixtures.js';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-cli-'));
+
+describe('haggle simulate', () => {
+  it('--json prints one summary object with sessions, dealRate and meanTurns', async () => {
+    const io = captureIo();
+    const code = await runCli(['simulate', '--sessions', '60', '--seed', '4', '--json'], io);
+    expect(code).toBe(0);
+    const summary = JSON.parse(io.out());
+    expect(summary.sessions).toBe(60);
+    expect(summary.dealRate).toBeGreaterThanOrEqual(0);
+    expect(summary.dealRate).toBeLessThanOrEqual(1);
+    expect(summary.meanTurns).toBeGreaterThan(0);
+    expect(io.err()).toBe(''); // no progress bar off a terminal
+  });
+
+  it('prints a summary table, and the same seed writes the same JSONL', async () => {
+    const dir = tmp();
+    const io = captureIo();
+    for (const name of ['a', 'b']) {
+      expect(await runCli(['simulate', '-n', '30', '-s', '8', '--out', join(dir, `${name}.jsonl`)], io)).toBe(0);
+    }
+    expect(io.out()).toMatch(/deal rate\s+\d+\.\d%/);
+    expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'));
+  });
+
+  it('takes other agents, rules and a contexts file', async () => {
+    const dir = tmp();
+    const contexts = join(dir, 'contexts.json');
+    writeFileSync(contexts, JSON.stringify([CONTEXT]));
+    const io = captureIo();
+    const args = ['simulate', '-n', '20', '--buyer', 'tit-for-tat', '--seller', 'boulware', '--rules', 'alternating-offers'];
+    expect(await runCli([...args, '--contexts', contexts, '--max-turns', '10', '--json'], io)).toBe(0);
+    expect(JSON.parse(io.out()).turns.max).toBeLessThanOrEqual(10);
+  });
+
+  it.each([
+    [['simulate', '--sessions', 'many'], /--sessions must be an integer/],
+    [['simulate', '--sessions', '0'], /--sessions must be an integer from 1/],
+    [['simulate', '--buyer', 'gpt'], /--buyer must be one of population/],
+    [['simulate', '--contexts', '/nonexistent.json'], /cannot read contexts file .*no such file/],
+    [['simulate', '--resume'], /resume: needs `out`/],
+    [['simulate', '--frobnicate'], /unknown option/],
+    [['negotiate'], /unknown command/],
+  ])('bad arguments %j: one line on stderr and exit code 2', async (args, message) => {
+    const io = captureIo();
+    expect(await runCli(args as string[], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.out()).toBe('');
+  });
+
+  it('a contexts file with an invalid context exits 2 with the path of the problem', async () => {
+    const dir = tmp();
+    const contexts = join(dir, 'contexts.json');
+    writeFileSync(contexts, JSON.stringify([{ item: { title: 'Lamp' }, listPrice: -3 }]));
+    const io = captureIo();
+    expect(await runCli(['simulate', '-n', '2', '--contexts', contexts], io)).toBe(2);
+    expect(io.err()).toMatch(/listPrice/);
+  });
+});
+
+describe('haggle predict', () => {
+  it('prints the next turn for a context file, as the seller after a buyer offer', async () => {
+    const dir = tmp();
+    const file = join(dir, 'input.json');
+    writeFileSync(file, JSON.stringify({ context: CONTEXT, history: [{ role: 'buyer', turn: offer(200), elapsedHours: 1 }] }));
+    const io = captureIo();
+    expect(await runCli(['predict', '--context', file, '--seed', '3'], io)).toBe(0);
+    const turn = TurnSchema.parse(JSON.parse(io.out()));
+    const again = captureIo();
+    await runCli(['predict', '--context', file, '--seed', '3'], again);
+    expect(again.out()).toBe(io.out());
+  });
+
+  it('reads a bare context from stdin and opens as the buyer', async () => {
+    const io = captureIo(JSON.stringify(CONTEXT));
+    expect(await runCli(['predict', '--context', '-', '--role', 'buyer'], io)).toBe(0);
+    const turn = TurnSchema.parse(JSON.parse(io.out()));
+    expect(['offer', 'offer_with_message', 'message_only']).toContain(turn.action);
+  });
+
+  it.each([
+    [['predict'], /required option '--context/],
+    [['predict', '--context', '-'], /is not valid JSON/, 'not json'],
+    [['predict', '--context', '-', '--role', 'broker'], /--role must be one of buyer, seller/, '{}'],
+    [['predict', '--context', '-'], /Invalid ListingContext: item/, '{"listPrice": 3}'],
+  ])('bad input %j exits 2', async (args, message, stdin = '') => {
+    const io = captureIo(stdin);
+    expect(await runCli(args as string[], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+});
