@@ -5,7 +5,10 @@ export default defineConfig({
   resolve: {
     // Examples import 'haggle' as users do; tests run them against the source, no build needed.
     alias: [
-      { find: /^haggle\/testing$/, replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)) },
+      {
+        find: /^haggle\/testing$/,
+        replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+      },
       { find: /^haggle$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
   },

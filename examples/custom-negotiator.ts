@@ -9,8 +9,8 @@ function firmSeller(floorShare = 0.85): Negotiator {
     async predict({ context, history, legalActions }) {
       const listPrice = context.listPrice;
       const floor = Math.round(listPrice * floorShare * 100) / 100;
-      const lastBuyerPrice = [...history].reverse().find((e) => e.role === 'buyer' && e.turn.price !== null)?.turn
-        .price;
+      const lastBuyerPrice = [...history].reverse().find((e) => e.role === 'buyer' && e.turn.price !== null)
+        ?.turn.price;
       const can = (action: Turn['action']) => legalActions?.includes(action) ?? true;
       if (lastBuyerPrice != null && lastBuyerPrice >= floor && can('accept')) {
         return { action: 'accept', price: null, message_labels: [], message: '', response_time: 2 };
@@ -33,7 +33,11 @@ const session = new Session({ context, buyer: new PopulationAgent(), seller: fir
 console.log(`${context.item.title}, listed at ${context.listPrice} ${context.currency}`);
 session.on('turn', ({ index, role, turn, elapsedHours }) => {
   const price = turn.price === null ? '' : ` ${turn.price.toFixed(2)}`;
-  console.log(`  #${index} ${elapsedHours.toFixed(1).padStart(5)} h  ${role.padEnd(6)} ${turn.action}${price}`);
+  console.log(
+    `  #${index} ${elapsedHours.toFixed(1).padStart(5)} h  ${role.padEnd(6)} ${turn.action}${price}`,
+  );
 });
 const { outcome } = await session.run();
-console.log(`outcome: ${outcome.status} (${outcome.reason})${outcome.price === null ? '' : ` at ${outcome.price}`}`);
+console.log(
+  `outcome: ${outcome.status} (${outcome.reason})${outcome.price === null ? '' : ` at ${outcome.price}`}`,
+);

@@ -1,5 +1,6 @@
 // The public surface of `haggle`. Each layer's index lists its exports explicitly.
 export * from './agent/index.js';
+export * from './agents/index.js';
 export * from './backends/index.js';
 export * from './contract/index.js';
 export * from './prompt/index.js';

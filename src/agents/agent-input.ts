@@ -30,10 +30,6 @@ export function checkPredictInput(input: PredictInput, agent: string): void {
   if (issues.length > 0) throw new InvalidInputError(`${agent} input`, issues);
 }
 
-export function listPriceOf(context: PredictInput['context']): number {
-  return context.listPrice;
-}
-
 /** The actions the rules allow now; all six when the caller does not say. */
 export function legalActionSet(legalActions: readonly Action[] | undefined): ReadonlySet<Action> {
   return new Set(legalActions ?? ACTIONS);

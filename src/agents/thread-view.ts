@@ -1,6 +1,5 @@
 import type { HistoryEntry, Role } from '../contract/history.js';
 import type { PredictInput } from '../contract/negotiator.js';
-import { listPriceOf } from './agent-input.js';
 
 /**
  * What a baseline agent needs to know about a thread, read from the history alone: agents keep no
@@ -38,7 +37,7 @@ export function readThread(input: PredictInput): ThreadView {
   }
   return {
     role,
-    listPrice: listPriceOf(input.context),
+    listPrice: input.context.listPrice,
     turnIndex: history.length,
     ownOffers,
     opponentOffers,

@@ -59,18 +59,34 @@ export function offerPrice(price: number, view: ThreadView): number {
 }
 
 /**
- * Picks the first preferred turn whose action is legal; if none is, builds a turn for the first legal
- * action in `FALLBACK_ORDER`, so an agent answers whatever subset of actions the rules allow.
+ * Picks the first preferred turn whose action is legal (an offer may become its sibling with or
+ * without a message, at the same price); if none is, builds a turn for the first legal action in
+ * `FALLBACK_ORDER`, so an agent answers whatever subset of actions the rules allow.
  */
 export function firstLegal(
   preferred: readonly Turn[],
   legal: ReadonlySet<Action>,
   build: (action: Action) => Turn,
 ): Turn {
-  for (const turn of preferred) if (legal.has(turn.action)) return turn;
+  for (const turn of preferred) {
+    if (legal.has(turn.action)) return turn;
+    const sibling = pricedSibling(turn, legal);
+    if (sibling) return sibling;
+  }
   for (const action of FALLBACK_ORDER) if (legal.has(action)) return build(action);
   // Unreachable when `legal` is non-empty, which `checkPredictInput` guarantees.
   throw new RangeError('no legal action to choose from');
+}
+
+/** The same offer as the other priced action, when only that one is legal. */
+function pricedSibling(turn: Turn, legal: ReadonlySet<Action>): Turn | undefined {
+  if (turn.price === null) return undefined;
+  if (turn.action === 'offer_with_message' && legal.has('offer'))
+    return offerTurn(turn.price, turn.response_time);
+  if (turn.action === 'offer' && legal.has('offer_with_message')) {
+    return offerWithMessageTurn(turn.price, [], `My offer is ${turn.price.toFixed(2)}.`, turn.response_time);
+  }
+  return undefined;
 }
 
 /** When the preferred moves are not allowed, the least committal legal move comes first. */

@@ -8,7 +8,11 @@ import { registerSimulateCommand } from './simulate-command.js';
 declare const __HAGGLE_VERSION__: string | undefined;
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad arguments or input, 130 interrupted. */
-export async function runCli(argv: readonly string[], io: CliIo = processIo, signal?: AbortSignal): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo = processIo,
+  signal?: AbortSignal,
+): Promise<number> {
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   if (signal?.aborted) abort();
@@ -56,6 +60,8 @@ function reportError(error: unknown, io: CliIo): number {
     if (error.code === 'aborted') return 130;
     return error.code === 'invalid-input' || error.code === 'run-file' ? 2 : 1;
   }
-  io.stderr.write(`haggle: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  io.stderr.write(
+    `haggle: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return 1;
 }

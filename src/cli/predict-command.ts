@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import type { Action } from '../contract/action.js';
 import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';
 import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
+import type { PredictInput } from '../contract/negotiator.js';
 import { parseInput } from '../contract/validate.js';
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
-import type { PredictInput } from '../contract/negotiator.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
@@ -22,15 +22,32 @@ interface PredictCliOptions {
 export function registerPredictCommand(program: Command, io: CliIo, signal: AbortSignal): void {
   program
     .command('predict')
-    .description("print the next turn for a listing and its history, as one JSON object")
+    .description('print the next turn for a listing and its history, as one JSON object')
     .requiredOption(
       '--context <file>',
       'JSON file (or - for stdin): a listing context, or { "context", "history", "role" }',
     )
-    .option('--history <file>', 'JSON file with the history so far (an array of { role, turn, elapsedHours })')
-    .option('--role <role>', 'whose turn: buyer or seller (default: whoever moves next)', parseChoice('role', ['buyer', 'seller'] as const))
-    .option('--agent <name>', `negotiator: ${CLI_AGENT_NAMES.join(', ')}`, parseChoice('agent', CLI_AGENT_NAMES), 'population')
-    .option('-s, --seed <seed>', 'seed for this decision', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .option(
+      '--history <file>',
+      'JSON file with the history so far (an array of { role, turn, elapsedHours })',
+    )
+    .option(
+      '--role <role>',
+      'whose turn: buyer or seller (default: whoever moves next)',
+      parseChoice('role', ['buyer', 'seller'] as const),
+    )
+    .option(
+      '--agent <name>',
+      `negotiator: ${CLI_AGENT_NAMES.join(', ')}`,
+      parseChoice('agent', CLI_AGENT_NAMES),
+      'population',
+    )
+    .option(
+      '-s, --seed <seed>',
+      'seed for this decision',
+      parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER),
+      0,
+    )
     .action(async (options: PredictCliOptions) => {
       const input = readPredictInput(options, io);
       const turn = await createCliAgent(options.agent).predict(input, { seed: options.seed, signal });
@@ -48,7 +65,8 @@ function readPredictInput(options: PredictCliOptions, io: CliIo): PredictInput {
   const context = (wrapped ? body.context : raw) as PredictInput['context'];
   let history: unknown = (wrapped ? body.history : undefined) ?? [];
   if (options.history) history = readJsonInput(options.history, 'history file', io.readStdin);
-  if (!Array.isArray(history)) throw new CliUsageError('the history must be a JSON array of { role, turn, elapsedHours }');
+  if (!Array.isArray(history))
+    throw new CliUsageError('the history must be a JSON array of { role, turn, elapsedHours }');
   let role = options.role ?? (wrapped ? body.role : undefined);
   if (role === undefined) {
     // Alternation, the buyer first: the next mover is the opposite of the last one.
@@ -56,10 +74,16 @@ function readPredictInput(options: PredictCliOptions, io: CliIo): PredictInput {
     role = last?.role === 'buyer' ? 'seller' : 'buyer';
   }
   const parsedRole = RoleSchema.safeParse(role);
-  if (!parsedRole.success) throw new CliUsageError(`the role must be buyer or seller; got ${JSON.stringify(role)}`);
+  if (!parsedRole.success)
+    throw new CliUsageError(`the role must be buyer or seller; got ${JSON.stringify(role)}`);
   const listing = parseInput(ListingContextSchema, context, 'ListingContext');
   const past = parseInput(HistorySchema, history, 'History');
-  return { context: listing, history: past, role: parsedRole.data, legalActions: legalActionsAfter(listing, past, parsedRole.data) };
+  return {
+    context: listing,
+    history: past,
+    role: parsedRole.data,
+    legalActions: legalActionsAfter(listing, past, parsedRole.data),
+  };
 }
 
 /** Replays the history under Best Offer rules, so the negotiator is offered only what is legal now. */
@@ -68,9 +92,12 @@ function legalActionsAfter(context: ListingContext, history: History, role: Role
   let state = rules.initialState(context);
   for (const [index, entry] of history.entries()) {
     const ruling = rules.apply(state, entry);
-    if (ruling.kind === 'illegal') throw new CliUsageError(`history[${index}] breaks the Best Offer rules: ${ruling.violation}`);
+    if (ruling.kind === 'illegal')
+      throw new CliUsageError(`history[${index}] breaks the Best Offer rules: ${ruling.violation}`);
     if (ruling.kind === 'end') {
-      throw new CliUsageError(`the negotiation already ended at history[${index}] (${ruling.reason}); there is no next turn`);
+      throw new CliUsageError(
+        `the negotiation already ended at history[${index}] (${ruling.reason}); there is no next turn`,
+      );
     }
     state = ruling.state;
   }

@@ -36,10 +36,29 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
     .option('-n, --sessions <count>', 'sessions to play', parseIntegerOption('sessions', 1, 10_000_000), 500)
     .option('-s, --seed <seed>', 'run seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
     .option('-c, --concurrency <count>', 'sessions in flight', parseIntegerOption('concurrency', 1, 1024), 8)
-    .option('--buyer <agent>', `buyer: ${CLI_AGENT_NAMES.join(', ')}`, parseChoice('buyer', CLI_AGENT_NAMES), 'population')
-    .option('--seller <agent>', `seller: ${CLI_AGENT_NAMES.join(', ')}`, parseChoice('seller', CLI_AGENT_NAMES), 'population')
-    .option('--rules <name>', 'best-offer or alternating-offers', parseChoice('rules', ['best-offer', 'alternating-offers'] as const), 'best-offer')
-    .option('--max-turns <count>', 'turns before a session ends without a deal', parseIntegerOption('max-turns', 1, 1000))
+    .option(
+      '--buyer <agent>',
+      `buyer: ${CLI_AGENT_NAMES.join(', ')}`,
+      parseChoice('buyer', CLI_AGENT_NAMES),
+      'population',
+    )
+    .option(
+      '--seller <agent>',
+      `seller: ${CLI_AGENT_NAMES.join(', ')}`,
+      parseChoice('seller', CLI_AGENT_NAMES),
+      'population',
+    )
+    .option(
+      '--rules <name>',
+      'best-offer or alternating-offers',
+      parseChoice('rules', ['best-offer', 'alternating-offers'] as const),
+      'best-offer',
+    )
+    .option(
+      '--max-turns <count>',
+      'turns before a session ends without a deal',
+      parseIntegerOption('max-turns', 1, 1000),
+    )
     .option('--contexts <file>', 'JSON file with an array of listing contexts (default: synthetic)')
     .option('-o, --out <file>', 'append each finished session to this JSONL file')
     .option('--resume', 'continue the run already in --out')
@@ -83,7 +102,9 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
 }
 
 function readContexts(path: string, io: CliIo): ListingContextInput[] {
-  const value = readJsonInput(path, 'contexts file', () => (path === '-' ? io.readStdin() : readFileSync(path, 'utf8')));
+  const value = readJsonInput(path, 'contexts file', () =>
+    path === '-' ? io.readStdin() : readFileSync(path, 'utf8'),
+  );
   if (!Array.isArray(value) || value.length === 0) {
     throw new CliUsageError(`contexts file ${path} must hold a non-empty JSON array of listing contexts`);
   }

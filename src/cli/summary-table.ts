@@ -10,7 +10,10 @@ function fixed(value: number | null, digits = 2): string {
 }
 
 function ratioRow(name: string, d: Distribution): [string, string] {
-  return [name, `mean ${percent(d.mean)}  p25 ${percent(d.p25)}  p50 ${percent(d.p50)}  p75 ${percent(d.p75)}  (n=${d.count})`];
+  return [
+    name,
+    `mean ${percent(d.mean)}  p25 ${percent(d.p25)}  p50 ${percent(d.p50)}  p75 ${percent(d.p75)}  (n=${d.count})`,
+  ];
 }
 
 /** The run summary as an aligned two-column table for a terminal. */
@@ -22,7 +25,10 @@ export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: 
   const rows: [string, string][] = [
     ['sessions', String(summary.sessions)],
     ['deal rate', `${percent(summary.dealRate)} (${summary.deals} deals)`],
-    ['mean turns', `${fixed(summary.meanTurns)}  (p50 ${fixed(summary.turns.p50, 0)}, p90 ${fixed(summary.turns.p90, 0)})`],
+    [
+      'mean turns',
+      `${fixed(summary.meanTurns)}  (p50 ${fixed(summary.turns.p50, 0)}, p90 ${fixed(summary.turns.p90, 0)})`,
+    ],
     ratioRow('first offer / list', summary.firstOfferRatio),
     ratioRow('final price / list', summary.finalPriceRatio),
     [

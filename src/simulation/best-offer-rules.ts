@@ -25,7 +25,7 @@ export interface BestOfferRulesOptions {
 
 /**
  * eBay Best Offer, as far as a two-party thread needs it: the buyer opens; a buyer makes at most
- * `buyerOfferCap` offers; an offer lapses after `offerTtlHours` unless answered, and a counter replaces
+ * `buyerOfferCap` offers; a seller counters only while no counter of its own stands; an offer lapses after `offerTtlHours` unless answered, and a counter replaces
  * it with a fresh clock; a seller never counters above the list price; accepting takes the standing
  * offer's price; messages never close a deal.
  */
@@ -70,7 +70,11 @@ export class BestOfferRules implements Rules {
 
   legalActions(state: NegotiationState, role: Role): Action[] {
     const actions: Action[] = [];
-    const canOffer = role === 'seller' || state.offersMade.buyer < this.buyerOfferCap;
+    // A seller counters an offer; while its own counter stands it waits for the buyer (eBay's rule).
+    const canOffer =
+      role === 'seller'
+        ? state.standingOffer?.role !== 'seller'
+        : state.offersMade.buyer < this.buyerOfferCap;
     if (canOffer) actions.push('offer', 'offer_with_message');
     const opponentOfferStands = state.standingOffer !== null && state.standingOffer.role !== role;
     if (opponentOfferStands) actions.push('accept', 'decline');
@@ -102,6 +106,9 @@ export class BestOfferRules implements Rules {
   private explainIllegalAction(state: NegotiationState, role: Role, action: Action): string {
     if ((action === 'offer' || action === 'offer_with_message') && role === 'buyer') {
       return `buyer made offer ${state.offersMade.buyer + 1}, above the cap of ${this.buyerOfferCap}`;
+    }
+    if (action === 'offer' || action === 'offer_with_message') {
+      return 'seller countered again while its own counter stands; the buyer answers first';
     }
     if (action === 'accept' || action === 'decline') {
       return `${role} chose ${action}, but no offer from the other side stands`;

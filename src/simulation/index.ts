@@ -2,9 +2,13 @@ export type { AlternatingOffersRulesOptions } from './alternating-offers-rules.j
 export { AlternatingOffersRules } from './alternating-offers-rules.js';
 export type { BestOfferRulesOptions } from './best-offer-rules.js';
 export { BestOfferRules } from './best-offer-rules.js';
+export type { Distribution } from './distribution.js';
+export { describeDistribution, quantile } from './distribution.js';
 export type { EndReason, SessionOutcome } from './outcome.js';
 export { END_REASONS } from './outcome.js';
 export type { IllegalTurnPolicy, NegotiationState, Rules, StandingOffer, TurnRuling } from './rules.js';
+export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
+export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';
 export { Session } from './session.js';
 export type {
@@ -15,13 +19,9 @@ export type {
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult } from './session-result.js';
-export { describeDistribution, quantile } from './distribution.js';
-export type { Distribution } from './distribution.js';
-export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
-export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
-export { simulate } from './simulate.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
-export { SummaryAccumulator, summarize } from './summary.js';
+export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';
-export { generateContexts, PRICE_TIERS, priceTier } from './synthetic-contexts.js';
+export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
+export { generateContexts, PRICE_TIERS, priceTier } from './synthetic-contexts.js';

@@ -70,7 +70,10 @@ export function readRunFile(path: string): RunFileContents {
     } else if (value.type === 'session') {
       sessions.push(value);
     } else {
-      throw new RunFileError(path, `line ${i + 1}: unknown record type ${JSON.stringify((value as { type?: unknown }).type)}`);
+      throw new RunFileError(
+        path,
+        `line ${i + 1}: unknown record type ${JSON.stringify((value as { type?: unknown }).type)}`,
+      );
     }
   }
   return { header, sessions, completeBytes };

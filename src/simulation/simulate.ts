@@ -1,19 +1,20 @@
+import { existsSync, statSync } from 'node:fs';
 import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import type { Negotiator } from '../contract/negotiator.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from './best-offer-rules.js';
+import type { Rules } from './rules.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
-  type RunHeader,
   RunFileError,
   RunFileWriter,
+  type RunHeader,
   readRunFile,
   type SessionRecord,
 } from './run-file.js';
-import type { Rules } from './rules.js';
 import { Session } from './session.js';
 import type { SessionResult } from './session-result.js';
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
@@ -62,8 +63,14 @@ export interface SimulationEvents {
 
 /** A simulation in progress: listen to its events, await `done()` for the summary. */
 export interface SimulationRun {
-  on<K extends keyof SimulationEvents & string>(event: K, listener: (payload: SimulationEvents[K]) => unknown): this;
-  off<K extends keyof SimulationEvents & string>(event: K, listener: (payload: SimulationEvents[K]) => unknown): this;
+  on<K extends keyof SimulationEvents & string>(
+    event: K,
+    listener: (payload: SimulationEvents[K]) => unknown,
+  ): this;
+  off<K extends keyof SimulationEvents & string>(
+    event: K,
+    listener: (payload: SimulationEvents[K]) => unknown,
+  ): this;
   /** Resolves with the summary of all sessions (resumed ones included); rejects on abort or a fatal error. */
   done(): Promise<SimulationSummary>;
 }
@@ -111,7 +118,8 @@ interface RunPlan {
 function planRun(options: SimulateOptions): RunPlan {
   const problems: { path: string; message: string }[] = [];
   const seed = options.seed ?? 0;
-  if (!Number.isSafeInteger(seed) || seed < 0) problems.push({ path: 'seed', message: 'must be a non-negative integer' });
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    problems.push({ path: 'seed', message: 'must be a non-negative integer' });
   const concurrency = options.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) {
     problems.push({ path: 'concurrency', message: 'must be an integer from 1 to 1024' });
@@ -129,9 +137,16 @@ function planRun(options: SimulateOptions): RunPlan {
       problems.push({ path: role, message: 'must be a Negotiator: an object with predict() and describe()' });
     }
   }
-  if (options.resume && !options.out) problems.push({ path: 'resume', message: 'needs `out`, the file to resume' });
+  if (options.resume && !options.out)
+    problems.push({ path: 'resume', message: 'needs `out`, the file to resume' });
   if (options.resume && options.overwrite) {
     problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
+  }
+  if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
+    problems.push({
+      path: 'out',
+      message: `${options.out} already holds a run; pass resume: true to continue it or overwrite: true to replace it`,
+    });
   }
   if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);
 
@@ -147,7 +162,9 @@ function planRun(options: SimulateOptions): RunPlan {
       rules: rules.describe(),
       buyer: options.buyer.describe(),
       seller: options.seller.describe(),
-      contexts: options.contexts ? { source: 'given', count: contexts.length } : { source: 'synthetic', seed },
+      contexts: options.contexts
+        ? { source: 'given', count: contexts.length }
+        : { source: 'synthetic', seed },
     },
   };
   return { options, contexts, sessions, concurrency, seed, rules, header };
@@ -260,10 +277,16 @@ function openOutput(plan: RunPlan): { writer: RunFileWriter | undefined; resumed
   }
   const resumed: SessionResult[] = [];
   for (const [position, record] of contents.sessions.entries()) {
-    if (record.index !== position) throw new RunFileError(out, `session ${position} is missing or out of order`);
+    if (record.index !== position)
+      throw new RunFileError(out, `session ${position} is missing or out of order`);
     const { type: _type, index: _index, ...result } = record;
     resumed.push(result);
   }
-  if (resumed.length > plan.sessions) throw new RunFileError(out, 'holds more sessions than the run asks for');
+  if (resumed.length > plan.sessions)
+    throw new RunFileError(out, 'holds more sessions than the run asks for');
   return { writer: RunFileWriter.reopen(out, contents.completeBytes), resumed };
+}
+
+function holdsData(path: string): boolean {
+  return existsSync(path) && statSync(path).size > 0;
 }

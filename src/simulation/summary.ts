@@ -54,8 +54,11 @@ export class SummaryAccumulator {
       this.deals++;
       this.finalRatios.push(outcome.price / context.listPrice);
     }
-    const firstBuyerOffer = turns.find((t) => t.role === 'buyer' && isPricedAction(t.turn.action) && !t.violation);
-    if (firstBuyerOffer?.turn.price != null) this.firstOfferRatios.push(firstBuyerOffer.turn.price / context.listPrice);
+    const firstBuyerOffer = turns.find(
+      (t) => t.role === 'buyer' && isPricedAction(t.turn.action) && !t.violation,
+    );
+    if (firstBuyerOffer?.turn.price != null)
+      this.firstOfferRatios.push(firstBuyerOffer.turn.price / context.listPrice);
     let previousHours = 0;
     for (const t of turns) {
       this.responseHours.push(t.elapsedHours - previousHours);

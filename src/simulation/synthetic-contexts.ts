@@ -112,7 +112,7 @@ function pickCondition(random: Random, category: CategorySpec): Condition {
 }
 
 function buildTitle(random: Random, category: CategorySpec, product: ProductSpec): string {
-  const words = [random.pick(category.brands)];
+  const words = [random.pick(product.brands ?? category.brands)];
   if (random.bernoulli(0.6)) words.push(random.pick(category.adjectives));
   words.push(product.noun);
   if (category.modelNumbers && random.bernoulli(0.5)) words.push(modelNumber(random));

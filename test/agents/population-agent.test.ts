@@ -16,9 +16,14 @@ import { generateContexts } from '../../src/simulation/synthetic-contexts.js';
 import { LISTING, message, offer, randomHistory, randomLegalActions, recording, thread } from './support.js';
 
 const agent = new PopulationAgent();
-const BEST_OFFER_LEGAL: Record<string, Action[]> = {
-  sellerFacingOffer: ['offer', 'offer_with_message', 'accept', 'decline', 'message_only', 'no_response'],
-};
+const ALL_ACTIONS: Action[] = [
+  'offer',
+  'offer_with_message',
+  'accept',
+  'decline',
+  'message_only',
+  'no_response',
+];
 
 describe('PopulationAgent: decisions', () => {
   it('is deterministic for a seed and varies across seeds', async () => {
@@ -71,7 +76,7 @@ describe('PopulationAgent: decisions', () => {
             context: LISTING,
             history: thread(offer(price)),
             role: 'seller',
-            legalActions: BEST_OFFER_LEGAL.sellerFacingOffer,
+            legalActions: ALL_ACTIONS,
           },
           { seed },
         );
@@ -300,5 +305,28 @@ describe('PopulationAgent: options and description', () => {
     await expect(
       agent.predict({ context: LISTING, history: [], role: 'buyer', legalActions: [] }),
     ).rejects.toThrow(InvalidInputError);
+  });
+});
+
+describe('PopulationAgent: narrow legal sets', () => {
+  it('keeps its offer when only the other priced action is legal', async () => {
+    for (let seed = 0; seed < 50; seed++) {
+      const onlyPlain = await agent.predict(
+        { context: LISTING, history: [], role: 'buyer', legalActions: ['offer'] },
+        { seed },
+      );
+      expect(onlyPlain.action).toBe('offer');
+      const onlyWithMessage = await agent.predict(
+        {
+          context: LISTING,
+          history: [],
+          role: 'buyer',
+          legalActions: ['offer_with_message', 'message_only'],
+        },
+        { seed },
+      );
+      expect(onlyWithMessage.action).toBe('offer_with_message');
+      expect(onlyWithMessage.price).toBe(onlyPlain.price);
+    }
   });
 });

@@ -49,11 +49,23 @@ describe('POPULATION_PARAMETER_TABLE', () => {
 
   it('is rendered in docs/baseline-agents.md with the same values', () => {
     const doc = readFileSync(new URL('../../docs/baseline-agents.md', import.meta.url), 'utf8');
+    // Table rows as trimmed cells, whatever padding a formatter gave them.
+    const tableRows = doc
+      .split('\n')
+      .filter((line) => line.trimStart().startsWith('|'))
+      .map((line) =>
+        line
+          .trim()
+          .replace(/^\||\|$/g, '')
+          .split('|')
+          .map((cell) => cell.trim()),
+      );
     for (const [name, row] of rows) {
-      const line = doc.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
-      expect(line, `docs row for ${name}`).toBeDefined();
-      expect(line, name).toContain(`| ${formatValue(row.value)} |`);
-      expect(line, name).toContain(row.source);
+      const cells = tableRows.find((r) => r[0] === `\`${name}\``);
+      expect(cells, `docs row for ${name}`).toBeDefined();
+      expect(cells?.[1], name).toBe(formatValue(row.value));
+      expect(cells?.[2], name).toBe(`${formatValue(row.min)}–${formatValue(row.max)}`);
+      expect(cells?.[3], name).toBe(row.source);
     }
   });
 });

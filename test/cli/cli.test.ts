@@ -26,7 +26,9 @@ describe('haggle simulate', () => {
     const dir = tmp();
     const io = captureIo();
     for (const name of ['a', 'b']) {
-      expect(await runCli(['simulate', '-n', '30', '-s', '8', '--out', join(dir, `${name}.jsonl`)], io)).toBe(0);
+      expect(await runCli(['simulate', '-n', '30', '-s', '8', '--out', join(dir, `${name}.jsonl`)], io)).toBe(
+        0,
+      );
     }
     expect(io.out()).toMatch(/deal rate\s+\d+\.\d%/);
     expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'));
@@ -37,7 +39,17 @@ describe('haggle simulate', () => {
     const contexts = join(dir, 'contexts.json');
     writeFileSync(contexts, JSON.stringify([CONTEXT]));
     const io = captureIo();
-    const args = ['simulate', '-n', '20', '--buyer', 'tit-for-tat', '--seller', 'boulware', '--rules', 'alternating-offers'];
+    const args = [
+      'simulate',
+      '-n',
+      '20',
+      '--buyer',
+      'tit-for-tat',
+      '--seller',
+      'boulware',
+      '--rules',
+      'alternating-offers',
+    ];
     expect(await runCli([...args, '--contexts', contexts, '--max-turns', '10', '--json'], io)).toBe(0);
     expect(JSON.parse(io.out()).turns.max).toBeLessThanOrEqual(10);
   });
@@ -72,10 +84,15 @@ describe('haggle predict', () => {
   it('prints the next turn for a context file, as the seller after a buyer offer', async () => {
     const dir = tmp();
     const file = join(dir, 'input.json');
-    writeFileSync(file, JSON.stringify({ context: CONTEXT, history: [{ role: 'buyer', turn: offer(200), elapsedHours: 1 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ context: CONTEXT, history: [{ role: 'buyer', turn: offer(200), elapsedHours: 1 }] }),
+    );
     const io = captureIo();
     expect(await runCli(['predict', '--context', file, '--seed', '3'], io)).toBe(0);
     const turn = TurnSchema.parse(JSON.parse(io.out()));
+    // The seller answers the standing offer: never above the list price, never a second opening.
+    if (turn.price !== null) expect(turn.price).toBeLessThanOrEqual(CONTEXT.listPrice);
     const again = captureIo();
     await runCli(['predict', '--context', file, '--seed', '3'], again);
     expect(again.out()).toBe(io.out());
@@ -96,6 +113,36 @@ describe('haggle predict', () => {
   ])('bad input %j exits 2', async (args, message, stdin = '') => {
     const io = captureIo(stdin);
     expect(await runCli(args as string[], io)).toBe(2);
+    expect(io.err()).toMatch(message);
+  });
+});
+
+describe('haggle predict on a finished or broken history', () => {
+  it.each([
+    [
+      [
+        { role: 'buyer', turn: offer(200), elapsedHours: 1 },
+        {
+          role: 'seller',
+          turn: { action: 'accept', price: null, message_labels: [], message: '', response_time: 1 },
+          elapsedHours: 2,
+        },
+      ],
+      /already ended at history\[1\] \(accepted\)/,
+    ],
+    [
+      [
+        {
+          role: 'buyer',
+          turn: { action: 'accept', price: null, message_labels: [], message: '', response_time: 1 },
+          elapsedHours: 1,
+        },
+      ],
+      /history\[0\] breaks the Best Offer rules/,
+    ],
+  ])('exits 2 with the reason', async (history, message) => {
+    const io = captureIo(JSON.stringify({ context: CONTEXT, history }));
+    expect(await runCli(['predict', '--context', '-'], io)).toBe(2);
     expect(io.err()).toMatch(message);
   });
 });

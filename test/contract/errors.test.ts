@@ -13,7 +13,11 @@ describe('errors', () => {
   it('every subclass is a HaggleError by marker, even across copies of the package', () => {
     const errors = [
       new InvalidInputError('X', [{ path: 'a', message: 'bad' }]),
-      new InvalidModelOutputError({ rawTexts: ['{'], issues: [{ path: '(root)', message: 'not JSON' }], attempts: 3 }),
+      new InvalidModelOutputError({
+        rawTexts: ['{'],
+        issues: [{ path: '(root)', message: 'not JSON' }],
+        attempts: 3,
+      }),
       new BackendError({ message: 'down', backend: 'mock', status: 503, retryable: true, attempts: 2 }),
       new HaggleAbortError('stop'),
     ];
@@ -37,8 +41,18 @@ describe('errors', () => {
     expect(output.rawText).toBe('second');
     expect(output.attempts).toBe(2);
     expect(output.message).toContain('price: needs a price');
-    const backend = new BackendError({ message: 'rate limited', backend: 'replica-1', status: 429, retryable: true });
-    expect([backend.status, backend.retryable, backend.attempts, backend.code]).toEqual([429, true, 1, 'backend-error']);
+    const backend = new BackendError({
+      message: 'rate limited',
+      backend: 'replica-1',
+      status: 429,
+      retryable: true,
+    });
+    expect([backend.status, backend.retryable, backend.attempts, backend.code]).toEqual([
+      429,
+      true,
+      1,
+      'backend-error',
+    ]);
   });
 
   it('readablePath formats nested paths', () => {

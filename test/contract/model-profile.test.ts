@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { fromHours, InvalidInputError, MODEL_PROFILES, resolveModelProfile, toHours } from '../../src/index.js';
+import {
+  fromHours,
+  InvalidInputError,
+  MODEL_PROFILES,
+  resolveModelProfile,
+  toHours,
+} from '../../src/index.js';
 
 describe('ModelProfile', () => {
   it('ships both models of the card, saying what is known and what is assumed', () => {
@@ -14,7 +20,9 @@ describe('ModelProfile', () => {
   });
 
   it('resolves built-in ids and validates custom profiles', () => {
-    expect(resolveModelProfile('qwen3-4b-negotiation-msg-sessions-ep4').id).toBe('qwen3-4b-negotiation-msg-sessions-ep4');
+    expect(resolveModelProfile('qwen3-4b-negotiation-msg-sessions-ep4').id).toBe(
+      'qwen3-4b-negotiation-msg-sessions-ep4',
+    );
     expect(() =>
       resolveModelProfile({
         id: 'x',

@@ -18,7 +18,13 @@ describe('turnJsonSchema', () => {
     const schema = turnJsonSchema();
     expect(branches(schema).map((b) => b.properties.action?.const)).toEqual([...ACTIONS]);
     for (const branch of branches(schema)) {
-      expect(Object.keys(branch.properties)).toEqual(['action', 'price', 'message_labels', 'message', 'response_time']);
+      expect(Object.keys(branch.properties)).toEqual([
+        'action',
+        'price',
+        'message_labels',
+        'message',
+        'response_time',
+      ]);
       expect(branch.required).toEqual(Object.keys(branch.properties));
       expect((branch as unknown as { additionalProperties: boolean }).additionalProperties).toBe(false);
     }
@@ -30,13 +36,22 @@ describe('turnJsonSchema', () => {
     expect(branchFor(schema, 'offer').properties.message).toEqual({ const: '' });
     expect(branchFor(schema, 'offer').properties.message_labels).toEqual({ type: 'array', maxItems: 0 });
     expect(branchFor(schema, 'accept').properties.price).toEqual({ type: 'null' });
-    expect(branchFor(schema, 'message_only').properties.message).toMatchObject({ type: 'string', minLength: 1 });
+    expect(branchFor(schema, 'message_only').properties.message).toMatchObject({
+      type: 'string',
+      minLength: 1,
+    });
   });
 
   it('applies the role guardrails to offer prices', () => {
-    const seller = turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } } });
+    const seller = turnJsonSchema({
+      role: 'seller',
+      guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } },
+    });
     expect(branchFor(seller, 'offer').properties.price).toEqual({ type: 'number', minimum: 40 });
-    const buyer = turnJsonSchema({ role: 'buyer', guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } } });
+    const buyer = turnJsonSchema({
+      role: 'buyer',
+      guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } },
+    });
     expect(branchFor(buyer, 'offer_with_message').properties.price).toEqual({
       type: 'number',
       exclusiveMinimum: 0,
@@ -46,7 +61,9 @@ describe('turnJsonSchema', () => {
 
   it('uses an enum for a known label list and a snake_case pattern for an open one', () => {
     const open = turnJsonSchema({ profile: 'qwen3-4b-negotiation-50k-ep3' });
-    const openItems = branchFor(open, 'message_only').properties.message_labels as { items: Record<string, unknown> };
+    const openItems = branchFor(open, 'message_only').properties.message_labels as {
+      items: Record<string, unknown>;
+    };
     expect(openItems.items.pattern).toBeDefined();
     expect(MODEL_PROFILES['qwen3-4b-negotiation-50k-ep3'].labels.kind).toBe('open');
     const known = turnJsonSchema({

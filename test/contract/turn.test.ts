@@ -33,37 +33,53 @@ describe('TurnSchema', () => {
   });
 
   it.each(['offer', 'offer_with_message'] as const)('%s needs a price above 0', (action) => {
-    expect(issuesOf({ ...valid[action], price: null })).toContainEqual(expect.stringMatching(/^price: .*above 0/));
+    expect(issuesOf({ ...valid[action], price: null })).toContainEqual(
+      expect.stringMatching(/^price: .*above 0/),
+    );
     expect(issuesOf({ ...valid[action], price: 0 })).toContainEqual(expect.stringMatching(/^price: /));
     expect(issuesOf({ ...valid[action], price: -5 })).toContainEqual(expect.stringMatching(/^price: /));
   });
 
-  it.each(['accept', 'decline', 'message_only', 'no_response'] as const)('%s carries no price of its own', (action) => {
-    expect(issuesOf({ ...valid[action], price: 40 })).toContainEqual(expect.stringMatching(/^price: .*must be null/));
-  });
+  it.each(['accept', 'decline', 'message_only', 'no_response'] as const)(
+    '%s carries no price of its own',
+    (action) => {
+      expect(issuesOf({ ...valid[action], price: 40 })).toContainEqual(
+        expect.stringMatching(/^price: .*must be null/),
+      );
+    },
+  );
 
   it.each(['offer_with_message', 'message_only'] as const)('%s needs a non-empty message', (action) => {
-    expect(issuesOf({ ...valid[action], message: '' })).toContainEqual(expect.stringMatching(/^message: .*non-empty/));
-    expect(issuesOf({ ...valid[action], message: '   ' })).toContainEqual(expect.stringMatching(/^message: /));
+    expect(issuesOf({ ...valid[action], message: '' })).toContainEqual(
+      expect.stringMatching(/^message: .*non-empty/),
+    );
+    expect(issuesOf({ ...valid[action], message: '   ' })).toContainEqual(
+      expect.stringMatching(/^message: /),
+    );
   });
 
   it.each(['offer', 'accept', 'decline', 'no_response'] as const)('%s carries no message', (action) => {
-    expect(issuesOf({ ...valid[action], message: 'hello' })).toContainEqual(expect.stringMatching(/^message: .*""/));
-  });
-
-  it.each(['offer', 'accept', 'decline', 'no_response'] as const)('%s carries no labels without a message', (action) => {
-    expect(issuesOf({ ...valid[action], message_labels: ['build_rapport'] })).toContainEqual(
-      expect.stringMatching(/^message_labels: .*without a message/),
+    expect(issuesOf({ ...valid[action], message: 'hello' })).toContainEqual(
+      expect.stringMatching(/^message: .*""/),
     );
   });
+
+  it.each(['offer', 'accept', 'decline', 'no_response'] as const)(
+    '%s carries no labels without a message',
+    (action) => {
+      expect(issuesOf({ ...valid[action], message_labels: ['build_rapport'] })).toContainEqual(
+        expect.stringMatching(/^message_labels: .*without a message/),
+      );
+    },
+  );
 
   it('labels are snake_case and unique', () => {
     expect(issuesOf({ ...valid.message_only, message_labels: ['Build Rapport'] })).toContainEqual(
       expect.stringMatching(/snake_case/),
     );
-    expect(issuesOf({ ...valid.message_only, message_labels: ['build_rapport', 'build_rapport'] })).toContainEqual(
-      expect.stringMatching(/must not repeat/),
-    );
+    expect(
+      issuesOf({ ...valid.message_only, message_labels: ['build_rapport', 'build_rapport'] }),
+    ).toContainEqual(expect.stringMatching(/must not repeat/));
   });
 
   it('response_time is a non-negative finite number', () => {

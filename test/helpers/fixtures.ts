@@ -18,7 +18,12 @@ export function offer(price: number, response_time = 1): Turn {
   return { action: 'offer', price, message_labels: [], message: '', response_time };
 }
 
-export function offerWithMessage(price: number, message: string, labels: string[] = [], response_time = 1): Turn {
+export function offerWithMessage(
+  price: number,
+  message: string,
+  labels: string[] = [],
+  response_time = 1,
+): Turn {
   return { action: 'offer_with_message', price, message_labels: labels, message, response_time };
 }
 

@@ -1,4 +1,10 @@
-import type { Negotiator, NegotiatorDescription, PredictInput, PredictOptions, Turn } from '../../src/index.js';
+import type {
+  Negotiator,
+  NegotiatorDescription,
+  PredictInput,
+  PredictOptions,
+  Turn,
+} from '../../src/index.js';
 
 /**
  * A negotiator for tests that plays a fixed script of turns (or functions of the input), and records

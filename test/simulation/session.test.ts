@@ -12,14 +12,21 @@ import {
 import { bare, CONTEXT, messageOnly, offer, offerWithMessage } from '../helpers/fixtures.js';
 import { ScriptedNegotiator } from '../helpers/scripted-negotiator.js';
 
-function play(buyer: ScriptedNegotiator, seller: ScriptedNegotiator, extra: Partial<ConstructorParameters<typeof Session>[0]> = {}) {
+function play(
+  buyer: ScriptedNegotiator,
+  seller: ScriptedNegotiator,
+  extra: Partial<ConstructorParameters<typeof Session>[0]> = {},
+) {
   const session = new Session({ context: CONTEXT, buyer, seller, seed: 11, ...extra });
   return { session, result: session.run() };
 }
 
 describe('Session endings', () => {
   it('ends in a deal at the standing offer price when the other side accepts', async () => {
-    const { result } = play(new ScriptedNegotiator([offer(200, 1)]), new ScriptedNegotiator([bare('accept', 5)]));
+    const { result } = play(
+      new ScriptedNegotiator([offer(200, 1)]),
+      new ScriptedNegotiator([bare('accept', 5)]),
+    );
     const { outcome, turns } = await result;
     expect(outcome).toEqual({ status: 'deal', reason: 'accepted', price: 200, turns: 2, elapsedHours: 6 });
     expect(turns.map((t) => t.elapsedHours)).toEqual([1, 6]);
@@ -27,15 +34,23 @@ describe('Session endings', () => {
 
   it('a counter replaces the earlier offer, and accept takes the counter price', async () => {
     const buyer = new ScriptedNegotiator([offer(150), bare('accept')]);
-    const seller = new ScriptedNegotiator([offerWithMessage(250, 'Best I can do', ['declare_cost_limit_seller_firm'])]);
+    const seller = new ScriptedNegotiator([
+      offerWithMessage(250, 'Best I can do', ['declare_cost_limit_seller_firm']),
+    ]);
     const { outcome } = await play(buyer, seller).result;
     expect([outcome.reason, outcome.price]).toEqual(['accepted', 250]);
   });
 
   it('ends without a deal on decline and on no response', async () => {
-    const declined = await play(new ScriptedNegotiator([offer(90)]), new ScriptedNegotiator([bare('decline')])).result;
+    const declined = await play(
+      new ScriptedNegotiator([offer(90)]),
+      new ScriptedNegotiator([bare('decline')]),
+    ).result;
     expect(declined.outcome).toMatchObject({ status: 'no-deal', reason: 'declined', price: null, turns: 2 });
-    const ignored = await play(new ScriptedNegotiator([offer(90)]), new ScriptedNegotiator([bare('no_response', 48)])).result;
+    const ignored = await play(
+      new ScriptedNegotiator([offer(90)]),
+      new ScriptedNegotiator([bare('no_response', 48)]),
+    ).result;
     expect(ignored.outcome).toMatchObject({ status: 'no-deal', reason: 'no-response', turns: 2 });
   });
 
@@ -57,7 +72,10 @@ describe('Session endings', () => {
   });
 
   it('records an illegal accept and ends the session under the default policy', async () => {
-    const { outcome, turns } = await play(new ScriptedNegotiator([bare('accept')]), new ScriptedNegotiator([])).result;
+    const { outcome, turns } = await play(
+      new ScriptedNegotiator([bare('accept')]),
+      new ScriptedNegotiator([]),
+    ).result;
     expect(outcome).toMatchObject({ reason: 'illegal-turn', status: 'no-deal', turns: 1 });
     expect(turns[0]?.violation).toMatch(/no offer from the other side stands/);
   });
@@ -74,7 +92,7 @@ describe('Session endings', () => {
 
   it('caps a buyer at three offers; under the forfeit policy the illegal turn is skipped', async () => {
     const buyer = new ScriptedNegotiator([offer(100), offer(120), offer(140), offer(160), bare('decline')]);
-    const seller = new ScriptedNegotiator([offer(280), offer(270), offer(260), offer(255)]);
+    const seller = new ScriptedNegotiator([offer(280), offer(270), offer(260), messageOnly('Firm at 260.')]);
     const { turns, outcome } = await play(buyer, seller, {
       rules: new BestOfferRules({ illegalTurnPolicy: 'forfeit' }),
     }).result;
@@ -82,6 +100,15 @@ describe('Session endings', () => {
     expect(buyer.inputs[3]?.legalActions).not.toContain('offer');
     expect(outcome.reason).toBe('declined');
     expect(turns).toHaveLength(9);
+  });
+
+  it('a seller may not counter twice in a row', async () => {
+    const buyer = new ScriptedNegotiator([offer(100), messageOnly('Hmm, let me think.')]);
+    const seller = new ScriptedNegotiator([offer(280), offer(270)]);
+    const { turns, outcome } = await play(buyer, seller).result;
+    expect(seller.inputs[1]?.legalActions).not.toContain('offer');
+    expect(outcome.reason).toBe('illegal-turn');
+    expect(turns[3]?.violation).toMatch(/own counter stands/);
   });
 
   it('hands negotiators the legal actions: no accept before an offer, no no_response at the start', async () => {
@@ -94,15 +121,21 @@ describe('Session endings', () => {
   });
 
   it('converts response times in the negotiator unit to hours on the session clock', async () => {
-    const seller = Object.assign(new ScriptedNegotiator([bare('accept', 90)]), { responseTimeUnit: 'minutes' as const });
+    const seller = Object.assign(new ScriptedNegotiator([bare('accept', 90)]), {
+      responseTimeUnit: 'minutes' as const,
+    });
     const { outcome } = await play(new ScriptedNegotiator([offer(200, 1)]), seller).result;
     expect(outcome.elapsedHours).toBe(2.5);
   });
 
   it('plain alternating offers have no expiry', async () => {
-    const { outcome } = await play(new ScriptedNegotiator([offer(200, 1)]), new ScriptedNegotiator([bare('accept', 500)]), {
-      rules: new AlternatingOffersRules(),
-    }).result;
+    const { outcome } = await play(
+      new ScriptedNegotiator([offer(200, 1)]),
+      new ScriptedNegotiator([bare('accept', 500)]),
+      {
+        rules: new AlternatingOffersRules(),
+      },
+    ).result;
     expect(outcome.reason).toBe('accepted');
   });
 });
@@ -172,7 +205,11 @@ describe('Session failures', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(result.outcome.reason).toBe('accepted');
     expect(seen).toEqual(['offer', 'accept']);
-    expect(reported.map((e) => (e as Error).message)).toEqual(['listener bug', 'listener bug', 'async listener bug']);
+    expect(reported.map((e) => (e as Error).message)).toEqual([
+      'listener bug',
+      'listener bug',
+      'async listener bug',
+    ]);
   });
 
   it('emits start, turns and end in order, and derives a distinct seed for every turn', async () => {
@@ -184,7 +221,14 @@ describe('Session failures', () => {
     session.on('turn', (e) => order.push(`turn:${e.index}:${e.role}`));
     session.once('session-end', (e) => order.push(`end:${e.outcome.reason}`));
     await session.run();
-    expect(order).toEqual(['start', 'turn:0:buyer', 'turn:1:seller', 'turn:2:buyer', 'turn:3:seller', 'end:accepted']);
+    expect(order).toEqual([
+      'start',
+      'turn:0:buyer',
+      'turn:1:seller',
+      'turn:2:buyer',
+      'turn:3:seller',
+      'end:accepted',
+    ]);
     const seeds = [...buyer.seeds, ...seller.seeds];
     expect(new Set(seeds).size).toBe(4);
   });
@@ -197,7 +241,16 @@ describe('Session failures', () => {
     });
     await session.run();
     await expect(session.run()).rejects.toSatisfy((e) => HaggleError.isInstance(e));
-    expect(() => new Session({ context: { item: { title: '' }, listPrice: 1 }, buyer: new ScriptedNegotiator([]), seller: new ScriptedNegotiator([]) })).toThrow(InvalidInputError);
-    expect(() => new Session({ context: CONTEXT, buyer: {} as never, seller: new ScriptedNegotiator([]) })).toThrow(/buyer: must be a Negotiator/);
+    expect(
+      () =>
+        new Session({
+          context: { item: { title: '' }, listPrice: 1 },
+          buyer: new ScriptedNegotiator([]),
+          seller: new ScriptedNegotiator([]),
+        }),
+    ).toThrow(InvalidInputError);
+    expect(
+      () => new Session({ context: CONTEXT, buyer: {} as never, seller: new ScriptedNegotiator([]) }),
+    ).toThrow(/buyer: must be a Negotiator/);
   });
 });

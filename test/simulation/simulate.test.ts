@@ -31,9 +31,30 @@ describe('simulate', () => {
   it('the same seed gives byte-identical JSONL at any concurrency; another seed differs', async () => {
     const dir = tmp();
     const paths = ['a', 'b', 'c'].map((name) => join(dir, `${name}.jsonl`));
-    await simulate({ buyer: population, seller: population, sessions: 120, seed: 9, concurrency: 1, out: paths[0] }).done();
-    await simulate({ buyer: population, seller: population, sessions: 120, seed: 9, concurrency: 16, out: paths[1] }).done();
-    await simulate({ buyer: population, seller: population, sessions: 120, seed: 10, concurrency: 16, out: paths[2] }).done();
+    await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 120,
+      seed: 9,
+      concurrency: 1,
+      out: paths[0],
+    }).done();
+    await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 120,
+      seed: 9,
+      concurrency: 16,
+      out: paths[1],
+    }).done();
+    await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 120,
+      seed: 10,
+      concurrency: 16,
+      out: paths[2],
+    }).done();
     const [a, b, c] = paths.map((p) => readFileSync(p as string, 'utf8'));
     expect(a).toBe(b);
     expect(a).not.toBe(c);
@@ -44,7 +65,13 @@ describe('simulate', () => {
 
   it('returns a summary consistent with the sessions on file', async () => {
     const out = join(tmp(), 'run.jsonl');
-    const summary = await simulate({ buyer: population, seller: population, sessions: 200, seed: 3, out }).done();
+    const summary = await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 200,
+      seed: 3,
+      out,
+    }).done();
     expect(summary.sessions).toBe(200);
     expect(summary).toEqual(summarize(loadSessions(out)));
     expect(summary.dealRate).toBeCloseTo(summary.deals / 200, 10);
@@ -59,7 +86,15 @@ describe('simulate', () => {
     await simulate({ buyer: population, seller: population, sessions: 150, seed: 5, out: whole }).done();
 
     const controller = new AbortController();
-    const run = simulate({ buyer: population, seller: population, sessions: 150, seed: 5, out: broken, concurrency: 4, signal: controller.signal });
+    const run = simulate({
+      buyer: population,
+      seller: population,
+      sessions: 150,
+      seed: 5,
+      out: broken,
+      concurrency: 4,
+      signal: controller.signal,
+    });
     run.on('progress', (p) => {
       if (p.completed === 60) controller.abort(new Error('killed'));
     });
@@ -70,7 +105,14 @@ describe('simulate', () => {
     appendFileSync(broken, '{"type":"session","index":'); // a crash in the middle of a write
 
     const progress: number[] = [];
-    const resumed = simulate({ buyer: population, seller: population, sessions: 150, seed: 5, out: broken, resume: true });
+    const resumed = simulate({
+      buyer: population,
+      seller: population,
+      sessions: 150,
+      seed: 5,
+      out: broken,
+      resume: true,
+    });
     resumed.on('progress', (p) => progress.push(p.resumed));
     const summary = await resumed.done();
     expect(summary.sessions).toBe(150);
@@ -81,11 +123,20 @@ describe('simulate', () => {
   it('never overwrites a run silently, and refuses to resume a run with other settings', async () => {
     const out = join(tmp(), 'run.jsonl');
     await simulate({ buyer: population, seller: population, sessions: 10, seed: 1, out }).done();
-    expect(() => simulate({ buyer: population, seller: population, sessions: 10, seed: 1, out })).toThrow(/resume: true/);
+    expect(() => simulate({ buyer: population, seller: population, sessions: 10, seed: 1, out })).toThrow(
+      /resume: true/,
+    );
     await expect(
       simulate({ buyer: population, seller: population, sessions: 10, seed: 2, out, resume: true }).done(),
     ).rejects.toBeInstanceOf(RunFileError);
-    const again = await simulate({ buyer: population, seller: population, sessions: 10, seed: 2, out, overwrite: true }).done();
+    const again = await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 10,
+      seed: 2,
+      out,
+      overwrite: true,
+    }).done();
     expect(again.sessions).toBe(10);
   });
 
@@ -93,8 +144,20 @@ describe('simulate', () => {
     const dir = tmp();
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
-    const a = await simulate({ buyer: population, seller: population, sessions: 5, out: join(dir, 'new.jsonl'), resume: true }).done();
-    const b = await simulate({ buyer: population, seller: population, sessions: 5, out: empty, resume: true }).done();
+    const a = await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 5,
+      out: join(dir, 'new.jsonl'),
+      resume: true,
+    }).done();
+    const b = await simulate({
+      buyer: population,
+      seller: population,
+      sessions: 5,
+      out: empty,
+      resume: true,
+    }).done();
     expect(a).toEqual(b);
   });
 
@@ -107,9 +170,9 @@ describe('simulate', () => {
     expect(summary.sessions).toBe(100);
     expect(summary.errors).toBeGreaterThan(0);
     expect(errors).toHaveLength(summary.errors);
-    await expect(simulate({ buyer: flaky, seller: population, sessions: 100, seed: 4, stopOnError: true }).done()).rejects.toThrow(
-      'flaky negotiator failed',
-    );
+    await expect(
+      simulate({ buyer: flaky, seller: population, sessions: 100, seed: 4, stopOnError: true }).done(),
+    ).rejects.toThrow('flaky negotiator failed');
   });
 
   it('emits progress to the total, and survives a throwing listener', async () => {
@@ -136,7 +199,14 @@ describe('simulate', () => {
     const run = simulate({ buyer: population, seller: population, contexts, sessions: 6 });
     run.on('session-end', (e) => titles.push(`${e.index}:${e.result.context.item.title}`));
     await run.done();
-    expect(titles.sort()).toEqual(['0:Desk lamp', '1:Road bike', '2:Desk lamp', '3:Road bike', '4:Desk lamp', '5:Road bike']);
+    expect(titles.sort()).toEqual([
+      '0:Desk lamp',
+      '1:Road bike',
+      '2:Desk lamp',
+      '3:Road bike',
+      '4:Desk lamp',
+      '5:Road bike',
+    ]);
     expect(() => simulate({ buyer: population, seller: population, sessions: 0 })).toThrow(InvalidInputError);
     expect(() => simulate({ buyer: population, seller: population, concurrency: 0 })).toThrow(/concurrency/);
     expect(() => simulate({ buyer: population, seller: population, contexts: [] })).toThrow(/contexts/);
@@ -146,8 +216,8 @@ describe('simulate', () => {
   it('an aborted signal stops the run before it starts', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(simulate({ buyer: population, seller: population, signal: controller.signal }).done()).rejects.toBeInstanceOf(
-      HaggleAbortError,
-    );
+    await expect(
+      simulate({ buyer: population, seller: population, signal: controller.signal }).done(),
+    ).rejects.toBeInstanceOf(HaggleAbortError);
   });
 });
