@@ -14,7 +14,7 @@ export default defineConfig([
     target: 'node20',
     platform: 'node',
     sourcemap: true,
-    clean: true,
+    clean: false, // `npm run build` empties dist first; two configs cleaning in parallel would race
     treeshake: true,
     define,
   },

@@ -144,7 +144,10 @@ export class Session {
         );
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
         const turn = checkNegotiatorTurn(proposed, negotiator.describe().kind);
-        const at = state.elapsedHours + toHours(turn.response_time, negotiator.responseTimeUnit ?? 'hours');
+        // Rounded to a microhour: sums of decimals would otherwise print as 40.449999999999996.
+        const at = roundHours(
+          state.elapsedHours + toHours(turn.response_time, negotiator.responseTimeUnit ?? 'hours'),
+        );
 
         const lapsed = this.rules.expiredOffer(state, at);
         if (lapsed) {
@@ -251,4 +254,8 @@ function checkNegotiatorTurn(value: unknown, kind: string): Turn {
 function describeError(error: unknown): { name: string; message: string } {
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { name: 'Error', message: String(error) };
+}
+
+function roundHours(hours: number): number {
+  return Math.round(hours * 1e6) / 1e6;
 }
