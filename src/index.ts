@@ -3,5 +3,6 @@ export * from './agent/index.js';
 export * from './agents/index.js';
 export * from './backends/index.js';
 export * from './contract/index.js';
+export * from './evaluation/index.js';
 export * from './prompt/index.js';
 export * from './simulation/index.js';

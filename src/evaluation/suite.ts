@@ -1,0 +1,139 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { z } from 'zod';
+import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { deriveSeed } from '../internal/random.js';
+import { contentHash } from './canonical-json.js';
+import { parseScenario, ScenarioSchema } from './scenario.js';
+import { generateScenario } from './scenario-generator.js';
+
+export const SUITE_FORMAT = 'haggle-suite';
+export const SUITE_VERSION = 1;
+
+/**
+ * A fixed set of negotiations: scenarios × opponents × seeds. Its `id` is the SHA-256 of its content
+ * (canonical JSON, `id` excluded), so two papers can state and check that they ran the same suite.
+ */
+export const SuiteSchema = z.strictObject({
+  format: z.literal(SUITE_FORMAT),
+  version: z.literal(SUITE_VERSION),
+  id: z.string().regex(/^[0-9a-f]{64}$/),
+  name: z.string().min(1),
+  seed: z.number().int().min(0),
+  scenarios: z.array(ScenarioSchema).min(1),
+  opponents: z.array(z.string().min(1)).min(1),
+  seedsPerPair: z.number().int().min(1),
+});
+export type Suite = z.infer<typeof SuiteSchema>;
+
+export interface GenerateSuiteOptions {
+  /** Default 48. */
+  scenarios?: number;
+  /** Names of the opponents every arm meets. Default `['opponent-a', 'opponent-b']`. */
+  opponents?: readonly string[];
+  /** Seeds per scenario and opponent. Default 12 (48 × 2 × 12 = 1,152 negotiations). */
+  seedsPerPair?: number;
+  seed?: number;
+  name?: string;
+}
+
+/** One negotiation of a suite, as a tournament plays it against an arm. */
+export interface SuiteMatch {
+  index: number;
+  scenarioId: string;
+  opponent: string;
+  /** Seed of this negotiation, the same for every arm: arms are compared on identical matches. */
+  seed: number;
+}
+
+export class SuiteFileError extends HaggleError {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super('suite-file', `${path}: ${message}`);
+    this.name = 'SuiteFileError';
+  }
+}
+
+export function suiteIdentity(suite: Omit<Suite, 'id'> | Suite): string {
+  const { id: _id, ...content } = suite as Suite;
+  return contentHash(content);
+}
+
+export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
+  const count = options.scenarios ?? 48;
+  const opponents = [...(options.opponents ?? ['opponent-a', 'opponent-b'])];
+  const seedsPerPair = options.seedsPerPair ?? 12;
+  const seed = options.seed ?? 0;
+  const problems: { path: string; message: string }[] = [];
+  if (!Number.isInteger(count) || count < 1 || count > 10_000)
+    problems.push({ path: 'scenarios', message: 'must be an integer from 1 to 10000' });
+  if (opponents.length === 0 || new Set(opponents).size !== opponents.length)
+    problems.push({ path: 'opponents', message: 'must be a non-empty list of distinct names' });
+  if (!Number.isInteger(seedsPerPair) || seedsPerPair < 1 || seedsPerPair > 10_000)
+    problems.push({ path: 'seedsPerPair', message: 'must be an integer from 1 to 10000' });
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    problems.push({ path: 'seed', message: 'must be a non-negative integer' });
+  if (problems.length > 0) throw new InvalidInputError('GenerateSuiteOptions', problems);
+
+  const content: Omit<Suite, 'id'> = {
+    format: SUITE_FORMAT,
+    version: SUITE_VERSION,
+    name: options.name ?? `suite-${count}x${opponents.length}x${seedsPerPair}-seed${seed}`,
+    seed,
+    scenarios: Array.from({ length: count }, (_, i) => generateScenario(seed, i)),
+    opponents,
+    seedsPerPair,
+  };
+  return { ...content, id: suiteIdentity(content) };
+}
+
+/** Every negotiation of the suite, in a fixed order: scenario, then opponent, then seed. */
+export function suiteMatches(suite: Suite): SuiteMatch[] {
+  const matches: SuiteMatch[] = [];
+  suite.scenarios.forEach((scenario, s) => {
+    suite.opponents.forEach((opponent, o) => {
+      for (let k = 0; k < suite.seedsPerPair; k++) {
+        matches.push({
+          index: matches.length,
+          scenarioId: scenario.id,
+          opponent,
+          seed: deriveSeed(suite.seed, s, o, k),
+        });
+      }
+    });
+  });
+  return matches;
+}
+
+export function saveSuite(path: string, suite: Suite): void {
+  writeFileSync(path, `${JSON.stringify(suite, null, 2)}\n`);
+}
+
+/** Loads a suite and checks it: the schema, every scenario's utilities, and that its id matches its content. */
+export function loadSuite(path: string): Suite {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new SuiteFileError(path, `cannot read a suite: ${(error as Error).message}`);
+  }
+  const parsed = SuiteSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new SuiteFileError(
+      path,
+      `not a haggle suite: ${first?.path.join('.') || '(root)'}: ${first?.message}`,
+    );
+  }
+  const suite = parsed.data;
+  for (const scenario of suite.scenarios) parseScenario(scenario);
+  const actual = suiteIdentity(suite);
+  if (actual !== suite.id) {
+    throw new SuiteFileError(
+      path,
+      `its content does not match its id (content hashes to ${actual}): the file was edited`,
+    );
+  }
+  return suite;
+}
