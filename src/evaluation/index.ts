@@ -12,9 +12,40 @@ export {
   issueGrid,
   MAX_ENUMERATED_OUTCOMES,
 } from './issue-space.js';
+export type { UtilityConcessionOptions, UtilityTitForTatOptions } from './multi-issue-baselines.js';
+export {
+  UtilityConcessionNegotiator,
+  UtilityTitForTatNegotiator,
+  utilityBoulware,
+  utilityConceder,
+  utilityLinear,
+} from './multi-issue-baselines.js';
+export type {
+  MultiIssueEndReason,
+  MultiIssueNegotiationOptions,
+  MultiIssueResult,
+} from './multi-issue-negotiation.js';
+export { runMultiIssueNegotiation } from './multi-issue-negotiation.js';
+export type {
+  MultiIssueAction,
+  MultiIssueHistoryEntry,
+  MultiIssueInput,
+  MultiIssueNegotiator,
+  MultiIssueTurn,
+} from './multi-issue-turn.js';
+export {
+  MULTI_ISSUE_ACTIONS,
+  MultiIssueTurnSchema,
+  multiIssueTurnJsonSchema,
+  standingProposal,
+} from './multi-issue-turn.js';
+export type { RankedOutcomes } from './outcome-ranking.js';
+export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
 export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
 export { generateScenario } from './scenario-generator.js';
+export type { Estimate, PairedComparison } from './statistics.js';
+export { bootstrapMean, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
   generateSuite,
@@ -27,5 +58,16 @@ export {
   suiteIdentity,
   suiteMatches,
 } from './suite.js';
+export type {
+  MatchMetrics,
+  MatchRecord,
+  TournamentEvents,
+  TournamentHeader,
+  TournamentOptions,
+  TournamentRun,
+} from './tournament.js';
+export { runTournament } from './tournament.js';
+export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
+export { compareArms, tabulateTournament } from './tournament-results.js';
 export type { IssueValuation, SideUtility, SideUtilityInput } from './utility.js';
 export { IssueValuationSchema, parseSideUtility, SideUtilitySchema, utilityOf } from './utility.js';

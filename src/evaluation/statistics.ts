@@ -1,0 +1,91 @@
+import { Random } from '../internal/random.js';
+
+/** A mean with its bootstrap 95% confidence interval. */
+export interface Estimate {
+  n: number;
+  mean: number;
+  low: number;
+  high: number;
+}
+
+function mean(values: readonly number[]): number {
+  let sum = 0;
+  for (const v of values) sum += v;
+  return values.length === 0 ? Number.NaN : sum / values.length;
+}
+
+function percentile(sorted: readonly number[], q: number): number {
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const a = sorted[lower] as number;
+  const b = sorted[Math.ceil(position)] as number;
+  return a + (b - a) * (position - lower);
+}
+
+/** Percentile bootstrap CI of the mean, seeded so a report repeats exactly. */
+export function bootstrapMean(
+  values: readonly number[],
+  options: { resamples?: number; seed?: number; level?: number } = {},
+): Estimate {
+  const n = values.length;
+  if (n === 0) return { n, mean: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const resamples = options.resamples ?? 2000;
+  const level = options.level ?? 0.95;
+  const random = new Random(options.seed ?? 0);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += values[Math.floor(random.next() * n)] as number;
+    means[r] = sum / n;
+  }
+  const sorted = Array.from(means).sort((a, b) => a - b);
+  const alpha = (1 - level) / 2;
+  return { n, mean: mean(values), low: percentile(sorted, alpha), high: percentile(sorted, 1 - alpha) };
+}
+
+/** The difference between two arms on the same negotiations, and whether it is detectable. */
+export interface PairedComparison {
+  n: number;
+  /** Mean of (a - b) over the paired negotiations, with its bootstrap 95% CI. */
+  difference: Estimate;
+  /** Two-sided p-value of a sign-flip permutation test of "no difference". */
+  pValue: number;
+  /** A sentence stating the result as a statistical statement. */
+  verdict: string;
+}
+
+/**
+ * Compares paired measurements (the same negotiation played by arm A and arm B): a bootstrap CI of the
+ * mean difference and a sign-flip permutation test. "No detectable difference" is said only when the
+ * test does not reject at `alpha`, and always with the interval, never from a glance at two means.
+ */
+export function pairedComparison(
+  a: readonly number[],
+  b: readonly number[],
+  options: { resamples?: number; permutations?: number; seed?: number; alpha?: number } = {},
+): PairedComparison {
+  if (a.length !== b.length) throw new RangeError('paired samples must have the same length');
+  const diffs = a.map((x, i) => x - (b[i] as number));
+  const n = diffs.length;
+  const difference = bootstrapMean(diffs, { resamples: options.resamples ?? 2000, seed: options.seed ?? 0 });
+  const observed = Math.abs(mean(diffs));
+  const permutations = options.permutations ?? 5000;
+  const random = new Random((options.seed ?? 0) + 1);
+  let extreme = 0;
+  for (let p = 0; p < permutations; p++) {
+    let sum = 0;
+    for (const d of diffs) sum += random.next() < 0.5 ? -d : d;
+    if (Math.abs(sum / n) >= observed - 1e-12) extreme++;
+  }
+  // The +1s count the observed labelling itself, so the p-value is never exactly 0.
+  const pValue = (extreme + 1) / (permutations + 1);
+  const alpha = options.alpha ?? 0.05;
+  const interval = `mean difference ${difference.mean.toFixed(4)}, 95% CI [${difference.low.toFixed(4)}, ${difference.high.toFixed(4)}], p = ${pValue.toFixed(4)}, n = ${n}`;
+  const verdict =
+    n === 0
+      ? 'no paired negotiations to compare'
+      : pValue < alpha
+        ? `detectable difference at the ${alpha * 100}% level: ${interval}`
+        : `no detectable difference at the ${alpha * 100}% level: ${interval}`;
+  return { n, difference, pValue, verdict };
+}

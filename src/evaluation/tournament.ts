@@ -1,0 +1,272 @@
+import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
+import type { Role } from '../contract/history.js';
+import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
+import { SafeEmitter } from '../internal/safe-emitter.js';
+import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
+import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
+import type { MultiIssueNegotiator } from './multi-issue-turn.js';
+import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
+import { type Suite, suiteMatches } from './suite.js';
+import { type TournamentResults, tabulateTournament } from './tournament-results.js';
+
+export interface TournamentOptions {
+  suite: Suite;
+  /** The negotiators under evaluation, by name. */
+  arms: Readonly<Record<string, MultiIssueNegotiator>>;
+  /** One negotiator per opponent name of the suite. */
+  opponents: Readonly<Record<string, MultiIssueNegotiator>>;
+  /** Roles each arm plays; both rotate the arm through seller and buyer on every match. Default ['seller']. */
+  armRoles?: readonly Role[];
+  /** Turns per negotiation. Default 10. */
+  maxRounds?: number;
+  /** Negotiations in flight. Default 8. */
+  concurrency?: number;
+  /** Wall-clock limit per negotiation (ms); over it the match scores as no deal, reason `timeout`. */
+  timeoutMs?: number;
+  /** JSONL file: a header, then one line per match in match order. */
+  out?: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  signal?: AbortSignal;
+}
+
+/** How one match went, with the scores a paper reports. */
+export interface MatchMetrics {
+  deal: boolean;
+  /** The arm's utility of the result (its reservation value without a deal). */
+  armUtility: number;
+  opponentUtility: number;
+  /** Distance in utility space from the result to the Nash point and to the Pareto frontier (deals only). */
+  distanceToNash: number | null;
+  distanceToPareto: number | null;
+  /** The arm agreed to less than its reservation value. */
+  armIrViolation: boolean;
+  rounds: number;
+}
+
+export interface MatchRecord {
+  type: 'match';
+  index: number;
+  arm: string;
+  armRole: Role;
+  opponent: string;
+  scenarioId: string;
+  seed: number;
+  metrics: MatchMetrics;
+  result: MultiIssueResult;
+}
+
+export interface TournamentHeader {
+  type: 'tournament';
+  format: 'haggle-tournament';
+  version: 1;
+  suiteId: string;
+  config: Record<string, unknown>;
+}
+
+export interface TournamentEvents {
+  [name: string]: unknown;
+  'match-end': MatchRecord;
+  progress: { completed: number; total: number; resumed: number };
+  error: { source: 'listener'; error: unknown };
+}
+
+export interface TournamentRun {
+  on<K extends keyof TournamentEvents & string>(
+    event: K,
+    listener: (payload: TournamentEvents[K]) => unknown,
+  ): this;
+  done(): Promise<TournamentResults>;
+}
+
+interface PlannedMatch {
+  index: number;
+  arm: string;
+  armRole: Role;
+  opponent: string;
+  scenario: Scenario;
+  seed: number;
+}
+
+/**
+ * Plays every arm against every opponent on every negotiation of the suite (in each of `armRoles`),
+ * with a seed per match shared by all arms, so arms can be compared pairwise on identical negotiations.
+ * Resumable like `simulate()`: the JSONL is written in match order and a resumed run plays only what is
+ * missing.
+ */
+export function runTournament(options: TournamentOptions): TournamentRun {
+  const plan = planTournament(options);
+  const emitter = new SafeEmitter<TournamentEvents>((error, event) => {
+    if (event !== 'error') emitter.emit('error', { source: 'listener', error });
+  });
+  const promise = Promise.resolve().then(() => execute(options, plan, emitter));
+  promise.catch(() => {});
+  const run: TournamentRun = {
+    on(event, listener) {
+      emitter.on(event, listener);
+      return run;
+    },
+    done: () => promise,
+  };
+  return run;
+}
+
+function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; header: TournamentHeader } {
+  const problems: { path: string; message: string }[] = [];
+  const armNames = Object.keys(options.arms);
+  if (armNames.length === 0) problems.push({ path: 'arms', message: 'needs at least one arm' });
+  for (const name of options.suite.opponents) {
+    if (!options.opponents[name])
+      problems.push({
+        path: `opponents.${name}`,
+        message: 'the suite names this opponent; give a negotiator for it',
+      });
+  }
+  const roles = options.armRoles ?? ['seller'];
+  if (roles.length === 0 || new Set(roles).size !== roles.length)
+    problems.push({ path: 'armRoles', message: 'must list seller and/or buyer once each' });
+  const concurrency = options.concurrency ?? 8;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
+    problems.push({ path: 'concurrency', message: 'must be an integer from 1 to 1024' });
+  if (options.resume && !options.out) problems.push({ path: 'resume', message: 'needs `out`' });
+  if (options.out && !options.resume && !options.overwrite && OrderedJsonlLog.holdsData(options.out)) {
+    problems.push({
+      path: 'out',
+      message: `${options.out} already holds results; pass resume: true or overwrite: true`,
+    });
+  }
+  if (problems.length > 0) throw new InvalidInputError('TournamentOptions', problems);
+
+  const scenarios = new Map(options.suite.scenarios.map((s) => [s.id, s]));
+  const matches: PlannedMatch[] = [];
+  for (const arm of armNames) {
+    for (const armRole of roles) {
+      for (const match of suiteMatches(options.suite)) {
+        matches.push({
+          index: matches.length,
+          arm,
+          armRole,
+          opponent: match.opponent,
+          scenario: scenarios.get(match.scenarioId) as Scenario,
+          seed: match.seed,
+        });
+      }
+    }
+  }
+  const header: TournamentHeader = {
+    type: 'tournament',
+    format: 'haggle-tournament',
+    version: 1,
+    suiteId: options.suite.id,
+    config: {
+      arms: Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()])),
+      opponents: Object.fromEntries(
+        options.suite.opponents.map((name) => [name, options.opponents[name]?.describe()]),
+      ),
+      armRoles: roles,
+      maxRounds: options.maxRounds ?? 10,
+    },
+  };
+  return { matches, header };
+}
+
+async function execute(
+  options: TournamentOptions,
+  plan: { matches: PlannedMatch[]; header: TournamentHeader },
+  emitter: SafeEmitter<TournamentEvents>,
+): Promise<TournamentResults> {
+  const { signal } = options;
+  if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+  const records: MatchRecord[] = [];
+  let log: OrderedJsonlLog<MatchRecord> | undefined;
+  if (options.out) {
+    if (options.resume && OrderedJsonlLog.holdsData(options.out)) {
+      const existing = OrderedJsonlLog.read<TournamentHeader, MatchRecord>(options.out);
+      if (JSON.stringify(existing.header) !== JSON.stringify(plan.header)) {
+        throw new HaggleError(
+          'run-file',
+          `${options.out}: written by a tournament with other settings; resume with the same suite, arms, opponents and roles`,
+        );
+      }
+      existing.records.forEach((record, position) => {
+        if (record.index !== position)
+          throw new HaggleError('run-file', `${options.out}: match ${position} is missing or out of order`);
+      });
+      records.push(...existing.records);
+      log = OrderedJsonlLog.reopen(options.out, existing.completeBytes, existing.records.length);
+    } else {
+      log = OrderedJsonlLog.create(options.out, plan.header);
+    }
+  }
+  const resumed = records.length;
+  const geometries = new Map<string, ScenarioGeometry>();
+  const geometryOf = (scenario: Scenario) => {
+    let geometry = geometries.get(scenario.id);
+    if (!geometry) {
+      geometry = scenarioGeometry(scenario);
+      geometries.set(scenario.id, geometry);
+    }
+    return geometry;
+  };
+
+  let next = resumed;
+  let completed = resumed;
+  const worker = async () => {
+    while (next < plan.matches.length) {
+      if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+      const match = plan.matches[next++] as PlannedMatch;
+      const arm = options.arms[match.arm] as MultiIssueNegotiator;
+      const opponent = options.opponents[match.opponent] as MultiIssueNegotiator;
+      const result = await runMultiIssueNegotiation({
+        scenario: match.scenario,
+        seller: match.armRole === 'seller' ? arm : opponent,
+        buyer: match.armRole === 'seller' ? opponent : arm,
+        seed: match.seed,
+        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
+        ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+        ...(signal ? { signal } : {}),
+      });
+      const record: MatchRecord = {
+        type: 'match',
+        index: match.index,
+        arm: match.arm,
+        armRole: match.armRole,
+        opponent: match.opponent,
+        scenarioId: match.scenario.id,
+        seed: match.seed,
+        metrics: scoreMatch(match, result, geometryOf(match.scenario)),
+        result,
+      };
+      records[match.index] = record;
+      log?.add(match.index, record);
+      completed++;
+      emitter.emit('match-end', record);
+      emitter.emit('progress', { completed, total: plan.matches.length, resumed });
+    }
+  };
+  try {
+    const workers = Array.from(
+      { length: Math.min(options.concurrency ?? 8, plan.matches.length - resumed) },
+      worker,
+    );
+    await Promise.all(workers);
+  } finally {
+    log?.close();
+  }
+  return tabulateTournament(records);
+}
+
+function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {
+  const opponentRole: Role = match.armRole === 'seller' ? 'buyer' : 'seller';
+  const deal = result.agreement !== null;
+  const point = result.utilities;
+  return {
+    deal,
+    armUtility: point[match.armRole],
+    opponentUtility: point[opponentRole],
+    distanceToNash: deal && geometry.nash ? utilityDistance(point, geometry.nash) : null,
+    distanceToPareto: deal ? distanceToFrontier(point, geometry.frontier) : null,
+    armIrViolation: deal && point[match.armRole] < match.scenario[match.armRole].reservation,
+    rounds: result.rounds,
+  };
+}
