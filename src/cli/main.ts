@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { CliUsageError } from './cli-error.js';
+import { registerEvaluateCommand } from './evaluate-command.js';
 import { type CliIo, processIo } from './io.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
+import { registerSuiteCommand } from './suite-command.js';
 
 declare const __HAGGLE_VERSION__: string | undefined;
 
@@ -31,6 +33,8 @@ export async function runCli(
     .showHelpAfterError(false);
   registerSimulateCommand(program, io, controller.signal);
   registerPredictCommand(program, io, controller.signal);
+  registerSuiteCommand(program, io);
+  registerEvaluateCommand(program, io, controller.signal);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
@@ -58,7 +62,7 @@ function reportError(error: unknown, io: CliIo): number {
   if (HaggleError.isInstance(error)) {
     io.stderr.write(`haggle: ${error.message}\n`);
     if (error.code === 'aborted') return 130;
-    return error.code === 'invalid-input' || error.code === 'run-file' ? 2 : 1;
+    return ['invalid-input', 'run-file', 'suite-file'].includes(error.code) ? 2 : 1;
   }
   io.stderr.write(
     `haggle: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -41,6 +41,8 @@ export {
 } from './multi-issue-turn.js';
 export type { RankedOutcomes } from './outcome-ranking.js';
 export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
+export type { RewardOptions } from './reward.js';
+export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
 export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
 export { generateScenario } from './scenario-generator.js';
@@ -69,5 +71,7 @@ export type {
 export { runTournament } from './tournament.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
 export { compareArms, tabulateTournament } from './tournament-results.js';
+export type { GrpoGroup } from './training-export.js';
+export { grpoGroups, toJsonl } from './training-export.js';
 export type { IssueValuation, SideUtility, SideUtilityInput } from './utility.js';
 export { IssueValuationSchema, parseSideUtility, SideUtilitySchema, utilityOf } from './utility.js';

@@ -88,11 +88,13 @@ export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
   return { ...content, id: suiteIdentity(content) };
 }
 
-/** Every negotiation of the suite, in a fixed order: scenario, then opponent, then seed. */
-export function suiteMatches(suite: Suite): SuiteMatch[] {
+/** Every negotiation of the suite (or of some of its opponents), in a fixed order: scenario, opponent, seed. */
+export function suiteMatches(suite: Suite, onlyOpponents?: readonly string[]): SuiteMatch[] {
   const matches: SuiteMatch[] = [];
   suite.scenarios.forEach((scenario, s) => {
     suite.opponents.forEach((opponent, o) => {
+      // Seeds use the opponent's position in the suite, so a subset of opponents keeps its matches.
+      if (onlyOpponents && !onlyOpponents.includes(opponent)) return;
       for (let k = 0; k < suite.seedsPerPair; k++) {
         matches.push({
           index: matches.length,

@@ -13,8 +13,10 @@ export interface TournamentOptions {
   suite: Suite;
   /** The negotiators under evaluation, by name. */
   arms: Readonly<Record<string, MultiIssueNegotiator>>;
-  /** One negotiator per opponent name of the suite. */
+  /** One negotiator per opponent name of the suite (or of `onlyOpponents`). */
   opponents: Readonly<Record<string, MultiIssueNegotiator>>;
+  /** Play only these of the suite's opponents; their matches and seeds are the same as in the full suite. */
+  onlyOpponents?: readonly string[];
   /** Roles each arm plays; both rotate the arm through seller and buyer on every match. Default ['seller']. */
   armRoles?: readonly Role[];
   /** Turns per negotiation. Default 10. */
@@ -115,8 +117,11 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
   const problems: { path: string; message: string }[] = [];
   const armNames = Object.keys(options.arms);
   if (armNames.length === 0) problems.push({ path: 'arms', message: 'needs at least one arm' });
-  for (const name of options.suite.opponents) {
-    if (!options.opponents[name])
+  const playing = options.onlyOpponents ?? options.suite.opponents;
+  for (const name of playing) {
+    if (!options.suite.opponents.includes(name))
+      problems.push({ path: 'onlyOpponents', message: `${name} is not an opponent of the suite` });
+    else if (!options.opponents[name])
       problems.push({
         path: `opponents.${name}`,
         message: 'the suite names this opponent; give a negotiator for it',
@@ -141,7 +146,7 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
   const matches: PlannedMatch[] = [];
   for (const arm of armNames) {
     for (const armRole of roles) {
-      for (const match of suiteMatches(options.suite)) {
+      for (const match of suiteMatches(options.suite, playing)) {
         matches.push({
           index: matches.length,
           arm,

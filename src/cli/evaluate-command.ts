@@ -1,0 +1,158 @@
+import type { Command } from 'commander';
+import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
+import { loadSuite } from '../evaluation/suite.js';
+import { runTournament } from '../evaluation/tournament.js';
+import { type ArmScore, compareArms } from '../evaluation/tournament-results.js';
+import { CliUsageError } from './cli-error.js';
+import type { CliIo } from './io.js';
+import {
+  isMultiIssueAgentName,
+  MULTI_ISSUE_AGENT_NAMES,
+  MULTI_ISSUE_AGENTS,
+} from './multi-issue-registry.js';
+import { parseChoice, parseIntegerOption } from './options.js';
+import { ProgressBar } from './progress-bar.js';
+
+interface EvaluateCliOptions {
+  suite: string;
+  arm: string[];
+  opponent?: string[];
+  roles: 'seller' | 'buyer' | 'both';
+  maxRounds: number;
+  concurrency: number;
+  timeout?: number;
+  out?: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  json?: boolean;
+  progress: boolean;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerEvaluateCommand(program: Command, io: CliIo, signal: AbortSignal): void {
+  program
+    .command('evaluate')
+    .description(
+      'play arms against the opponents of a suite (multi-issue bargaining) and print a results table',
+    )
+    .requiredOption('--suite <file>', 'suite JSON (make one with `haggle suite`)')
+    .requiredOption(
+      '--arm <name>',
+      `an arm to evaluate (repeatable): ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
+      collect,
+    )
+    .option('--opponent <name>', "restrict to these of the suite's opponents (repeatable)", collect)
+    .option(
+      '--roles <roles>',
+      'roles the arms play: seller, buyer or both (rotation)',
+      parseChoice('roles', ['seller', 'buyer', 'both'] as const),
+      'seller',
+    )
+    .option('--max-rounds <count>', 'turns per negotiation', parseIntegerOption('max-rounds', 1, 1000), 10)
+    .option(
+      '-c, --concurrency <count>',
+      'negotiations in flight',
+      parseIntegerOption('concurrency', 1, 1024),
+      8,
+    )
+    .option(
+      '--timeout <ms>',
+      'wall-clock limit per negotiation',
+      parseIntegerOption('timeout', 1, 86_400_000),
+    )
+    .option('-o, --out <file>', 'write every match to this JSONL file')
+    .option('--resume', 'continue the tournament in --out')
+    .option('--overwrite', 'replace an existing --out')
+    .option('--json', 'print scores and comparisons as one JSON object')
+    .option('--no-progress', 'no progress bar')
+    .action(async (options: EvaluateCliOptions) => {
+      const suite = loadSuite(options.suite);
+      const arms: Record<string, MultiIssueNegotiator> = {};
+      for (const name of options.arm) {
+        if (!isMultiIssueAgentName(name))
+          throw new CliUsageError(
+            `--arm ${name}: unknown; choose from ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
+          );
+        arms[name] = MULTI_ISSUE_AGENTS[name]();
+      }
+      const wanted = options.opponent ?? suite.opponents;
+      const opponents: Record<string, MultiIssueNegotiator> = {};
+      for (const name of wanted) {
+        if (!suite.opponents.includes(name))
+          throw new CliUsageError(
+            `--opponent ${name}: the suite's opponents are ${suite.opponents.join(', ')}`,
+          );
+        if (!isMultiIssueAgentName(name))
+          throw new CliUsageError(`opponent ${name}: no built-in negotiator of that name`);
+        opponents[name] = MULTI_ISSUE_AGENTS[name]();
+      }
+      const run = runTournament({
+        suite,
+        onlyOpponents: wanted,
+        arms,
+        opponents,
+        armRoles: options.roles === 'both' ? ['seller', 'buyer'] : [options.roles],
+        maxRounds: options.maxRounds,
+        concurrency: options.concurrency,
+        signal,
+        ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+        ...(options.out ? { out: options.out } : {}),
+        ...(options.resume ? { resume: true } : {}),
+        ...(options.overwrite ? { overwrite: true } : {}),
+      });
+      const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
+      if (options.progress) run.on('progress', (p) => bar.update(p.completed, p.total));
+      const results = await run.done().finally(() => bar.finish());
+      const names = Object.keys(arms);
+      const comparisons = names.slice(1).map((other) => ({
+        a: names[0] as string,
+        b: other,
+        armUtility: compareArms(results, names[0] as string, other, 'armUtility'),
+        deal: compareArms(results, names[0] as string, other, 'deal'),
+      }));
+      if (options.json) {
+        io.stdout.write(`${JSON.stringify({ suiteId: suite.id, scores: results.scores, comparisons })}\n`);
+        return;
+      }
+      io.stdout.write(`${formatScores(results.scores)}\n`);
+      for (const c of comparisons) {
+        io.stdout.write(`\n${c.a} vs ${c.b}, arm utility: ${c.armUtility.verdict}\n`);
+        io.stdout.write(`${c.a} vs ${c.b}, deal rate: ${c.deal.verdict}\n`);
+      }
+    });
+}
+
+function interval(e: { mean: number; low: number; high: number }, digits = 3): string {
+  if (Number.isNaN(e.mean)) return '–';
+  return `${e.mean.toFixed(digits)} [${e.low.toFixed(digits)}, ${e.high.toFixed(digits)}]`;
+}
+
+/** Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). */
+export function formatScores(scores: readonly ArmScore[]): string {
+  const header = [
+    'arm',
+    'opponent',
+    'matches',
+    'deal rate [95% CI]',
+    'arm utility [95% CI]',
+    'dist. to Nash',
+    'IR viol.',
+  ];
+  const rows = scores.map((s) => [
+    s.arm,
+    s.opponent === '*' ? 'all' : s.opponent,
+    String(s.matches),
+    interval(s.dealRate),
+    interval(s.armUtility),
+    Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),
+    `${(s.irViolationRate * 100).toFixed(1)}%`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] as number))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bargainingReward,
+  generateSuite,
+  grpoGroups,
+  runTournament,
+  utilityLinear,
+  utilityOf,
+} from '../../src/index.js';
+
+const suite = generateSuite({ seed: 6, scenarios: 3, seedsPerPair: 4, opponents: ['x'] });
+const scenario = suite.scenarios[0];
+if (!scenario) throw new Error('no scenario');
+
+describe('bargainingReward', () => {
+  const agreement = Object.fromEntries(
+    scenario.space.issues.map((i) => [i.name, i.kind === 'options' ? (i.options[0] as string) : i.min]),
+  );
+  const base = { turns: [], utilities: { buyer: 0, seller: 0 } };
+
+  it('is the side utility of the agreement, discounted by its round', () => {
+    const result = { ...base, agreement, reason: 'accepted' as const, rounds: 3 };
+    expect(bargainingReward(scenario, result, 'seller')).toBeCloseTo(
+      utilityOf(scenario.space, scenario.seller, agreement, 2),
+      12,
+    );
+  });
+
+  it('pays the reservation (or a chosen amount) without a deal, and -1 for an invalid turn', () => {
+    const noDeal = { ...base, agreement: null, reason: 'deadline' as const, rounds: 10 };
+    expect(bargainingReward(scenario, noDeal, 'buyer')).toBe(scenario.buyer.reservation);
+    expect(bargainingReward(scenario, noDeal, 'buyer', { noDeal: 0 })).toBe(0);
+    expect(bargainingReward(scenario, { ...noDeal, reason: 'invalid-turn' }, 'buyer')).toBe(-1);
+  });
+});
+
+describe('grpoGroups', () => {
+  it('groups the rollouts of one setting across seeds, with rewards and their mean', async () => {
+    const results = await runTournament({
+      suite,
+      arms: { linear: utilityLinear() },
+      opponents: { x: utilityLinear() },
+    }).done();
+    const groups = grpoGroups(suite, results.matches);
+    expect(groups).toHaveLength(3);
+    for (const group of groups) {
+      expect(group.rollouts).toHaveLength(4);
+      expect(new Set(group.rollouts.map((r) => r.seed)).size).toBe(4);
+      const mean = group.rollouts.reduce((a, r) => a + r.reward, 0) / 4;
+      expect(group.meanReward).toBeCloseTo(mean, 12);
+      expect(group.groupId).toContain(group.scenarioId);
+    }
+  });
+});
