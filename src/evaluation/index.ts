@@ -20,12 +20,15 @@ export {
   utilityConceder,
   utilityLinear,
 } from './multi-issue-baselines.js';
+export type { MultiIssueLlmAgentOptions } from './multi-issue-llm-agent.js';
+export { MultiIssueLlmAgent } from './multi-issue-llm-agent.js';
 export type {
   MultiIssueEndReason,
   MultiIssueNegotiationOptions,
   MultiIssueResult,
 } from './multi-issue-negotiation.js';
 export { runMultiIssueNegotiation } from './multi-issue-negotiation.js';
+export { multiIssueMessages } from './multi-issue-prompt.js';
 export type {
   MultiIssueAction,
   MultiIssueHistoryEntry,

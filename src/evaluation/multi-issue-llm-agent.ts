@@ -1,0 +1,137 @@
+import { parseModelOutput } from '../agent/output-parsing.js';
+import type { LanguageBackend } from '../backends/language-backend.js';
+import {
+  BackendError,
+  HaggleAbortError,
+  HaggleError,
+  InvalidInputError,
+  InvalidModelOutputError,
+  issuesFromZod,
+  type ValidationIssue,
+} from '../contract/errors.js';
+import { deriveSeed } from '../internal/random.js';
+import { QWEN3_END_OF_TURN, renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import { checkOutcome } from './issue-space.js';
+import { multiIssueMessages } from './multi-issue-prompt.js';
+import {
+  type MultiIssueInput,
+  type MultiIssueNegotiator,
+  type MultiIssueTurn,
+  MultiIssueTurnSchema,
+  multiIssueTurnJsonSchema,
+  standingProposal,
+} from './multi-issue-turn.js';
+
+export interface MultiIssueLlmAgentOptions {
+  backend: LanguageBackend;
+  temperature?: number;
+  maxTokens?: number;
+  /** Re-asks after an invalid output before `InvalidModelOutputError`. Default 2. */
+  retries?: number;
+}
+
+/**
+ * A language model as a multi-issue negotiator: the scenario's own JSON Schema is sent as the response
+ * format (decoded under constraints by a local backend, structured output for a remote one), and every
+ * answer is validated against the issue space before it is played.
+ */
+export class MultiIssueLlmAgent implements MultiIssueNegotiator {
+  private readonly backend: LanguageBackend;
+  private readonly temperature: number;
+  private readonly maxTokens: number;
+  private readonly retries: number;
+
+  constructor(options: MultiIssueLlmAgentOptions) {
+    if (typeof options?.backend?.doGenerate !== 'function') {
+      throw new InvalidInputError('MultiIssueLlmAgentOptions', [
+        { path: 'backend', message: 'must be a LanguageBackend' },
+      ]);
+    }
+    this.backend = options.backend;
+    this.temperature = options.temperature ?? 1;
+    this.maxTokens = options.maxTokens ?? 256;
+    this.retries = options.retries ?? 2;
+    if (!Number.isInteger(this.retries) || this.retries < 0 || this.retries > 10) {
+      throw new InvalidInputError('MultiIssueLlmAgentOptions', [
+        { path: 'retries', message: 'must be an integer from 0 to 10' },
+      ]);
+    }
+  }
+
+  describe() {
+    return {
+      kind: 'llm-multi-issue',
+      provider: this.backend.provider,
+      modelId: this.backend.modelId,
+      temperature: this.temperature,
+    };
+  }
+
+  async predict(
+    input: MultiIssueInput,
+    options: { signal?: AbortSignal; seed?: number } = {},
+  ): Promise<MultiIssueTurn> {
+    const messages = multiIssueMessages(input);
+    const canAccept = standingProposal(input.history, input.role) !== null;
+    const schema = multiIssueTurnJsonSchema(input.space, { canAccept });
+    const rawTexts: string[] = [];
+    const issues: ValidationIssue[] = [];
+    for (let attempt = 0; attempt <= this.retries; attempt++) {
+      if (options.signal?.aborted) throw new HaggleAbortError(options.signal.reason);
+      let text: string;
+      try {
+        const result = await this.backend.doGenerate({
+          prompt: { messages, text: renderQwen3NoThink(messages) },
+          responseFormat: { type: 'json', name: 'multi_issue_turn', schema },
+          temperature: this.temperature,
+          maxTokens: this.maxTokens,
+          stop: [QWEN3_END_OF_TURN],
+          n: 1,
+          ...(options.seed !== undefined
+            ? { seed: attempt === 0 ? options.seed : deriveSeed(options.seed, attempt) }
+            : {}),
+          ...(options.signal ? { abortSignal: options.signal } : {}),
+        });
+        text = result.choices[0]?.text ?? '';
+      } catch (error) {
+        if (options.signal?.aborted) throw new HaggleAbortError(options.signal.reason);
+        if (HaggleError.isInstance(error)) throw error;
+        throw new BackendError({
+          message: `backend failed: ${(error as Error).message}`,
+          backend: this.backend.provider,
+          cause: error,
+        });
+      }
+      rawTexts.push(text);
+      const problems = validate(text, input, canAccept);
+      if (problems.turn) return problems.turn;
+      issues.push(
+        ...problems.issues.map((issue) => ({ ...issue, path: `attempts[${attempt}].${issue.path}` })),
+      );
+    }
+    throw new InvalidModelOutputError({ rawTexts, issues, attempts: this.retries + 1 });
+  }
+}
+
+function validate(
+  text: string,
+  input: MultiIssueInput,
+  canAccept: boolean,
+): { turn?: MultiIssueTurn; issues: ValidationIssue[] } {
+  const parsed = parseModelOutput(text);
+  if (!parsed.ok) return { issues: parsed.issues };
+  const turn = MultiIssueTurnSchema.safeParse(parsed.value);
+  if (!turn.success) return { issues: issuesFromZod(turn.error) };
+  if (turn.data.action === 'accept' && !canAccept)
+    return { issues: [{ path: 'action', message: 'no proposal stands to accept' }] };
+  if (turn.data.action === 'offer') {
+    try {
+      checkOutcome(input.space, turn.data.offer ?? {});
+    } catch (error) {
+      return { issues: (error as InvalidInputError).issues.map((i) => ({ ...i, path: `offer.${i.path}` })) };
+    }
+  } else if (turn.data.offer !== null) {
+    return { issues: [{ path: 'offer', message: `must be null for ${turn.data.action}` }] };
+  }
+  return { turn: turn.data, issues: [] };
+}
