@@ -30,7 +30,9 @@ describe('MultiIssueLlmAgent', () => {
     expect(result.turns[0]?.turn.offer).toEqual(valid);
     const call = backend.calls[0];
     const schema = (
-      call?.responseFormat as { schema: { oneOf: { properties: { action: { const: string } } }[] } }
+      call?.responseFormat as unknown as {
+        schema: { oneOf: { properties: { action: { const: string } } }[] };
+      }
     ).schema;
     // First mover: nothing to accept, so no accept branch.
     expect(schema.oneOf.map((b) => b.properties.action.const)).toEqual(['offer', 'walk_away']);
