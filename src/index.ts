@@ -5,4 +5,5 @@ export * from './backends/index.js';
 export * from './contract/index.js';
 export * from './evaluation/index.js';
 export * from './prompt/index.js';
+export * from './report/index.js';
 export * from './simulation/index.js';

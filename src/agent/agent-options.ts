@@ -3,8 +3,9 @@ import type { BackendWarning, LanguageBackend } from '../backends/language-backe
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import { type Guardrails, GuardrailsSchema } from '../contract/guardrails.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
-import { defaultTemplate } from '../prompt/default-template.js';
+import { PromptTemplateError } from '../prompt/prompt-errors.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
+import { getTemplate, isPromptTemplate } from '../prompt/template-registry.js';
 
 /** Sampling settings; anything left out comes from the model profile's defaults. */
 export interface SamplingOptions {
@@ -26,8 +27,11 @@ export interface NegotiationAgentOptions {
   backend: LanguageBackend;
   /** A built-in profile id or a profile of your own. Default: `qwen3-4b-negotiation-50k-ep3`. */
   profile?: ModelProfile | ModelProfileInput | string;
-  /** Default: the built-in `plain` template in the `qwen3_nothink` format. */
-  template?: PromptTemplate;
+  /**
+   * A template value or a registered template id. Default: the template the profile names
+   * (`qwen3_nothink` for the card's models).
+   */
+  template?: PromptTemplate | string;
   sampling?: SamplingOptions;
   /** Prices this agent never offers or accepts beyond, per role. */
   guardrails?: Guardrails;
@@ -75,17 +79,6 @@ function isLanguageBackend(value: unknown): value is LanguageBackend {
   );
 }
 
-function isPromptTemplate(value: unknown): value is PromptTemplate {
-  const candidate = value as Partial<PromptTemplate> | null;
-  return (
-    typeof candidate === 'object' &&
-    candidate !== null &&
-    typeof candidate.id === 'string' &&
-    candidate.id !== '' &&
-    typeof candidate.render === 'function'
-  );
-}
-
 const SamplingOptionsSchema = z.strictObject({
   temperature: z.number().min(0).max(2).optional(),
   topP: z.number().gt(0).max(1).optional(),
@@ -102,7 +95,10 @@ const AgentOptionsSchema = z.strictObject({
   // Checked by resolveModelProfile, which knows the built-in ids.
   profile: z.unknown().optional(),
   template: z
-    .custom<PromptTemplate>(isPromptTemplate, 'must be a PromptTemplate: an object with an id and render()')
+    .custom<PromptTemplate | string>(
+      (value) => isPromptTemplate(value) || (typeof value === 'string' && value !== ''),
+      'must be a PromptTemplate (an object with an id and render()) or a registered template id',
+    )
     .optional(),
   sampling: SamplingOptionsSchema.optional(),
   guardrails: GuardrailsSchema.optional(),
@@ -128,7 +124,20 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
     issues.push(...error.issues.map((issue) => ({ ...issue, path: prefixPath('profile', issue.path) })));
   }
 
-  if (!parsed.success || profile === undefined || issues.length > 0) {
+  // The template: the caller's value, a registered id, or the one the profile names.
+  let template: PromptTemplate | undefined;
+  if (parsed.success && profile !== undefined) {
+    const chosen = parsed.data.template ?? profile.template;
+    try {
+      template = typeof chosen === 'string' ? getTemplate(chosen) : chosen;
+    } catch (error) {
+      if (!(error instanceof PromptTemplateError)) throw error;
+      const path = parsed.data.template === undefined ? 'profile.template' : 'template';
+      issues.push({ path, message: error.message });
+    }
+  }
+
+  if (!parsed.success || profile === undefined || template === undefined || issues.length > 0) {
     throw new InvalidInputError('NegotiationAgentOptions', issues);
   }
   const { data } = parsed;
@@ -146,7 +155,7 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
   return {
     backend: data.backend,
     profile,
-    template: data.template ?? defaultTemplate,
+    template,
     sampling,
     guardrails: data.guardrails,
     retries: data.invalidOutput?.retries ?? DEFAULT_INVALID_OUTPUT_RETRIES,

@@ -26,7 +26,7 @@ import type { Turn } from '../contract/turn.js';
 import { turnJsonSchema } from '../contract/turn-json-schema.js';
 import { deriveSeed } from '../internal/random.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
-import { QWEN3_END_OF_TURN } from '../prompt/qwen3-chat-format.js';
+import { renderPrompt } from '../prompt/render-prompt.js';
 import {
   type NegotiationAgentOptions,
   prefixPath,
@@ -133,7 +133,12 @@ export class NegotiationAgent implements Negotiator {
         },
       ]);
     }
-    const { messages, text } = this.template.render({ context, history, role, profile: this.profile });
+    // renderPrompt sanitises the untrusted fields before the template sees them, so a template of the
+    // caller's that prints a title raw still cannot inject control tokens.
+    const { messages, text, stop } = renderPrompt(
+      { context, history, role, profile: this.profile },
+      { template: this.template },
+    );
     const schema = turnJsonSchema({ profile: this.profile, role, guardrails: this.guardrails, actions });
     const { seed: _defaultSeed, ...sampling } = this.sampling;
     return {
@@ -141,7 +146,7 @@ export class NegotiationAgent implements Negotiator {
         prompt: { messages, text },
         responseFormat: { type: 'json', name: 'turn', schema },
         ...sampling,
-        stop: [...(this.template.stop ?? [QWEN3_END_OF_TURN])],
+        stop,
       },
       constraints: { role, actions, bounds: boundsFor(this.guardrails, role), labels: this.profile.labels },
     };

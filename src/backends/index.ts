@@ -1,3 +1,4 @@
+export { BackendUnavailableError } from './backend-unavailable-error.js';
 export type {
   BackendPrompt,
   BackendWarning,
@@ -10,3 +11,41 @@ export type {
   ResponseFormat,
   Usage,
 } from './language-backend.js';
+export type {
+  BackendLogger,
+  Dialect,
+  DialectName,
+  Endpoint,
+  FailureKind,
+  OpenAICompatibleBackendDescription,
+  OpenAICompatibleBackendOptions,
+  PlannedRequest,
+  RemoteErrorArgs,
+  RequestBodyArgs,
+  RetryPolicy,
+  StructuredOutputFields,
+} from './openai/index.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  buildRequestBody,
+  cleanOutputText,
+  DEFAULT_RETRY_POLICY,
+  DIALECT_NAMES,
+  DIALECTS,
+  HttpStatusError,
+  InternalServerError,
+  InvalidResponseError,
+  isRetryableStatus,
+  NotFoundError,
+  OpenAICompatibleBackend,
+  PermissionDeniedError,
+  PROVIDER_OPTIONS_KEY,
+  parseRetryAfter,
+  RateLimitError,
+  RemoteBackendError,
+  RemoteConnectionError,
+  RemoteTimeoutError,
+  toStrictSchema,
+  UnprocessableEntityError,
+} from './openai/index.js';

@@ -4,6 +4,8 @@ import { CliUsageError } from './cli-error.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { type CliIo, processIo } from './io.js';
 import { registerPredictCommand } from './predict-command.js';
+import { registerReportCommand } from './report-command.js';
+import { registerServeCommand } from './serve-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerSuiteCommand } from './suite-command.js';
 
@@ -33,8 +35,10 @@ export async function runCli(
     .showHelpAfterError(false);
   registerSimulateCommand(program, io, controller.signal);
   registerPredictCommand(program, io, controller.signal);
+  registerReportCommand(program, io);
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
+  registerServeCommand(program, io, controller.signal);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {

@@ -1,127 +1,37 @@
-import { ACTIONS } from '../contract/action.js';
-import type { HistoryEntry } from '../contract/history.js';
-import type { ListingContext, ParticipantProfile } from '../contract/listing-context.js';
-import type { LabelVocabulary, ModelProfile } from '../contract/model-profile.js';
-import { fromHours } from '../contract/time-unit.js';
-import { formatAmount, formatPrice } from './format.js';
-import type { PromptInput, PromptTemplate, RenderedPrompt } from './prompt-template.js';
-import { QWEN3_END_OF_TURN, renderQwen3NoThink } from './qwen3-chat-format.js';
-import { sanitizeUntrustedText } from './sanitize.js';
+import { chatmlFormat } from './chatml-format.js';
+import { type ComposedPromptTemplate, createPromptTemplate } from './create-template.js';
+import { qwen3NoThinkFormat } from './qwen3-chat-format.js';
+import { qwen3Format } from './qwen3-chat-template.js';
 
 /**
- * The built-in template: plain English instructions of our own (the training prompt's wording is not
- * public), laid out compactly and deterministically, in the `qwen3_nothink` chat format.
- *
- * Every piece of untrusted text (title, category, condition, description, messages) is sanitised and
- * then written as a JSON string literal: one line each, quotes and newlines escaped, so where untrusted
- * text starts and ends is never in doubt, to a reader or to the model.
+ * `qwen3_nothink`: haggle's default wording in LLaMA-Factory's `qwen3_nothink` format, the format the
+ * card's models were trained with. The default for their profiles.
  */
-export const plainTemplate: PromptTemplate = {
-  id: 'plain',
-  stop: [QWEN3_END_OF_TURN],
-  render(input: PromptInput): RenderedPrompt {
-    const system = systemText(input.profile);
-    const user = userText(input);
-    return {
-      messages: [
-        { role: 'system', content: system },
-        { role: 'user', content: user },
-      ],
-      text: renderQwen3NoThink([
-        { role: 'system', content: system },
-        { role: 'user', content: user },
-      ]),
-    };
-  },
-};
+export const qwen3NoThinkTemplate: ComposedPromptTemplate = createPromptTemplate({
+  id: 'qwen3_nothink',
+  format: qwen3NoThinkFormat,
+});
 
-/** The template the agent uses when none is given. */
-export const defaultTemplate: PromptTemplate = plainTemplate;
+/**
+ * `qwen3`: the default wording through Qwen's own chat template with thinking off. The string differs
+ * from `qwen3_nothink` by exactly the empty think block after the assistant header.
+ */
+export const qwen3Template: ComposedPromptTemplate = createPromptTemplate({
+  id: 'qwen3',
+  format: qwen3Format,
+});
 
-function systemText(profile: ModelProfile): string {
-  const actions = ACTIONS.map((action) => `"${action}"`).join(', ');
-  return [
-    'You take part in a negotiation on an online marketplace, in the style of eBay Best Offer.',
-    "Given the listing, both participants' profiles and the conversation so far, give the next turn of the participant whose turn it is.",
-    '',
-    'Reply with one JSON object and nothing else. Its fields, in this order:',
-    `- action: one of ${actions}.`,
-    '- price: the price offered, a number, for "offer" and "offer_with_message"; null for every other action.',
-    '- message_labels: the strategy labels of the message, only with a message ("offer_with_message", "message_only"); otherwise [].',
-    '- message: the text of the message for "offer_with_message" and "message_only"; "" when there is none.',
-    `- response_time: how long the participant took to respond, in ${profile.responseTimeUnit}.`,
-    '',
-    `Labels: ${describeLabels(profile.labels)}.`,
-  ].join('\n');
-}
+/** `chatml`: the default wording in plain ChatML, for ChatML models other than the card's. */
+export const chatmlTemplate: ComposedPromptTemplate = createPromptTemplate({
+  id: 'chatml',
+  format: chatmlFormat,
+});
 
-function describeLabels(labels: LabelVocabulary): string {
-  if (labels.kind === 'known') return `one of ${labels.values.join(', ')}`;
-  if (labels.examples.length === 0) return 'snake_case identifiers';
-  return `snake_case identifiers, e.g. ${labels.examples.join(', ')}`;
-}
+/** The template used when neither the caller nor a profile names one. */
+export const defaultTemplate: ComposedPromptTemplate = qwen3NoThinkTemplate;
 
-function userText({ context, history, role, profile }: PromptInput): string {
-  return [
-    ...listingLines(context),
-    '',
-    `Seller: ${describeParticipant(context.seller)}`,
-    `Buyer: ${describeParticipant(context.buyer)}`,
-    '',
-    ...historyLines(history, context.currency, profile),
-    '',
-    `It is the ${role}'s turn. Reply with the ${role}'s next turn as one JSON object.`,
-  ].join('\n');
-}
-
-/** Untrusted text as a sanitised JSON string literal. */
-function quoted(text: string): string {
-  return JSON.stringify(sanitizeUntrustedText(text));
-}
-
-function listingLines(context: ListingContext): string[] {
-  const { item } = context;
-  const lines = ['Listing:', `- title: ${quoted(item.title)}`];
-  if (item.category !== undefined) lines.push(`- category: ${quoted(item.category)}`);
-  if (item.condition !== undefined) lines.push(`- condition: ${quoted(item.condition)}`);
-  lines.push(`- list price: ${formatPrice(context.listPrice, context.currency)}`);
-  if (item.description !== undefined && item.description !== '') {
-    lines.push(`- description: ${quoted(item.description)}`);
-  }
-  return lines;
-}
-
-function describeParticipant(profile: ParticipantProfile | undefined): string {
-  // A fixed order, whatever order the caller's object had: the prompt must not depend on key order.
-  const facts: string[] = [];
-  if (profile?.feedbackScore !== undefined) facts.push(`feedback score ${profile.feedbackScore}`);
-  if (profile?.feedbackPercent !== undefined)
-    facts.push(`${formatAmount(profile.feedbackPercent)}% positive`);
-  if (profile?.accountAgeDays !== undefined) facts.push(`account age ${profile.accountAgeDays} days`);
-  if (profile?.pastDeals !== undefined) facts.push(`${profile.pastDeals} past deals`);
-  return facts.length > 0 ? facts.join(', ') : 'no profile shown';
-}
-
-function historyLines(history: readonly HistoryEntry[], currency: string, profile: ModelProfile): string[] {
-  if (history.length === 0) return ['Conversation so far: none; this is the first turn.'];
-  const unit = profile.responseTimeUnit;
-  return [
-    `Conversation so far (time since the negotiation started, in ${unit}):`,
-    ...history.map((entry, index) => `${index + 1}. ${describeEntry(entry, currency, unit)}`),
-  ];
-}
-
-function describeEntry(
-  entry: HistoryEntry,
-  currency: string,
-  unit: ModelProfile['responseTimeUnit'],
-): string {
-  const { turn } = entry;
-  const parts: string[] = [turn.action];
-  if (turn.price !== null) parts.push(formatPrice(turn.price, currency));
-  // Labels need no sanitising: the history's schema admits only snake_case identifiers.
-  if (turn.message_labels.length > 0) parts.push(`labels: ${turn.message_labels.join(', ')}`);
-  if (turn.message !== '') parts.push(`message: ${quoted(turn.message)}`);
-  const at = formatAmount(fromHours(entry.elapsedHours, unit));
-  return `${entry.role} at ${at} ${unit}: ${parts.join(', ')}`;
-}
+/**
+ * @deprecated Use `qwen3NoThinkTemplate` (the same object). Kept so code written against the first
+ * preview still compiles; its id is now `qwen3_nothink`.
+ */
+export const plainTemplate: ComposedPromptTemplate = qwen3NoThinkTemplate;

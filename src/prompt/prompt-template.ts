@@ -6,11 +6,19 @@ import type { ModelProfile } from '../contract/model-profile.js';
 /** What a template turns into a prompt: everything the model sees, already validated. */
 export interface PromptInput {
   context: ListingContext;
+  /** The turns to show: the whole history, or what the token budget kept of it. */
   history: History;
   /** The side whose turn it is. */
   role: Role;
   /** The model's profile: its label vocabulary and the unit of `response_time`. */
   profile: ModelProfile;
+  /**
+   * Set only when the token budget left turns out: the position of each entry of `history` in the full
+   * history (ascending, 0-based), so a wording can keep the turns' original numbers and mark each gap.
+   */
+  historyIndices?: readonly number[];
+  /** With `historyIndices`: how many turns the full history has. */
+  historyLength?: number;
 }
 
 /**
@@ -25,10 +33,11 @@ export interface RenderedPrompt {
 /**
  * Turns a negotiation state into a prompt. A template must be deterministic (the same input gives the
  * same prompt, so a seed reproduces a run) and must pass every untrusted field through
- * `sanitizeUntrustedText`.
+ * `sanitizeUntrustedText` (`renderPrompt` and `NegotiationAgent` also sanitise the input before a
+ * template sees it, so a template that forgets is still safe there).
  */
 export interface PromptTemplate {
-  /** Identifies wording and format in run records, e.g. `plain`. */
+  /** Identifies wording and format in run records and model profiles, e.g. `qwen3_nothink`. */
   readonly id: string;
   /**
    * Strings that end the answer in this template's chat format (`<|im_end|>` for Qwen3). When absent,
@@ -36,4 +45,23 @@ export interface PromptTemplate {
    */
   readonly stop?: readonly string[];
   render(input: PromptInput): RenderedPrompt;
+}
+
+/**
+ * The wording half of a template: what the messages say. The default is `defaultWording`; another
+ * fine-tune's training prompt is plugged in by writing one of these.
+ */
+export type PromptWording = (input: PromptInput) => ChatMessage[];
+
+/**
+ * The format half of a template: how messages become the exact string a model was trained on (special
+ * tokens, role headers, the open assistant turn at the end). It adds structure only; message contents
+ * pass through unchanged.
+ */
+export interface ChatFormat {
+  readonly id: string;
+  /** Strings that end the answer in this format. */
+  readonly stop: readonly string[];
+  /** The prompt string, ending where the assistant's answer begins. */
+  format(messages: readonly ChatMessage[], input?: PromptInput): string;
 }

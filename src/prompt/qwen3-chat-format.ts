@@ -1,12 +1,16 @@
 import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatFormat } from './prompt-template.js';
 
 /** Qwen3's end-of-turn token: the stop sequence of every prompt in this format. */
 export const QWEN3_END_OF_TURN = '<|im_end|>';
 
 /**
- * Renders messages as LLaMA-Factory's `qwen3_nothink` template writes them (ChatML), ending with an
- * open assistant turn for the model to complete. Unlike Qwen3's own chat template with thinking
- * disabled, `qwen3_nothink` adds no empty `<think></think>` block: the fine-tune never saw one.
+ * Renders messages as LLaMA-Factory's `qwen3_nothink` template writes them, ending with an open
+ * assistant turn for the model to complete: system `<|im_start|>system\n{content}<|im_end|>\n` (only
+ * when a system message is given), user `<|im_start|>user\n{content}<|im_end|>\n`, assistant
+ * `<|im_start|>assistant\n{content}<|im_end|>\n`, then `<|im_start|>assistant\n`. Unlike Qwen3's own chat
+ * template with thinking disabled, `qwen3_nothink` adds no empty `<think></think>` block: the fine-tune
+ * never saw one.
  *
  * The message contents must already be safe: this function adds the special tokens around them and
  * cannot tell a real one from an injected one.
@@ -15,3 +19,10 @@ export function renderQwen3NoThink(messages: readonly ChatMessage[]): string {
   const turns = messages.map((m) => `<|im_start|>${m.role}\n${m.content}${QWEN3_END_OF_TURN}\n`);
   return `${turns.join('')}<|im_start|>assistant\n`;
 }
+
+/** The `qwen3_nothink` chat format: the one the card's models were trained with. */
+export const qwen3NoThinkFormat: ChatFormat = {
+  id: 'qwen3_nothink',
+  stop: [QWEN3_END_OF_TURN],
+  format: renderQwen3NoThink,
+};

@@ -4,6 +4,47 @@ export type { BestOfferRulesOptions } from './best-offer-rules.js';
 export { BestOfferRules } from './best-offer-rules.js';
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
+export type {
+  BootstrapOptions,
+  CompareOptions,
+  Comparison,
+  ComparisonRow,
+  HistogramBin,
+  LabelEffect,
+  LabelFacts,
+  MetricDefinition,
+  MetricEstimate,
+  MetricFamily,
+  MetricFamilyBuilder,
+  MetricUnit,
+  PriceRatioHistogramOptions,
+  SegmentRow,
+  SessionFacts,
+  SessionLengthDistribution,
+  SessionSource,
+} from './metrics/index.js';
+export {
+  bootstrapCi,
+  byCategory,
+  byPriceTier,
+  compare,
+  computeMetrics,
+  DEAL_RATE_METRIC,
+  dealRate,
+  formatComparison,
+  formatInterval,
+  formatMetricDelta,
+  formatMetricValue,
+  labelEffects,
+  METRIC_FAMILIES,
+  metricDefinitions,
+  percentileInterval,
+  priceRatioHistogram,
+  SESSION_LENGTH_BANDS,
+  sessionFacts,
+  sessionLengthDistribution,
+  UNCATEGORIZED,
+} from './metrics/index.js';
 export type { EndReason, SessionOutcome } from './outcome.js';
 export { END_REASONS } from './outcome.js';
 export type { IllegalTurnPolicy, NegotiationState, Rules, StandingOffer, TurnRuling } from './rules.js';
@@ -18,10 +59,10 @@ export type {
   SessionStartEvent,
   TurnEvent,
 } from './session-events.js';
-export type { RecordedTurn, SessionResult } from './session-result.js';
+export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
 export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
-export { generateContexts, PRICE_TIERS, priceTier } from './synthetic-contexts.js';
+export { generateContexts, PRICE_TIERS, priceTier, syntheticContext } from './synthetic-contexts.js';

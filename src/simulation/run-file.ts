@@ -1,5 +1,6 @@
 import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { HaggleError, InvalidInputError, issuesFromZod } from '../contract/errors.js';
+import { SessionRecordSchema } from './session-record-schema.js';
 import type { SessionResult } from './session-result.js';
 
 /**
@@ -68,6 +69,7 @@ export function readRunFile(path: string): RunFileContents {
       if (i !== 0) throw new RunFileError(path, `line ${i + 1}: a run header may only be the first line`);
       header = value;
     } else if (value.type === 'session') {
+      checkSessionLine(path, i + 1, value);
       sessions.push(value);
     } else {
       throw new RunFileError(
@@ -77,6 +79,16 @@ export function readRunFile(path: string): RunFileContents {
     }
   }
   return { header, sessions, completeBytes };
+}
+
+function checkSessionLine(path: string, lineNumber: number, value: unknown): void {
+  const parsed = SessionRecordSchema.safeParse(value);
+  if (parsed.success) return;
+  const issues = issuesFromZod(parsed.error)
+    .slice(0, 3)
+    .map((issue) => `${issue.path}: ${issue.message}`)
+    .join('; ');
+  throw new RunFileError(path, `line ${lineNumber} is not a valid session record: ${issues}`);
 }
 
 /** Loads the sessions of a run file (or of real sessions written in the same record format). */

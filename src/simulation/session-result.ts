@@ -1,4 +1,4 @@
-import type { HistoryEntry } from '../contract/history.js';
+import type { HistoryEntry, Role } from '../contract/history.js';
 import type { ListingContext } from '../contract/listing-context.js';
 import type { NegotiatorDescription } from '../contract/negotiator.js';
 import type { SessionOutcome } from './outcome.js';
@@ -19,4 +19,15 @@ export interface SessionResult {
   rules: Record<string, unknown>;
   /** Present when the session ended because something failed. */
   error?: { name: string; message: string };
+  /**
+   * Backend warnings (a setting a backend could not honour, a fallback) that the negotiators had
+   * reported by the end of this session, e.g. `NegotiationAgent.warnings`. Left out when there are none.
+   */
+  warnings?: SessionWarning[];
+}
+
+/** A warning a negotiator's backend reported, with the side it came from. */
+export interface SessionWarning {
+  role: Role;
+  warning: unknown;
 }

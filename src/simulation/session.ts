@@ -22,7 +22,7 @@ import { BestOfferRules } from './best-offer-rules.js';
 import type { EndReason, SessionOutcome } from './outcome.js';
 import { appendEntry, type NegotiationState, type Rules } from './rules.js';
 import type { SessionEvents } from './session-events.js';
-import type { RecordedTurn, SessionResult } from './session-result.js';
+import type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
 
 export interface SessionOptions {
   context: ListingContextInput;
@@ -201,6 +201,16 @@ export class Session {
     });
   }
 
+  private collectWarnings(): SessionWarning[] {
+    const out: SessionWarning[] = [];
+    for (const role of ['buyer', 'seller'] as const) {
+      // One agent playing both sides reports its warnings once.
+      if (role === 'seller' && this.negotiators.seller === this.negotiators.buyer) break;
+      for (const warning of warningsOf(this.negotiators[role])) out.push({ role, warning });
+    }
+    return out;
+  }
+
   private finish(
     turns: RecordedTurn[],
     state: NegotiationState,
@@ -226,10 +236,21 @@ export class Session {
       rules: this.rules.describe(),
       ...(error !== undefined ? { error: describeError(error) } : {}),
     };
+    const warnings = this.collectWarnings();
+    if (warnings.length > 0) result.warnings = warnings;
     this.finalResult = result;
     this.events.emit('session-end', { sessionId: this.id, outcome, result });
     return result;
   }
+}
+
+/**
+ * Negotiators that talk to a backend (a `NegotiationAgent`) keep the distinct warnings it reported in
+ * a `warnings` list; the record carries them so that a run file says what its numbers were made under.
+ */
+function warningsOf(negotiator: Negotiator): unknown[] {
+  const warnings = (negotiator as { warnings?: unknown }).warnings;
+  return Array.isArray(warnings) ? warnings : [];
 }
 
 /** A custom negotiator is user code: check what it returns before it reaches the rules. */

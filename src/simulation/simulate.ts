@@ -18,7 +18,7 @@ import {
 import { Session } from './session.js';
 import type { SessionResult } from './session-result.js';
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
-import { generateContexts } from './synthetic-contexts.js';
+import { syntheticContext } from './synthetic-contexts.js';
 
 export interface SimulateOptions {
   buyer: Negotiator;
@@ -107,7 +107,8 @@ export function simulate(options: SimulateOptions): SimulationRun {
 
 interface RunPlan {
   options: SimulateOptions;
-  contexts: readonly ListingContextInput[];
+  /** The context of session `index`; synthetic ones are made when their session starts, not all up front. */
+  contextOf: (index: number) => ListingContextInput;
   sessions: number;
   concurrency: number;
   seed: number;
@@ -150,7 +151,10 @@ function planRun(options: SimulateOptions): RunPlan {
   }
   if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);
 
-  const contexts = options.contexts ?? generateContexts({ count: sessions, seed });
+  const given = options.contexts;
+  const contextOf = given
+    ? (index: number) => given[index % given.length] as ListingContextInput
+    : (index: number) => syntheticContext(seed, index);
   const rules = options.rules ?? new BestOfferRules();
   const header: RunHeader = {
     type: 'run',
@@ -162,12 +166,10 @@ function planRun(options: SimulateOptions): RunPlan {
       rules: rules.describe(),
       buyer: options.buyer.describe(),
       seller: options.seller.describe(),
-      contexts: options.contexts
-        ? { source: 'given', count: contexts.length }
-        : { source: 'synthetic', seed },
+      contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
   };
-  return { options, contexts, sessions, concurrency, seed, rules, header };
+  return { options, contextOf, sessions, concurrency, seed, rules, header };
 }
 
 async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): Promise<SimulationSummary> {
@@ -176,6 +178,7 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
 
   const accumulator = new SummaryAccumulator();
+  const yieldNow = new EventLoopYield();
   const { writer, resumed } = openOutput(plan);
   for (const record of resumed) accumulator.add(record);
 
@@ -196,7 +199,7 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
   };
 
   const playOne = async (index: number) => {
-    const context = plan.contexts[index % plan.contexts.length] as ListingContextInput;
+    const context = plan.contextOf(index);
     const session = new Session({
       context,
       buyer: options.buyer,
@@ -232,6 +235,7 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
       const index = nextToStart++;
       await playOne(index);
+      await yieldNow.maybe();
     }
   };
 
@@ -285,6 +289,22 @@ function openOutput(plan: RunPlan): { writer: RunFileWriter | undefined; resumed
   if (resumed.length > plan.sessions)
     throw new RunFileError(out, 'holds more sessions than the run asks for');
   return { writer: RunFileWriter.reopen(out, contents.completeBytes), resumed };
+}
+
+/**
+ * Negotiators that answer without I/O (the baselines) resolve in microtasks only, which would keep the
+ * event loop from running timers and signal handlers until the whole run is over: Ctrl-C would not
+ * be heard. Every few milliseconds the workers step out to the event loop; the sessions' results do
+ * not depend on when that happens, so runs stay reproducible.
+ */
+class EventLoopYield {
+  private last = performance.now();
+
+  async maybe(): Promise<void> {
+    if (performance.now() - this.last < 10) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = performance.now();
+  }
 }
 
 function holdsData(path: string): boolean {

@@ -77,6 +77,20 @@ function validateOptions(options: GenerateContextsOptions): GenerateContextsOpti
   return { count, seed };
 }
 
+/**
+ * Context `index` of the synthetic set for `seed`: the same as `generateContexts({ count, seed })[index]`,
+ * without building the ones before it (a long run makes each context when its session starts).
+ */
+export function syntheticContext(seed: number, index: number): ListingContext {
+  validateOptions({ count: 0, seed });
+  if (!Number.isSafeInteger(index) || index < 0) {
+    throw new InvalidInputError('syntheticContext', [
+      { path: 'index', message: 'must be a non-negative integer' },
+    ]);
+  }
+  return generateContext(seed, index);
+}
+
 function generateContext(seed: number, index: number): ListingContext {
   const random = new Random(deriveSeed(seed, index));
   const category = random.weighted(CATEGORIES.map((value) => ({ value, weight: value.weight })));

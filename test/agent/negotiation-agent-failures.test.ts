@@ -209,6 +209,15 @@ describe('NegotiationAgent options', () => {
     expect(optionIssues({ backend, profile: 'gpt-negotiator' })).toContain('profile');
     expect(optionIssues({ backend, profile: { id: 'x' } })).toContain('profile.labels');
     expect(optionIssues({ backend, template: { id: 'x' } })).toContain('template');
+    expect(optionIssues({ backend, template: 'llama3' })).toContain('template');
+    const profile = {
+      id: 'p',
+      labels: { kind: 'open' },
+      responseTimeUnit: 'hours',
+      template: 'llama3',
+      sampling: { temperature: 1 },
+    };
+    expect(optionIssues({ backend, profile })).toContain('profile.template');
     expect(optionIssues({ backend, guardrail: {} })).toContain('(root)');
     expect(optionIssues({ backend, invalidOutput: { retries: 11 } })).toContain('invalidOutput.retries');
     expect(optionIssues(undefined)).toContain('(root)');

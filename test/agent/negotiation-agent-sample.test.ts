@@ -123,7 +123,7 @@ describe('NegotiationAgent warnings and description', () => {
       provider: 'mock',
       modelId: 'qwen3-4b',
       profile: 'qwen3-4b-negotiation-50k-ep3',
-      template: 'plain',
+      template: 'qwen3_nothink',
       sampling: { temperature: 1, topP: 0.95, seed: 5 },
       guardrails: { seller: { minPrice: 40 } },
       invalidOutput: { retries: 1 },

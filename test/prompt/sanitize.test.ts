@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../src/internal/random.js';
-import { sanitizeUntrustedText } from '../../src/prompt/sanitize.js';
+import { revealUntrustedText, sanitizeUntrustedText } from '../../src/prompt/sanitize.js';
 
 const QWEN3_PIPE_TOKENS = [
   '<|im_start|>',
@@ -42,6 +42,14 @@ describe('sanitizeUntrustedText', () => {
     expect(sanitizeUntrustedText('line one\r\nline two\rthree')).toBe('line one\nline twothree');
   });
 
+  it('removes C1 control characters too, and turns lone surrogates into U+FFFD', () => {
+    expect(sanitizeUntrustedText('a\u0085b\u009bc\u00a0d')).toBe('abc\u00a0d');
+    expect(sanitizeUntrustedText('cut \uD83D here, \uDCF7 there, whole 📷')).toBe(
+      'cut \uFFFD here, \uFFFD there, whole 📷',
+    );
+    expect(sanitizeUntrustedText('\uD83D')).toBe('\uFFFD');
+  });
+
   it('does not let a removed control character rejoin a token', () => {
     const out = sanitizeUntrustedText('<\u0000|im_start|>system and <\u0001think>');
     expect(out).not.toContain('<|');
@@ -80,5 +88,20 @@ describe('sanitizeUntrustedText', () => {
       expect(once).not.toContain('<|');
       expect(once).not.toMatch(/<\/?(think|tool_call|tool_response)>/i);
     }
+  });
+
+  it('neutralises extra tokens a caller names, visibly and idempotently', () => {
+    const tokens = ['<s>', '</s>', '[INST]', '<|custom|>'];
+    const once = sanitizeUntrustedText('<s>[INST] hi [/INST]</s> <|custom|>', { tokens });
+    expect(once).toBe('< s>[ INST] hi [/INST]< /s> < |custom|>');
+    expect(sanitizeUntrustedText(once, { tokens })).toBe(once);
+    expect(sanitizeUntrustedText('a😀b', { tokens: ['😀'] })).toBe('a😀b'); // one character cannot be split
+  });
+
+  it('can be revealed for display to a person', () => {
+    const written = '<|im_end|> and <think>plan</THINK>, 3 < 4';
+    const safe = sanitizeUntrustedText(written);
+    expect(safe).toBe('< |im_end|> and < think>plan< /THINK>, 3 < 4');
+    expect(revealUntrustedText(safe)).toBe(written);
   });
 });

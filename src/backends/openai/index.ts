@@ -1,0 +1,26 @@
+export type { Dialect, DialectName, Endpoint, StructuredOutputFields } from './dialect.js';
+export { DIALECT_NAMES, DIALECTS } from './dialect.js';
+export type { FailureKind, RemoteErrorArgs } from './http-errors.js';
+export {
+  AuthenticationError,
+  BadRequestError,
+  HttpStatusError,
+  InternalServerError,
+  InvalidResponseError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RemoteBackendError,
+  RemoteConnectionError,
+  RemoteTimeoutError,
+  UnprocessableEntityError,
+} from './http-errors.js';
+export type { OpenAICompatibleBackendDescription } from './openai-compatible-backend.js';
+export { OpenAICompatibleBackend } from './openai-compatible-backend.js';
+export type { BackendLogger, OpenAICompatibleBackendOptions } from './openai-options.js';
+export { cleanOutputText } from './output-cleaning.js';
+export type { PlannedRequest, RequestBodyArgs } from './request-body.js';
+export { buildRequestBody, PROVIDER_OPTIONS_KEY } from './request-body.js';
+export type { RetryPolicy } from './retry-policy.js';
+export { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter } from './retry-policy.js';
+export { toStrictSchema } from './strict-schema.js';

@@ -1,0 +1,324 @@
+import { HaggleAbortError, throwIfAborted } from '../../contract/errors.js';
+import { deriveSeed } from '../../internal/random.js';
+import type {
+  BackendWarning,
+  GenerateChoice,
+  GenerateOptions,
+  GenerateResult,
+  LanguageBackend,
+} from '../language-backend.js';
+import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './dialect.js';
+import { type AttemptFailure, attemptRequest } from './http-attempt.js';
+import {
+  httpStatusError,
+  InvalidResponseError,
+  type RemoteBackendError,
+  RemoteConnectionError,
+  RemoteTimeoutError,
+} from './http-errors.js';
+import { createNodeTransport, type HttpTransport } from './node-transport.js';
+import {
+  type OpenAICompatibleBackendOptions,
+  type ResolvedBackendOptions,
+  resolveBackendOptions,
+} from './openai-options.js';
+import { cleanOutputText } from './output-cleaning.js';
+import { type Replica, ReplicaPool } from './replica-pool.js';
+import { buildRequestBody } from './request-body.js';
+import { type ParsedResponse, parseCompletionResponse } from './response-parsing.js';
+import { backoffDelay } from './retry-policy.js';
+import { sleep } from './sleep.js';
+
+/** Plain data about the backend for run records and logs. Holds no credential. */
+export interface OpenAICompatibleBackendDescription {
+  provider: 'openai-compatible';
+  modelId: string;
+  dialect: DialectName;
+  endpoint: Endpoint;
+  replicas: string[];
+}
+
+/**
+ * A `LanguageBackend` for any OpenAI-compatible server: vLLM, SGLang, llama.cpp's server, OpenAI
+ * itself, or `haggle serve`. Asks for structured output in the server's dialect, retries what a
+ * network breaks (with backoff, jitter and `retry-after`), keeps each replica under its concurrency
+ * limit, and cancels the HTTP request when the caller's signal fires. Built on `fetch`: no runtime
+ * dependency.
+ */
+export class OpenAICompatibleBackend implements LanguageBackend {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'openai-compatible';
+  readonly modelId: string;
+  readonly dialect: DialectName;
+  readonly endpoint: Endpoint;
+  // A private field, not a property: JSON.stringify, spreading and console.log never see it.
+  readonly #apiKey: string | undefined;
+  readonly #options: ResolvedBackendOptions;
+  readonly #pool: ReplicaPool;
+  readonly #secrets: string[];
+  readonly #transport: HttpTransport;
+
+  constructor(options: OpenAICompatibleBackendOptions) {
+    const resolved = resolveBackendOptions(options);
+    this.#options = resolved;
+    this.#apiKey = resolved.apiKey;
+    this.modelId = resolved.model;
+    this.dialect = resolved.dialect;
+    this.endpoint = resolved.endpoint;
+    this.#pool = new ReplicaPool(resolved.baseURLs, resolved.maxConcurrencyPerReplica);
+    this.#transport =
+      resolved.fetch ?? createNodeTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
+    this.#secrets = [
+      ...(resolved.apiKey ? [resolved.apiKey] : []),
+      ...Object.values(resolved.headers),
+      ...resolved.baseURLs.flatMap(credentialsOf),
+    ];
+  }
+
+  /** Replica URLs as errors show them: without credentials. */
+  get replicas(): string[] {
+    return this.#pool.replicas.map((replica) => replica.label);
+  }
+
+  describe(): OpenAICompatibleBackendDescription {
+    return {
+      provider: this.provider,
+      modelId: this.modelId,
+      dialect: this.dialect,
+      endpoint: this.endpoint,
+      replicas: this.replicas,
+    };
+  }
+
+  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    const signal = options.abortSignal;
+    throwIfAborted(signal);
+    const dialect = DIALECTS[this.dialect];
+    const n = options.n ?? 1;
+    const deadline = Date.now() + this.#options.totalTimeoutMs;
+    const counts = splitChoices(n, dialect.maxChoicesPerRequest);
+    const warnings: BackendWarning[] = [];
+    if (counts.length > 1) {
+      warnings.push({
+        type: 'other',
+        message: `the ${dialect.name} dialect takes at most ${dialect.maxChoicesPerRequest} choice(s) per request; n=${n} became ${counts.length} parallel requests`,
+      });
+    }
+
+    // Parallel requests of one call share fate: the first failure cancels the rest.
+    const group = new AbortController();
+    const callSignal = signal ? linkSignals(signal, group.signal) : group.signal;
+    try {
+      const parts = await Promise.all(
+        counts.map((count, index) => {
+          const seed =
+            options.seed === undefined
+              ? undefined
+              : index === 0
+                ? options.seed
+                : deriveSeed(options.seed, index);
+          return this.#request(dialect, options, count, seed, deadline, callSignal).catch(
+            (error: unknown) => {
+              group.abort(error);
+              throw error;
+            },
+          );
+        }),
+      );
+      const choices: GenerateChoice[] = [];
+      const usage = { promptTokens: 0, completionTokens: 0 };
+      for (const part of parts) {
+        for (const warning of part.warnings) {
+          if (!warnings.some((seen) => JSON.stringify(seen) === JSON.stringify(warning)))
+            warnings.push(warning);
+        }
+        for (const choice of part.response.choices) {
+          choices.push(
+            this.#options.cleanOutput ? { ...choice, text: cleanOutputText(choice.text) } : choice,
+          );
+        }
+        usage.promptTokens += part.response.usage.promptTokens;
+        usage.completionTokens += part.response.usage.completionTokens;
+      }
+      const first = parts[0]?.response;
+      return {
+        choices,
+        usage,
+        warnings,
+        response: {
+          ...(first?.id !== undefined ? { id: first.id } : {}),
+          modelId: first?.model ?? this.modelId,
+        },
+      };
+    } catch (error) {
+      if (signal?.aborted)
+        throw error instanceof HaggleAbortError ? error : new HaggleAbortError(signal.reason);
+      throw error;
+    }
+  }
+
+  /** One logical request: attempts on replicas until one answers or the policy gives up. */
+  async #request(
+    dialect: Dialect,
+    options: GenerateOptions,
+    n: number,
+    seed: number | undefined,
+    deadline: number,
+    signal: AbortSignal,
+  ): Promise<{ response: ParsedResponse; warnings: BackendWarning[] }> {
+    const planned = buildRequestBody({
+      dialect,
+      endpoint: this.endpoint,
+      model: this.modelId,
+      options,
+      n,
+      seed,
+      chatTemplateKwargs: this.#options.chatTemplateKwargs,
+    });
+    const body = JSON.stringify(planned.body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...this.#options.headers,
+      ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}),
+    };
+    const { retry } = this.#options;
+    const failed = new Set<Replica>();
+
+    for (let attempt = 1; ; attempt++) {
+      const replica = this.#pool.pick(failed);
+      const release = await this.#acquire(replica, signal, deadline, attempt);
+      let failure: AttemptFailure;
+      try {
+        const result = await attemptRequest({
+          url: `${replica.baseURL}${planned.path}`,
+          headers,
+          body,
+          timeoutMs: this.#options.timeoutMs,
+          deadline,
+          signal,
+          secrets: this.#secrets,
+          transport: this.#transport,
+        });
+        if (result.ok) {
+          const parsed = parseCompletionResponse(result.json, planned.endpoint);
+          if (typeof parsed !== 'string') {
+            return { response: parsed, warnings: [...planned.warnings, ...result.serverWarnings] };
+          }
+          failure = { kind: 'invalid-response', retryable: true, message: parsed };
+        } else {
+          failure = result.failure;
+        }
+      } finally {
+        release();
+      }
+      failed.add(replica);
+
+      const fail = (why?: string) => this.#error(failure, replica, planned.path, attempt, why);
+      if (!failure.retryable) throw fail();
+      if (attempt > retry.maxRetries) throw fail();
+      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > retry.maxRetryAfterMs) {
+        throw fail(`the server asked to wait ${failure.retryAfterMs} ms, more than maxRetryAfterMs`);
+      }
+      const delay = failure.retryAfterMs ?? backoffDelay(retry, attempt - 1, this.#options.random);
+      if (Date.now() + delay >= deadline) throw fail('the total timeout leaves no time for another attempt');
+      this.#options.logger?.warn(
+        `haggle: ${replica.label}${planned.path} attempt ${attempt} failed (${failure.message}); retrying in ${delay} ms`,
+      );
+      await sleep(delay, signal);
+    }
+  }
+
+  /** A slot on the replica, waiting no longer than the total timeout allows. */
+  async #acquire(
+    replica: Replica,
+    signal: AbortSignal,
+    deadline: number,
+    attempt: number,
+  ): Promise<() => void> {
+    const waiting = new AbortController();
+    const onAbort = () => waiting.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => waiting.abort(new Error('deadline')), Math.max(0, deadline - Date.now()));
+    try {
+      return await replica.semaphore.acquire(waiting.signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new RemoteTimeoutError({
+        message: `${replica.label}: the total timeout ran out while waiting for one of its ${replica.semaphore.limit} request slots (attempt ${attempt})`,
+        backend: this.#name,
+        replica: replica.label,
+        kind: 'timeout',
+        scope: 'total',
+        retryable: false,
+        attempts: attempt - 1,
+      });
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  #error(
+    failure: AttemptFailure,
+    replica: Replica,
+    path: string,
+    attempts: number,
+    why: string | undefined,
+  ): RemoteBackendError {
+    const tail = why ? `; ${why}` : '';
+    const message = `${replica.label}${path} failed after ${attempts} attempt(s): ${failure.message}${tail}`;
+    const args = {
+      message,
+      backend: this.#name,
+      replica: replica.label,
+      kind: failure.kind,
+      retryable: failure.retryable,
+      attempts,
+      cause: failure.cause,
+      ...(failure.responseBody !== undefined ? { responseBody: failure.responseBody } : {}),
+    };
+    if (failure.kind === 'status' && failure.status !== undefined) {
+      return httpStatusError({ ...args, status: failure.status });
+    }
+    if (failure.kind === 'timeout')
+      return new RemoteTimeoutError({ ...args, scope: failure.scope ?? 'attempt' });
+    if (failure.kind === 'connection') return new RemoteConnectionError(args);
+    return new InvalidResponseError(args);
+  }
+
+  get #name(): string {
+    return `${this.provider}:${this.modelId}`;
+  }
+}
+
+/**
+ * A signal that fires when either does. `AbortSignal.any` links without an event listener on the
+ * caller's signal, so 64 concurrent sessions sharing one run signal trigger no MaxListeners warning.
+ */
+function linkSignals(outer: AbortSignal, inner: AbortSignal): AbortSignal {
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any([outer, inner]);
+  const controller = new AbortController();
+  const forward = (from: AbortSignal) => () => controller.abort(from.reason);
+  outer.addEventListener('abort', forward(outer), { once: true });
+  inner.addEventListener('abort', forward(inner), { once: true });
+  if (outer.aborted) controller.abort(outer.reason);
+  return controller.signal;
+}
+
+/** `n` split into requests of at most `max` choices each. */
+function splitChoices(n: number, max: number): number[] {
+  const counts: number[] = [];
+  for (let left = n; left > 0; left -= max) counts.push(Math.min(left, max));
+  return counts.length > 0 ? counts : [1];
+}
+
+/** user:password from a URL, to be redacted wherever it might appear. */
+function credentialsOf(baseURL: string): string[] {
+  try {
+    const url = new URL(baseURL);
+    return [url.username, url.password].map(decodeURIComponent).filter((part) => part !== '');
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,131 @@
+import { type Command, Option } from 'commander';
+import { NegotiationAgent } from '../agent/negotiation-agent.js';
+import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
+import type { LanguageBackend } from '../backends/language-backend.js';
+import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
+import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
+import type { Negotiator } from '../contract/negotiator.js';
+import { CliUsageError } from './cli-error.js';
+import { parseChoice, parseIntegerOption } from './options.js';
+
+/** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (local; not yet). */
+export const CLI_BACKEND_NAMES = ['openai', 'onnx'] as const;
+export type CliBackendName = (typeof CLI_BACKEND_NAMES)[number];
+
+export interface BackendCliOptions {
+  backend?: CliBackendName;
+  baseUrl?: string[];
+  model?: string;
+  apiKey?: string;
+  dialect?: DialectName;
+  endpoint?: Endpoint;
+  timeout?: number;
+}
+
+/** Each `--base-url` adds replicas; a comma-separated list adds several at once. */
+function collectUrls(raw: string, previous: string[] | undefined): string[] {
+  return [
+    ...(previous ?? []),
+    ...raw
+      .split(',')
+      .map((url) => url.trim())
+      .filter(Boolean),
+  ];
+}
+
+/**
+ * Adds the options that choose a language backend. The API key has no default in the option itself,
+ * so `--help` never prints one; it is read from the environment when the backend is built.
+ */
+export function addBackendOptions(command: Command, options: { required?: boolean } = {}): Command {
+  const backend = new Option(
+    '--backend <name>',
+    `language backend: ${CLI_BACKEND_NAMES.join(', ')}`,
+  ).argParser(parseChoice('backend', CLI_BACKEND_NAMES));
+  if (options.required) backend.makeOptionMandatory();
+  return command
+    .addOption(backend)
+    .option(
+      '--base-url <url>',
+      'OpenAI-compatible API root, e.g. http://localhost:8000/v1 (repeat for replicas)',
+      collectUrls,
+    )
+    .option('--model <name>', 'served model name (a LoRA adapter on vLLM), or the model folder for onnx')
+    .option(
+      '--api-key <key>',
+      'API key for --backend openai (default: $HAGGLE_API_KEY, then $OPENAI_API_KEY)',
+    )
+    .option(
+      '--dialect <name>',
+      `structured-output dialect: ${DIALECT_NAMES.join(', ')}`,
+      parseChoice('dialect', DIALECT_NAMES),
+    )
+    .option(
+      '--endpoint <kind>',
+      'chat or completions',
+      parseChoice('endpoint', ['chat', 'completions'] as const),
+    )
+    .option(
+      '--timeout <ms>',
+      'timeout of one HTTP attempt in ms',
+      parseIntegerOption('timeout', 1, 3_600_000),
+    );
+}
+
+/** Builds the backend the options name; throws a usage error for a missing option, never echoing a key. */
+export function createCliBackend(
+  options: BackendCliOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): LanguageBackend | undefined {
+  if (options.backend === undefined) {
+    const stray = (['baseUrl', 'model', 'apiKey', 'dialect', 'endpoint', 'timeout'] as const).find(
+      (key) => options[key] !== undefined,
+    );
+    if (stray) throw new CliUsageError(`--${kebab(stray)} needs --backend`);
+    return undefined;
+  }
+  if (options.backend === 'onnx') {
+    if (!options.model)
+      throw new CliUsageError('--backend onnx needs --model <dir>, the exported model folder');
+    throw new BackendUnavailableError(
+      'onnx',
+      `the local ONNX backend is not part of this version of haggle, so ${options.model} cannot be loaded. ` +
+        'Serve the model with vLLM, SGLang or llama.cpp and use --backend openai --base-url <url> --model <name>.',
+    );
+  }
+  if (!options.baseUrl || options.baseUrl.length === 0) {
+    throw new CliUsageError('--backend openai needs --base-url <url>, e.g. http://localhost:8000/v1');
+  }
+  if (!options.model) throw new CliUsageError('--backend openai needs --model <name>, the served model name');
+  const apiKey = options.apiKey ?? env.HAGGLE_API_KEY ?? env.OPENAI_API_KEY;
+  return new OpenAICompatibleBackend({
+    baseURL: options.baseUrl,
+    model: options.model,
+    ...(apiKey ? { apiKey } : {}),
+    ...(options.dialect ? { dialect: options.dialect } : {}),
+    ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+    ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+  });
+}
+
+/**
+ * The LLM negotiators of a run: with `--backend`, one agent over that backend plays every side that
+ * `--buyer`/`--seller` did not name explicitly. Sides left undefined get the baseline agents.
+ */
+export function createBackendNegotiators(
+  options: BackendCliOptions,
+  command: Command,
+  env: NodeJS.ProcessEnv = process.env,
+): { buyer?: Negotiator; seller?: Negotiator } {
+  const backend = createCliBackend(options, env);
+  if (!backend) return {};
+  const agent = new NegotiationAgent({ backend });
+  return {
+    ...(command.getOptionValueSource('buyer') === 'cli' ? {} : { buyer: agent }),
+    ...(command.getOptionValueSource('seller') === 'cli' ? {} : { seller: agent }),
+  };
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}

@@ -1,0 +1,54 @@
+import type { Command } from 'commander';
+import { writeReport } from '../report/write-report.js';
+import type { CliIo } from './io.js';
+import { parseIntegerOption } from './options.js';
+
+interface ReportCliOptions {
+  reference?: string;
+  out?: string;
+  title?: string;
+  runName?: string;
+  referenceName?: string;
+  resamples: number;
+  seed: number;
+}
+
+/** `RUN.jsonl` -> `RUN.html`, next to it. */
+function defaultOut(run: string): string {
+  return `${run.replace(/\.jsonl$/i, '')}.html`;
+}
+
+export function registerReportCommand(program: Command, io: CliIo): void {
+  program
+    .command('report')
+    .description('write one self-contained HTML report (metrics, charts) for a run file')
+    .argument('<run>', 'run file (JSONL) written by simulate, or real sessions in the same format')
+    .option('-r, --reference <file>', 'run file to compare against (e.g. the source population)')
+    .option('-o, --out <file>', 'HTML file to write (default: the run file with .html)')
+    .option('--title <text>', 'page title')
+    .option('--run-name <name>', 'name of the run in tables and legends (default: its file name)')
+    .option('--reference-name <name>', 'name of the reference (default: its file name)')
+    .option(
+      '--resamples <count>',
+      'bootstrap resamples for the confidence intervals',
+      parseIntegerOption('resamples', 10, 100_000),
+      1000,
+    )
+    .option('-s, --seed <seed>', 'bootstrap seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .action((run: string, options: ReportCliOptions) => {
+      const result = writeReport({
+        run,
+        out: options.out ?? defaultOut(run),
+        bootstrap: { resamples: options.resamples, seed: options.seed },
+        ...(options.reference ? { reference: options.reference } : {}),
+        ...(options.title !== undefined ? { title: options.title } : {}),
+        ...(options.runName !== undefined ? { runName: options.runName } : {}),
+        ...(options.referenceName !== undefined ? { referenceName: options.referenceName } : {}),
+      });
+      const against =
+        result.sessions.reference === undefined
+          ? ''
+          : ` against ${result.sessions.reference} reference sessions`;
+      io.stdout.write(`wrote ${result.out} (${result.sessions.run} sessions${against})\n`);
+    });
+}

@@ -1,0 +1,52 @@
+import type { Command } from 'commander';
+import { OpenAIServer } from '../server/openai-server.js';
+import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
+import { CliUsageError } from './cli-error.js';
+import type { CliIo } from './io.js';
+import { parseIntegerOption } from './options.js';
+
+interface ServeCliOptions extends BackendCliOptions {
+  port: number;
+  host: string;
+  serverApiKey?: string;
+}
+
+/**
+ * `haggle serve`: an OpenAI-compatible HTTP server in front of a backend, until Ctrl-C. The backend is
+ * built before the port opens, so a backend that cannot load fails the command at once.
+ */
+export function registerServeCommand(program: Command, io: CliIo, signal: AbortSignal): void {
+  const command = program
+    .command('serve')
+    .description('serve a backend over an OpenAI-compatible HTTP API (/v1/models, /v1/chat/completions)')
+    .option(
+      '-p, --port <port>',
+      'port to listen on (0: any free port)',
+      parseIntegerOption('port', 0, 65_535),
+      8000,
+    )
+    .option('--host <address>', 'address to listen on (0.0.0.0 for other machines)', '127.0.0.1')
+    .option('--server-api-key <key>', 'require clients to send this key (default: $HAGGLE_SERVE_API_KEY)');
+  addBackendOptions(command, { required: true });
+  command.action(async (options: ServeCliOptions) => {
+    const backend = createCliBackend(options);
+    if (!backend) throw new CliUsageError('serve needs --backend');
+    const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
+    const server = new OpenAIServer({ backend, ...(apiKey ? { apiKey } : {}) });
+    let url: string;
+    try {
+      url = await server.listen({ port: options.port, host: options.host });
+    } catch (error) {
+      throw new CliUsageError(
+        `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    io.stdout.write(`haggle serve: ${backend.provider} model "${backend.modelId}" at ${url}\n`);
+    await new Promise<void>((resolve) => {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    await server.close();
+    io.stdout.write('haggle serve: stopped\n');
+  });
+}

@@ -1,0 +1,170 @@
+import { InvalidInputError } from '../contract/errors.js';
+import { GrammarMatcher } from './grammar-matcher.js';
+import type { GrammarNode, Shortest } from './nodes.js';
+import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
+import { COMPLETE, canComplete, enter, type Frame, setKey, stepAll } from './stack-machine.js';
+import { StringLeaf } from './string-leaf.js';
+import { TokenTrie } from './token-trie.js';
+import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
+
+export interface CompileOptions extends SchemaCompileOptions {
+  /** Most masks kept per grammar (default 4096); the oldest go first. */
+  maskCacheSize?: number;
+}
+
+// The tries depend only on the vocabulary: build them once per vocabulary object, share them across grammars.
+const tries = new WeakMap<DecoderVocabulary, TokenTrie>();
+const quoteTries = new WeakMap<DecoderVocabulary, TokenTrie>();
+
+/** The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
+function quoteTrie(vocabulary: DecoderVocabulary): TokenTrie {
+  let trie = quoteTries.get(vocabulary);
+  if (!trie) {
+    trie = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
+    quoteTries.set(vocabulary, trie);
+  }
+  return trie;
+}
+
+/** Builds (or returns the already built) token index of a vocabulary, e.g. at start-up. */
+export function prepareVocabulary(vocabulary: DecoderVocabulary): TokenTrie {
+  let trie = tries.get(vocabulary);
+  if (!trie) {
+    checkVocabulary(vocabulary);
+    trie = new TokenTrie(vocabulary);
+    tries.set(vocabulary, trie);
+    quoteTrie(vocabulary);
+  }
+  return trie;
+}
+
+/**
+ * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Throws `UnsupportedSchemaError`
+ * (naming the keyword and its path) for anything it cannot enforce exactly, and
+ * `UnsatisfiableSchemaError` when nothing matches. The grammar is immutable and can be shared: each
+ * sequence being decoded gets its own `matcher()`.
+ */
+export function compileSchema(
+  jsonSchema: unknown,
+  vocabulary: DecoderVocabulary,
+  options: CompileOptions = {},
+): CompiledGrammar {
+  if (options.maxFractionDigits !== undefined && !(Number.isInteger(options.maxFractionDigits) && options.maxFractionDigits >= 0 && options.maxFractionDigits <= 15)) {
+    throw new InvalidInputError('CompileOptions', [{ path: 'maxFractionDigits', message: 'an integer from 0 to 15' }]);
+  }
+  if (options.maxDigits !== undefined && !(Number.isInteger(options.maxDigits) && options.maxDigits >= 1 && options.maxDigits <= 17)) {
+    throw new InvalidInputError('CompileOptions', [{ path: 'maxDigits', message: 'an integer from 1 to 17' }]);
+  }
+  const trie = prepareVocabulary(vocabulary);
+  const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
+  return new CompiledGrammar(compiled.root, compiled.shortest, vocabulary, trie, options.maskCacheSize ?? 4096);
+}
+
+export class CompiledGrammar {
+  /** Words of a mask (`Uint32Array` length). */
+  readonly maskWords: number;
+  readonly vocabularySize: number;
+  private readonly masks = new Map<string, Uint32Array>();
+  /** Masks of tokens that stay inside a string, by the string's own state (shared by all contexts). */
+  private readonly insideMasks = new Map<string, Uint32Array>();
+  private readonly quotes: TokenTrie;
+  private readonly eos: readonly number[];
+  /** Counters of the mask cache, for benchmarks and tuning. */
+  readonly stats = { hits: 0, misses: 0, nodesVisited: 0 };
+
+  constructor(
+    readonly root: GrammarNode,
+    readonly shortest: Shortest,
+    readonly vocabulary: DecoderVocabulary,
+    readonly trie: TokenTrie,
+    private readonly maskCacheSize: number,
+  ) {
+    this.vocabularySize = vocabulary.tokens.length;
+    this.maskWords = maskWords(this.vocabularySize);
+    this.eos = vocabulary.eosTokenIds;
+    this.quotes = quoteTrie(vocabulary);
+  }
+
+  /** A fresh matcher at the start of the document. */
+  matcher(): GrammarMatcher {
+    const start: Frame[] = [];
+    enter(this.root, null, start);
+    return new GrammarMatcher(this, start);
+  }
+
+  /** The allowed tokens at a position: from the cache, or by one pass over the trie. Read-only. */
+  maskFor(frames: readonly Frame[]): Uint32Array {
+    const key = setKey(frames, this.trie.maxTokenBytes);
+    const cached = this.masks.get(key);
+    if (cached) {
+      this.stats.hits++;
+      return cached;
+    }
+    this.stats.misses++;
+    const mask = this.computeMask(frames);
+    if (this.masks.size >= this.maskCacheSize) {
+      const oldest = this.masks.keys().next().value;
+      if (oldest !== undefined) this.masks.delete(oldest);
+    }
+    this.masks.set(key, mask);
+    return mask;
+  }
+
+  private computeMask(frames: readonly Frame[]): Uint32Array {
+    const top = frames.length === 1 ? (frames[0] as Frame) : null;
+    if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
+      // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
+      // only tokens holding a quote can reach what follows, and they are few.
+      const leaf = top.node;
+      const key = leaf.insideKey(top.state, this.trie.maxTokenBytes);
+      let inside = this.insideMasks.get(key);
+      if (!inside) {
+        inside = new Uint32Array(this.maskWords);
+        this.stats.nodesVisited += leaf.insideMask(top.state, this.trie, inside);
+        if (this.insideMasks.size >= this.maskCacheSize) this.insideMasks.clear();
+        this.insideMasks.set(key, inside);
+      }
+      const mask = inside.slice();
+      this.walk(this.quotes, frames, mask);
+      return mask;
+    }
+    const mask = new Uint32Array(this.maskWords);
+    this.walk(this.trie, frames, mask);
+    if (frames.some(canComplete)) {
+      for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    }
+    return mask;
+  }
+
+  /** Sets the bits of the tokens of `trie` that the parser accepts from `frames`. */
+  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array): void {
+    const { byte, depth, end, token, nodeCount, duplicates } = trie;
+    // positions[d]: the parse positions after the first d bytes of the current trie path.
+    const positions: Array<readonly Frame[]> = [frames];
+    let visited = 0;
+    let i = 1;
+    while (i < nodeCount) {
+      visited++;
+      const d = depth[i] as number;
+      const next = stepAll(positions[d - 1] as readonly Frame[], byte[i] as number);
+      if (next.length === 0) {
+        i = end[i] as number; // the whole subtree shares a refused prefix
+        continue;
+      }
+      positions[d] = next;
+      const id = token[i] as number;
+      if (id >= 0) {
+        mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+        const more = duplicates.get(i);
+        if (more) for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+      }
+      i++;
+    }
+    this.stats.nodesVisited += visited;
+  }
+
+  /** Whether `frames` is the finished document (no byte can follow). */
+  isFinished(frames: readonly Frame[]): boolean {
+    return frames.every((f) => f === COMPLETE);
+  }
+}

@@ -1,0 +1,14 @@
+export type { CompileOptions } from './compiled-grammar.js';
+export { CompiledGrammar, compileSchema, prepareVocabulary } from './compiled-grammar.js';
+export type { ConstrainedDecodeOptions, ConstrainedDecodeResult } from './constrained-decode.js';
+export { decodeConstrained } from './constrained-decode.js';
+export { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
+export { GrammarMatcher } from './grammar-matcher.js';
+export type { EncodeText, JumpForward } from './jump-forward.js';
+export { jumpForward } from './jump-forward.js';
+export type { SchemaCompileOptions } from './schema-compiler.js';
+export { SUPPORTED_KEYWORDS } from './schema-compiler.js';
+export type { SamplingOptions } from './token-sampler.js';
+export { TokenSampler } from './token-sampler.js';
+export type { DecoderVocabulary } from './vocabulary.js';
+export { allowedTokenIds, countAllowed, decoderVocabulary, isAllowed } from './vocabulary.js';

@@ -1,0 +1,221 @@
+import { DEAD, Leaf } from './nodes.js';
+
+/** A bound of a number schema, as given: `minimum: 40` or `exclusiveMaximum: 100`. */
+export interface NumberBound {
+  value: number;
+  exclusive: boolean;
+}
+
+export interface NumberLeafOptions {
+  integer: boolean;
+  lower: NumberBound | undefined;
+  upper: NumberBound | undefined;
+  /** Most digits after the point (numbers only). */
+  maxFractionDigits: number;
+  /** Most significant digits in all; 15 keeps every decimal exactly representable as a double. */
+  maxDigits: number;
+}
+
+const BYTE_MINUS = 0x2d;
+const BYTE_DOT = 0x2e;
+const BYTE_0 = 0x30;
+const BYTE_9 = 0x39;
+
+/**
+ * A JSON number whose bounds are enforced while it is written. The state is the text so far; a byte is
+ * accepted only if some completion of the new text is a number in range (so `-` is refused when the
+ * minimum is 0, and `9` is refused after `1` when the maximum is 150). Values are compared as exact
+ * decimals scaled by 10^maxFractionDigits, in BigInt; since decimal-to-double rounding is monotonic, a
+ * decimal within inclusive bounds parses to a double within them. No exponents are written.
+ */
+export class NumberLeaf extends Leaf {
+  private readonly fractionDigits: number;
+  private readonly scale: bigint;
+  /** Smallest and largest allowed scaled value (null: unbounded). */
+  private readonly low: bigint | null;
+  private readonly high: bigint | null;
+
+  constructor(
+    id: number,
+    readonly options: NumberLeafOptions,
+  ) {
+    super(id);
+    this.fractionDigits = options.integer ? 0 : options.maxFractionDigits;
+    this.scale = 10n ** BigInt(this.fractionDigits);
+    const { lower, upper } = options;
+    if (lower) {
+      const { floor, exact } = scaled(lower.value, this.fractionDigits);
+      this.low = lower.exclusive || !exact ? floor + 1n : floor;
+    } else this.low = null;
+    if (upper) {
+      const { floor, exact } = scaled(upper.value, this.fractionDigits);
+      this.high = upper.exclusive && exact ? floor - 1n : floor;
+    } else this.high = null;
+  }
+
+  /** Whether any number at all satisfies the bounds under the digit limits. */
+  satisfiable(): boolean {
+    return this.feasible('');
+  }
+
+  initial(): unknown {
+    return '';
+  }
+
+  step(state: unknown, byte: number): unknown {
+    const text = state as string;
+    let next: string;
+    if (byte >= BYTE_0 && byte <= BYTE_9) next = text + String.fromCharCode(byte);
+    else if (byte === BYTE_MINUS && text === '') next = '-';
+    else if (byte === BYTE_DOT && !this.options.integer) next = `${text}.`;
+    else return DEAD;
+    return this.feasible(next) ? next : DEAD;
+  }
+
+  canEnd(state: unknown): boolean {
+    const parts = parse(state as string);
+    if (!parts || parts.int === '' || parts.frac === '') return false;
+    const magnitude = this.magnitude(parts.int, parts.frac ?? '');
+    if (magnitude === null) return false;
+    if (parts.negative && magnitude === 0n) return false; // no "-0"
+    return this.inRange(parts.negative ? -magnitude : magnitude);
+  }
+
+  mustEnd(): boolean {
+    return false;
+  }
+
+  key(state: unknown): string {
+    const text = state as string;
+    if (this.low !== null || this.high !== null) return text;
+    // Without bounds only the shape matters (sign, digits so far, point): "12" and "57" allow the same.
+    const parts = parse(text);
+    if (!parts) return text;
+    const shape = parts.int === '' ? 'e' : parts.int === '0' ? 'z' : `d${parts.int.length}`;
+    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}`;
+  }
+
+  /** Greedy: end as soon as possible, else take the first byte that keeps a completion in reach. */
+  completion(state: unknown): number[] {
+    let text = state as string;
+    const out: number[] = [];
+    const order = [0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, BYTE_DOT, BYTE_MINUS];
+    while (!this.canEnd(text)) {
+      let chosen = -1;
+      for (const byte of order) {
+        const next = this.step(text, byte);
+        if (next !== DEAD && this.canEnd(next)) {
+          chosen = byte;
+          break;
+        }
+        if (next !== DEAD && chosen < 0) chosen = byte;
+      }
+      if (chosen < 0) return out; // unreachable: every state the leaf produces has a completion
+      out.push(chosen);
+      text = this.step(text, chosen) as string;
+    }
+    return out;
+  }
+
+  override valueKey(state: unknown): string | undefined {
+    return String(Number(state as string));
+  }
+
+  private maxFraction(intDigits: number): number {
+    return Math.max(0, Math.min(this.fractionDigits, this.options.maxDigits - intDigits));
+  }
+
+  private magnitude(int: string, frac: string): bigint | null {
+    if (frac.length > this.maxFraction(int.length)) return null;
+    return BigInt(int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length);
+  }
+
+  private inRange(value: bigint): boolean {
+    return (this.low === null || value >= this.low) && (this.high === null || value <= this.high);
+  }
+
+  /** Whether some completion of `text` is a number in range. */
+  private feasible(text: string): boolean {
+    const parts = parse(text);
+    if (!parts) return false;
+    const { negative, int, frac } = parts;
+    const maxInt = this.options.maxDigits;
+    if (int.length > maxInt) return false;
+    if (frac !== null) {
+      // A point needs at least one digit after it, and room for it.
+      if (frac.length > this.maxFraction(int.length) || this.maxFraction(int.length) === 0) return false;
+      const base = this.magnitude(int, frac) as bigint;
+      const free = 10n ** BigInt(this.fractionDigits - frac.length);
+      return this.reaches(negative, base, base + free - 1n, this.step10(int.length));
+    }
+    if (int === '') {
+      for (let length = 1; length <= maxInt; length++) {
+        const from = length === 1 ? 0n : 10n ** BigInt(length - 1) * this.scale;
+        const to = 10n ** BigInt(length) * this.scale - 1n;
+        if (this.reaches(negative, from, to, this.step10(length))) return true;
+      }
+      return false;
+    }
+    if (int === '0') return this.reaches(negative, 0n, this.scale - 1n, this.step10(1));
+    const head = BigInt(int);
+    for (let extra = 0; int.length + extra <= maxInt; extra++) {
+      const unit = 10n ** BigInt(extra) * this.scale;
+      if (this.reaches(negative, head * unit, (head + 1n) * unit - 1n, this.step10(int.length + extra))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Spacing of reachable scaled values when the integer part has `intDigits` digits. */
+  private step10(intDigits: number): bigint {
+    return 10n ** BigInt(this.fractionDigits - this.maxFraction(intDigits));
+  }
+
+  /** Whether a multiple of `step` in magnitudes [from, to] (negated when negative) is in range. */
+  private reaches(negative: boolean, from: bigint, to: bigint, step: bigint): boolean {
+    let lo = negative ? -to : from;
+    let hi = negative ? -(from > 0n ? from : 1n) : to;
+    if (this.low !== null && this.low > lo) lo = this.low;
+    if (this.high !== null && this.high < hi) hi = this.high;
+    if (lo > hi) return false;
+    return ceilDiv(lo, step) * step <= hi;
+  }
+}
+
+interface NumberParts {
+  negative: boolean;
+  int: string;
+  /** null: no point written yet. */
+  frac: string | null;
+}
+
+const PARTIAL = /^(-?)(0|[1-9][0-9]*)?(?:(\.)([0-9]*))?$/;
+
+function parse(text: string): NumberParts | null {
+  const match = PARTIAL.exec(text);
+  if (!match) return null;
+  const int = match[2] ?? '';
+  if (match[3] !== undefined && int === '') return null;
+  return { negative: match[1] === '-', int, frac: match[3] === undefined ? null : (match[4] ?? '') };
+}
+
+function ceilDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return q * b < a ? q + 1n : q;
+}
+
+/** `value * 10^digits`, floored, and whether it is an integer. Exact: works on the decimal text. */
+export function scaled(value: number, digits: number): { floor: bigint; exact: boolean } {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/.exec(String(value));
+  if (!match) throw new RangeError(`not a finite number: ${value}`);
+  const fraction = match[3] ?? '';
+  const mantissa = BigInt(`${match[2]}${fraction}`) * (match[1] === '-' ? -1n : 1n);
+  const exponent = Number(match[4] ?? 0) - fraction.length + digits;
+  if (exponent >= 0) return { floor: mantissa * 10n ** BigInt(exponent), exact: true };
+  const divisor = 10n ** BigInt(-exponent);
+  let q = mantissa / divisor;
+  const exact = q * divisor === mantissa;
+  if (!exact && mantissa < 0n) q -= 1n;
+  return { floor: q, exact };
+}

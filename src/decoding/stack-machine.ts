@@ -1,0 +1,117 @@
+import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState } from './nodes.js';
+
+/**
+ * A parse position: a persistent stack of frames whose top is always a leaf (the node reading the next
+ * byte), or `COMPLETE` once the whole document is read. Frames are immutable and share their parents,
+ * so stepping a byte allocates one frame and keeping old positions (rollback) costs nothing.
+ */
+export class Frame {
+  private cachedKey: string | undefined;
+  private cachedHorizon = -1;
+  constructor(
+    readonly node: GrammarNode | null,
+    readonly state: unknown,
+    readonly parent: Frame | null,
+  ) {}
+
+  /** A key equal for positions no token can tell apart (see `Leaf.key`). */
+  key(horizon: number): string {
+    if (this.cachedKey === undefined || this.cachedHorizon !== horizon) {
+      this.cachedHorizon = horizon;
+      // A unique item's key depends on the values already in its list (held by the list's frame).
+      const seen = this.parent?.node instanceof ListNode ? (this.parent.state as ListState).seen : null;
+      const own = this.node === null ? '$' : `${this.node.id}:${this.node.key(this.state, horizon, seen)}`;
+      this.cachedKey = this.parent === null ? own : `${own}|${this.parent.key(horizon)}`;
+    }
+    return this.cachedKey;
+  }
+}
+
+/** The position after the last byte of the document. */
+export const COMPLETE = new Frame(null, null, null);
+
+/** Appends to `out` the positions at which reading `node` begins, below `parent`. */
+export function enter(node: GrammarNode, parent: Frame | null, out: Frame[]): void {
+  if (node.kind === 'leaf') {
+    out.push(new Frame(node, node.initial(), parent));
+    return;
+  }
+  for (const branch of node.start()) {
+    const frame = new Frame(node, branch.state, parent);
+    if (branch.child) enter(branch.child, frame, out);
+    else finish(frame, undefined, out);
+  }
+}
+
+/** The child read in `frame` has ended with `value`: appends the positions that follow. */
+export function finish(frame: Frame | null, value: string | undefined, out: Frame[]): void {
+  if (frame === null) {
+    out.push(COMPLETE);
+    return;
+  }
+  const node = frame.node;
+  if (node === null || node.kind === 'leaf') return;
+  for (const branch of node.advance(frame.state, value)) {
+    const next = new Frame(node, branch.state, frame.parent);
+    if (branch.child) enter(branch.child, next, out);
+    else finish(frame.parent, node.transparent ? value : undefined, out);
+  }
+}
+
+/** Appends to `out` the positions after `byte` from `frame` (none: the byte is refused there). */
+export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
+  const leaf = frame.node as Leaf | null;
+  if (leaf === null) return;
+  const next = leaf.step(frame.state, byte);
+  if (next !== DEAD) {
+    // A leaf that cannot read further hands over at once, so every live position can still read a byte.
+    if (leaf.mustEnd(next)) finish(frame.parent, leaf.valueKey(next), out);
+    else out.push(new Frame(leaf, next, frame.parent));
+  }
+  if (leaf.canEnd(frame.state)) {
+    const after: Frame[] = [];
+    finish(frame.parent, leaf.valueKey(frame.state), after);
+    for (const f of after) stepFrame(f, byte, out);
+  }
+}
+
+/** Steps every position of a set; the result may hold duplicates (see `dedupe`). */
+export function stepAll(frames: readonly Frame[], byte: number): Frame[] {
+  const out: Frame[] = [];
+  for (const frame of frames) stepFrame(frame, byte, out);
+  return out;
+}
+
+/** Whether the document may end at `frame` (after ending any leaves that can end here). */
+export function canComplete(frame: Frame): boolean {
+  if (frame === COMPLETE) return true;
+  const leaf = frame.node as Leaf | null;
+  if (leaf === null || !leaf.canEnd(frame.state)) return false;
+  const after: Frame[] = [];
+  finish(frame.parent, leaf.valueKey(frame.state), after);
+  return after.some(canComplete);
+}
+
+/** Removes equal positions (exact keys), keeping the first; keeps the set small across many tokens. */
+export function dedupe(frames: Frame[]): Frame[] {
+  if (frames.length <= 1) return frames;
+  const seen = new Set<string>();
+  const out: Frame[] = [];
+  for (const frame of frames) {
+    const key = frame.key(Number.POSITIVE_INFINITY);
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(frame);
+    }
+  }
+  return out;
+}
+
+/** A key for a whole set of positions (order-independent). */
+export function setKey(frames: readonly Frame[], horizon: number): string {
+  if (frames.length === 1) return (frames[0] as Frame).key(horizon);
+  return frames
+    .map((f) => f.key(horizon))
+    .sort()
+    .join('\n');
+}

@@ -1,0 +1,433 @@
+import { DEAD, Leaf } from './nodes.js';
+import type { PatternAutomaton } from './regex.js';
+import type { TokenTrie } from './token-trie.js';
+
+export interface StringLeafOptions {
+  /** In code points, as JSON Schema counts. */
+  minLength: number;
+  /**
+   * In UTF-16 code units, which is never fewer than code points: a string within this bound also
+   * satisfies JSON Schema's `maxLength`, and JavaScript's `string.length` checks (zod) agree with it.
+   */
+  maxLength: number;
+  pattern: PatternAutomaton | null;
+  /** Keep the decoded value (for `uniqueItems`). */
+  collect: boolean;
+}
+
+const encoder = new TextEncoder();
+
+/** Escapes after a backslash, and the character each stands for. */
+const SIMPLE_ESCAPES: Record<number, number> = {
+  0x22: 0x22,
+  0x5c: 0x5c,
+  0x2f: 0x2f,
+  0x62: 0x08,
+  0x66: 0x0c,
+  0x6e: 0x0a,
+  0x72: 0x0d,
+  0x74: 0x09,
+};
+
+/** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
+interface StringState {
+  /** 0: before the opening quote, 1: inside, 2: closed. */
+  phase: number;
+  units: number;
+  codePoints: number;
+  /** 0: none, 1: after a backslash, 2..5: that many hex digits of \uXXXX still to read. */
+  escape: number;
+  /** UTF-8 continuation bytes still expected, and the range the next one must fall in. */
+  pending: number;
+  low: number;
+  high: number;
+  /** The code point being assembled (UTF-8 or \u escape). */
+  partial: number;
+  /** Bytes of the UTF-8 sequence being read (2..4), 0 when none. */
+  width: number;
+  pattern: number;
+  value: string;
+}
+
+const START: StringState = {
+  phase: 0,
+  units: 0,
+  codePoints: 0,
+  escape: 0,
+  pending: 0,
+  low: 0x80,
+  high: 0xbf,
+  partial: 0,
+  width: 0,
+  pattern: 0,
+  value: '',
+};
+
+/** Smallest code point a UTF-8 sequence of `width` bytes may encode (no overlong forms). */
+const MIN_BY_WIDTH = [0, 0, 0x80, 0x800, 0x10000];
+const MAX_BY_WIDTH = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
+
+/**
+ * Whether a pattern in DFA state `state` can read some code point that starts with the `partial` bits
+ * read so far, with `remaining` groups of `bits` bits still to come.
+ */
+export function patternAllowsPrefix(
+  pattern: PatternAutomaton,
+  state: number,
+  partial: number,
+  remaining: number,
+  bits: number,
+  min: number,
+  max: number,
+): boolean {
+  const shift = remaining * bits;
+  const lo = Math.max(partial * 2 ** shift, min);
+  const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, max);
+  return lo <= hi && pattern.allowsSome(state, lo, hi);
+}
+
+/**
+ * A JSON string: the quotes, JSON escapes, valid UTF-8 across token boundaries (a byte-level token can
+ * hold half a character), `minLength`/`maxLength` and an optional `pattern`. A character is refused
+ * when no completion could then meet the length bounds or the pattern.
+ */
+export class StringLeaf extends Leaf {
+  /** Whether `state` is inside the quotes (where `insideMask` applies). */
+  isInside(state: unknown): boolean {
+    return (state as StringState).phase === 1;
+  }
+
+  constructor(
+    id: number,
+    readonly options: StringLeafOptions,
+  ) {
+    super(id);
+  }
+
+  initial(): unknown {
+    return this.options.pattern ? { ...START, pattern: this.options.pattern.start } : START;
+  }
+
+  step(raw: unknown, byte: number): unknown {
+    const s = raw as StringState;
+    if (s.phase === 0) return byte === 0x22 ? { ...s, phase: 1 } : DEAD;
+    if (s.phase === 2) return DEAD;
+    const pattern = this.options.pattern;
+    if (s.escape === 1) {
+      if (byte === 0x75) {
+        if (pattern && !pattern.allowsSome(s.pattern, 0, 0xffff)) return DEAD;
+        return { ...s, escape: 5, partial: 0 };
+      }
+      const ch = SIMPLE_ESCAPES[byte];
+      return ch === undefined ? DEAD : this.addCodePoint({ ...s, escape: 0 }, ch);
+    }
+    if (s.escape > 1) {
+      const digit = hexValue(byte);
+      if (digit < 0) return DEAD;
+      const partial = (s.partial << 4) | digit;
+      if (s.escape > 2) {
+        if (pattern && !patternAllowsPrefix(pattern, s.pattern, partial, s.escape - 2, 4, 0, 0xffff)) return DEAD;
+        return { ...s, escape: s.escape - 1, partial };
+      }
+      // A lone surrogate is valid JSON but cannot be fed to a pattern as a character.
+      if (this.options.pattern && partial >= 0xd800 && partial <= 0xdfff) return DEAD;
+      return this.addCodePoint({ ...s, escape: 0, partial: 0 }, partial);
+    }
+    if (s.pending > 0) {
+      if (byte < s.low || byte > s.high) return DEAD;
+      const partial = (s.partial << 6) | (byte & 0x3f);
+      if (s.pending > 1) {
+        if (
+          pattern &&
+          !patternAllowsPrefix(pattern, s.pattern, partial, s.pending - 1, 6, MIN_BY_WIDTH[s.width] as number, MAX_BY_WIDTH[s.width] as number)
+        ) {
+          return DEAD;
+        }
+        return { ...s, pending: s.pending - 1, low: 0x80, high: 0xbf, partial };
+      }
+      return this.addCodePoint({ ...s, pending: 0, low: 0x80, high: 0xbf, partial: 0, width: 0 }, partial);
+    }
+    if (byte === 0x22) return this.close(s);
+    if (byte === 0x5c) {
+      if (pattern && !pattern.allowsSome(s.pattern, 0, 0xffff)) return DEAD;
+      return this.hasRoom(s, 1) ? { ...s, escape: 1 } : DEAD;
+    }
+    if (byte < 0x20) return DEAD;
+    if (byte < 0x80) return this.addCodePoint(s, byte);
+    // UTF-8 lead bytes, with the ranges that rule out overlong forms and surrogates (RFC 3629).
+    let pending: number;
+    let low = 0x80;
+    let high = 0xbf;
+    let units = 1;
+    if (byte >= 0xc2 && byte <= 0xdf) pending = 1;
+    else if (byte >= 0xe0 && byte <= 0xef) {
+      pending = 2;
+      if (byte === 0xe0) low = 0xa0;
+      if (byte === 0xed) high = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      pending = 3;
+      units = 2;
+      if (byte === 0xf0) low = 0x90;
+      if (byte === 0xf4) high = 0x8f;
+    } else return DEAD;
+    if (!this.hasRoom(s, units)) return DEAD;
+    const mask = pending === 1 ? 0x1f : pending === 2 ? 0x0f : 0x07;
+    const width = pending + 1;
+    if (
+      pattern &&
+      !patternAllowsPrefix(pattern, s.pattern, byte & mask, pending, 6, MIN_BY_WIDTH[width] as number, MAX_BY_WIDTH[width] as number)
+    ) {
+      return DEAD;
+    }
+    return { ...s, pending, low, high, partial: byte & mask, width };
+  }
+
+  canEnd(): boolean {
+    return false;
+  }
+
+  mustEnd(state: unknown): boolean {
+    return (state as StringState).phase === 2;
+  }
+
+  key(raw: unknown, horizon: number, seen?: readonly string[] | null): string {
+    const s = raw as StringState;
+    if (s.phase !== 1) return String(s.phase);
+    const { minLength, maxLength, pattern, collect } = this.options;
+    const toMax = maxLength - s.units;
+    const toMin = Math.max(0, minLength - s.codePoints);
+    const room = toMax > horizon ? 'H' : String(toMax);
+    const need = toMin > horizon ? 'H' : String(toMin);
+    // The partial code point matters only when characters are checked or kept.
+    const partial = pattern || collect ? `${s.partial}/${s.width}` : 0;
+    // The value matters only while it is a prefix of a value already in the list: else no completion
+    // can repeat one, and positions with different values allow the same tokens.
+    const value = collect && seen?.some((v) => v.startsWith(s.value)) ? s.value : '';
+    return `${room},${need},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''},${value}`;
+  }
+
+  completion(raw: unknown): number[] | null {
+    const s = raw as StringState;
+    if (s.phase === 2) return [];
+    const out: number[] = s.phase === 0 ? [0x22] : [];
+    const { pattern, minLength } = this.options;
+    if (pattern) {
+      if (s.escape !== 0 || s.pending !== 0) return null;
+      const path = pattern.shortestAccepted(s.pattern);
+      if (path === null) return null;
+      out.push(...encoder.encode(JSON.stringify(String.fromCodePoint(...path)).slice(1, -1)));
+    } else {
+      let codePoints = s.codePoints;
+      if (s.escape === 1) out.push(0x6e); // \n
+      for (let i = s.escape; i > 1; i--) out.push(0x30); // \u0000
+      for (let i = 0; i < s.pending; i++) out.push(i === 0 ? s.low : 0x80);
+      if (s.escape !== 0 || s.pending !== 0) codePoints++;
+      for (; codePoints < minLength; codePoints++) out.push(0x61);
+    }
+    out.push(0x22);
+    return out;
+  }
+
+  override valueKey(state: unknown): string | undefined {
+    return this.options.collect ? (state as StringState).value : undefined;
+  }
+
+  /**
+   * The key of what `insideMask` depends on: the string's own state, never what follows it nor the
+   * collected value (a token that stays inside the string cannot close it, so uniqueness is not at stake).
+   */
+  insideKey(raw: unknown, horizon: number): string {
+    const s = raw as StringState;
+    const toMax = this.options.maxLength - s.units;
+    const room = toMax > horizon ? 'H' : String(toMax);
+    const partial = this.options.pattern ? `${s.partial}/${s.width}` : 0;
+    return `${this.id}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${this.options.pattern ? s.pattern : ''}`;
+  }
+
+  /**
+   * Sets the bits of the tokens that keep the string open from `raw` (no unescaped closing quote).
+   * A specialised pass over the trie with the state in typed arrays: the message of a turn allows most
+   * of the vocabulary, and the generic parser would allocate per byte. Closing tokens are found by the
+   * generic walk over the small index of tokens that contain a quote.
+   */
+  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): number {
+    const s = raw as StringState;
+    const { maxLength, minLength, pattern } = this.options;
+    const depthMax = trie.maxTokenBytes + 1;
+    const esc = new Int8Array(depthMax);
+    const pend = new Int8Array(depthMax);
+    const lo = new Uint8Array(depthMax);
+    const hi = new Uint8Array(depthMax);
+    const part = new Int32Array(depthMax);
+    const wide = new Int8Array(depthMax);
+    const dfa = new Int32Array(depthMax);
+    const units = new Float64Array(depthMax);
+    const cps = new Float64Array(depthMax);
+    esc[0] = s.escape;
+    pend[0] = s.pending;
+    lo[0] = s.low;
+    hi[0] = s.high;
+    part[0] = s.partial;
+    wide[0] = s.width;
+    dfa[0] = s.pattern;
+    units[0] = s.units;
+    cps[0] = s.codePoints;
+    const { byte: bytes, depth, end, token, nodeCount, duplicates } = trie;
+    let visited = 0;
+    let i = 1;
+    while (i < nodeCount) {
+      visited++;
+      const d = depth[i] as number;
+      const p = d - 1;
+      const b = bytes[i] as number;
+      let e = esc[p] as number;
+      let n = pend[p] as number;
+      let l = 0x80;
+      let h = 0xbf;
+      let pa = part[p] as number;
+      let w = wide[p] as number;
+      let st = dfa[p] as number;
+      let u = units[p] as number;
+      let c = cps[p] as number;
+      let cp = -1;
+      let ok = true;
+      if (e === 1) {
+        if (b === 0x75) {
+          e = 5;
+          pa = 0;
+          if (pattern && !pattern.allowsSome(st, 0, 0xffff)) ok = false;
+        } else {
+          const ch = SIMPLE_ESCAPES[b];
+          if (ch === undefined) ok = false;
+          else {
+            e = 0;
+            cp = ch;
+          }
+        }
+      } else if (e > 1) {
+        const digit = hexValue(b);
+        if (digit < 0) ok = false;
+        else {
+          pa = (pa << 4) | digit;
+          e--;
+          if (e > 1 && pattern && !patternAllowsPrefix(pattern, st, pa, e - 1, 4, 0, 0xffff)) ok = false;
+          if (e === 1) {
+            e = 0;
+            if (pattern && pa >= 0xd800 && pa <= 0xdfff) ok = false;
+            cp = pa;
+            pa = 0;
+          }
+        }
+      } else if (n > 0) {
+        if (b < (lo[p] as number) || b > (hi[p] as number)) ok = false;
+        else {
+          pa = (pa << 6) | (b & 0x3f);
+          n--;
+          if (n === 0) {
+            cp = pa;
+            pa = 0;
+            w = 0;
+          } else if (pattern && !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)) {
+            ok = false;
+          }
+        }
+      } else if (b === 0x22 || b < 0x20) ok = false;
+      else if (b === 0x5c) {
+        if (u + 1 + Math.max(0, minLength - c - 1) > maxLength) ok = false;
+        else e = 1;
+      } else if (b < 0x80) cp = b;
+      else {
+        let extra = 1;
+        if (b >= 0xc2 && b <= 0xdf) {
+          n = 1;
+          pa = b & 0x1f;
+        } else if (b >= 0xe0 && b <= 0xef) {
+          n = 2;
+          pa = b & 0x0f;
+          if (b === 0xe0) l = 0xa0;
+          if (b === 0xed) h = 0x9f;
+        } else if (b >= 0xf0 && b <= 0xf4) {
+          n = 3;
+          pa = b & 0x07;
+          extra = 2;
+          if (b === 0xf0) l = 0x90;
+          if (b === 0xf4) h = 0x8f;
+        } else ok = false;
+        w = n + 1;
+        if (ok && u + extra + Math.max(0, minLength - c - 1) > maxLength) ok = false;
+        if (ok && pattern && !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)) {
+          ok = false;
+        }
+      }
+      if (ok && cp >= 0) {
+        const add = cp > 0xffff ? 2 : 1;
+        if (u + add + Math.max(0, minLength - c - 1) > maxLength) ok = false;
+        else {
+          u += add;
+          c++;
+          if (pattern) {
+            st = pattern.next(st, cp);
+            if (st < 0) ok = false;
+          }
+        }
+      }
+      if (!ok) {
+        i = end[i] as number;
+        continue;
+      }
+      esc[d] = e;
+      pend[d] = n;
+      lo[d] = l;
+      hi[d] = h;
+      part[d] = pa;
+      wide[d] = w;
+      dfa[d] = st;
+      units[d] = u;
+      cps[d] = c;
+      const id = token[i] as number;
+      if (id >= 0) {
+        mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+        const more = duplicates.get(i);
+        if (more) for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+      }
+      i++;
+    }
+    return visited;
+  }
+
+  /** Whether `units` more code units still leave room to reach minLength within maxLength. */
+  private hasRoom(s: StringState, units: number): boolean {
+    const needed = Math.max(0, this.options.minLength - s.codePoints - 1);
+    return s.units + units + needed <= this.options.maxLength;
+  }
+
+  private addCodePoint(s: StringState, cp: number): unknown {
+    const units = cp > 0xffff ? 2 : 1;
+    if (!this.hasRoom(s, units)) return DEAD;
+    let pattern = s.pattern;
+    if (this.options.pattern) {
+      pattern = this.options.pattern.next(pattern, cp);
+      if (pattern < 0) return DEAD;
+    }
+    return {
+      ...s,
+      units: s.units + units,
+      codePoints: s.codePoints + 1,
+      pattern,
+      value: this.options.collect ? s.value + String.fromCodePoint(cp) : s.value,
+    };
+  }
+
+  private close(s: StringState): unknown {
+    if (s.codePoints < this.options.minLength) return DEAD;
+    if (this.options.pattern && !this.options.pattern.isAccepting(s.pattern)) return DEAD;
+    return { ...s, phase: 2 };
+  }
+}
+
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  return -1;
+}

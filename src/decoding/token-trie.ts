@@ -1,0 +1,130 @@
+import type { DecoderVocabulary } from './vocabulary.js';
+
+/**
+ * The vocabulary as a byte trie laid out in preorder: node i's subtree is the contiguous range
+ * [i, end[i]). A mask is one left-to-right pass over the nodes that skips a whole subtree as soon as
+ * the grammar refuses its prefix, so tokens sharing a dead prefix are never looked at one by one.
+ * Node 0 is the root (the empty prefix).
+ */
+export class TokenTrie {
+  /** Byte on the edge into node i (unused for the root). */
+  readonly byte: Uint8Array;
+  /** Depth of node i (root 0). */
+  readonly depth: Uint16Array;
+  /** One past the last node of i's subtree. */
+  readonly end: Int32Array;
+  /** Token id whose bytes end at node i, or -1. */
+  readonly token: Int32Array;
+  /** Further token ids with the same bytes as `token[i]` (rare: duplicate entries in a vocabulary). */
+  readonly duplicates: ReadonlyMap<number, readonly number[]>;
+  readonly nodeCount: number;
+  /** Longest token, in bytes: a grammar state can only be observed this far ahead by one token. */
+  readonly maxTokenBytes: number;
+
+  /** `only`: keep just the tokens it accepts (a sub-index, e.g. of tokens holding a quote). */
+  constructor(vocabulary: DecoderVocabulary, only?: (bytes: Uint8Array) => boolean) {
+    const excluded = new Set<number>(vocabulary.eosTokenIds);
+    for (const id of vocabulary.specialTokenIds ?? []) excluded.add(id);
+    const ids: number[] = [];
+    vocabulary.tokens.forEach((bytes, id) => {
+      if (bytes.length > 0 && !excluded.has(id) && (!only || only(bytes))) ids.push(id);
+    });
+    const tokens = vocabulary.tokens;
+    ids.sort((a, b) => compareBytes(tokens[a] as Uint8Array, tokens[b] as Uint8Array));
+
+    // Build from sorted strings: each token shares a prefix with the previous one (their longest common
+    // prefix); only the rest needs new nodes. Preorder numbering falls out of the sort.
+    let capacity = 1024;
+    let byte = new Uint8Array(capacity);
+    let depth = new Uint16Array(capacity);
+    let token = new Int32Array(capacity).fill(-1);
+    let count = 1;
+    const path: number[] = [0];
+    const duplicates = new Map<number, number[]>();
+    let previous: Uint8Array = new Uint8Array(0);
+    let maxTokenBytes = 0;
+    for (const id of ids) {
+      const bytes = tokens[id] as Uint8Array;
+      maxTokenBytes = Math.max(maxTokenBytes, bytes.length);
+      let common = 0;
+      const limit = Math.min(previous.length, bytes.length);
+      while (common < limit && previous[common] === bytes[common]) common++;
+      path.length = common + 1;
+      for (let d = common; d < bytes.length; d++) {
+        if (count === capacity) {
+          capacity *= 2;
+          byte = grow(byte, capacity);
+          depth = grow(depth, capacity);
+          const t = new Int32Array(capacity).fill(-1);
+          t.set(token);
+          token = t;
+        }
+        byte[count] = bytes[d] as number;
+        depth[count] = d + 1;
+        path.push(count);
+        count++;
+      }
+      const node = path[path.length - 1] as number;
+      if (token[node] === -1) token[node] = id;
+      else {
+        const list = duplicates.get(node) ?? [];
+        list.push(id);
+        duplicates.set(node, list);
+      }
+      previous = bytes;
+    }
+    // Subtree ends: a node's subtree ends where the next node of equal or smaller depth starts.
+    const end = new Int32Array(count);
+    const stack: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const d = depth[i] as number;
+      while (stack.length > 0 && (depth[stack[stack.length - 1] as number] as number) >= d) {
+        end[stack.pop() as number] = i;
+      }
+      stack.push(i);
+    }
+    for (const i of stack) end[i] = count;
+    this.byte = byte.subarray(0, count);
+    this.depth = depth.subarray(0, count);
+    this.token = token.subarray(0, count);
+    this.end = end;
+    this.duplicates = duplicates;
+    this.nodeCount = count;
+    this.maxTokenBytes = maxTokenBytes;
+  }
+
+  /** The node reached by `bytes` from the root, or -1. Linear in the children scanned; for rare use. */
+  find(bytes: Uint8Array): number {
+    let node = 0;
+    for (const b of bytes) {
+      let child = node + 1;
+      const stop = this.end[node] as number;
+      let found = -1;
+      while (child < stop) {
+        if (this.byte[child] === b) {
+          found = child;
+          break;
+        }
+        child = this.end[child] as number;
+      }
+      if (found < 0) return -1;
+      node = found;
+    }
+    return node;
+  }
+}
+
+function grow<T extends Uint8Array | Uint16Array>(array: T, capacity: number): T {
+  const next = new (array.constructor as new (n: number) => T)(capacity);
+  next.set(array);
+  return next;
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = (a[i] as number) - (b[i] as number);
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}

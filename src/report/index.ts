@@ -1,0 +1,8 @@
+export type { BarChartSpec, BarSeries } from './bar-chart.js';
+export { renderBarChart } from './bar-chart.js';
+export { escapeHtml } from './html.js';
+export { renderReport } from './render-report.js';
+export type { ReportData, ReportInput, ReportRun, RunFigures } from './report-data.js';
+export { buildReportData } from './report-data.js';
+export type { WriteReportOptions, WriteReportResult } from './write-report.js';
+export { writeReport } from './write-report.js';

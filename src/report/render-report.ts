@@ -1,0 +1,193 @@
+import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulation/metrics/format.js';
+import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
+import { type BarSeries, renderBarChart } from './bar-chart.js';
+import { escapeHtml } from './html.js';
+import type { ReportData, RunFigures } from './report-data.js';
+import { REPORT_STYLE } from './report-style.js';
+
+const RUN_COLOR = '#2563eb';
+const REFERENCE_COLOR = '#f59e0b';
+
+const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
+const percentAxis = (v: number) => `${Math.round(v * 1000) / 10}%`;
+
+function binLabel(bin: HistogramBin, index: number, bins: readonly HistogramBin[]): string {
+  // The histogram's last bin gathers every ratio above its regular range; it is wider than the others.
+  const width = (bins[0]?.to ?? 0) - (bins[0]?.from ?? 0);
+  const isOverflow = index === bins.length - 1 && index > 0 && Math.abs(bin.to - bin.from - width) > 1e-9;
+  return isOverflow
+    ? `>${Math.round(bin.from * 100)}%`
+    : `${Math.round(bin.from * 100)}–${Math.round(bin.to * 100)}%`;
+}
+
+/** Series for the run and (when given) the reference, aligned on the union of their categories. */
+function series<T>(
+  data: ReportData,
+  rows: (f: RunFigures) => readonly T[],
+  key: (row: T, index: number, all: readonly T[]) => string,
+  value: (row: T) => number | null,
+  order?: (a: string, b: string) => number,
+): { categories: string[]; series: BarSeries[] } {
+  const runs: { key: string; figures: RunFigures; color: string }[] = [
+    { key: 'run', figures: data.run, color: RUN_COLOR },
+    ...(data.reference ? [{ key: 'reference', figures: data.reference, color: REFERENCE_COLOR }] : []),
+  ];
+  const categories: string[] = [];
+  const maps = runs.map(({ figures }) => {
+    const all = rows(figures);
+    const map = new Map<string, number | null>();
+    all.forEach((row, i) => {
+      const k = key(row, i, all);
+      map.set(k, value(row));
+      if (!categories.includes(k)) categories.push(k);
+    });
+    return map;
+  });
+  if (order) categories.sort(order);
+  return {
+    categories,
+    series: runs.map((r, i) => ({
+      key: r.key,
+      name: r.figures.name,
+      color: r.color,
+      values: categories.map((c) => maps[i]?.get(c) ?? null),
+    })),
+  };
+}
+
+function charts(data: ReportData): string {
+  const price = series(
+    data,
+    (f) => f.priceRatio.bins,
+    binLabel,
+    (b) => b.share,
+  );
+  // Runs may differ in their longest session: the union of lengths, in numeric order.
+  const lengths = series(
+    data,
+    (f) => f.sessionLength.counts,
+    (r) => String(r.turns),
+    (r) => r.share,
+    (a, b) => Number(a) - Number(b),
+  );
+  const tiers = series(
+    data,
+    (f) => f.byTier,
+    (r) => r.segment,
+    (r) => r.dealRate,
+  );
+  const m6 = series(
+    data,
+    (f) => f.labels,
+    (r) => `${r.role}: ${r.label}`,
+    (r) => r.dealRate,
+  );
+  const m7 = series(
+    data,
+    (f) => f.labels,
+    (r) => `${r.role}: ${r.label}`,
+    (r) => r.meanOpponentConcession,
+  );
+  return [
+    renderBarChart({
+      id: 'price-ratio',
+      title: 'Final price / list price (share of deals)',
+      ...price,
+      format: percentAxis,
+      caption:
+        'Agreed price over list price, in bins of 5% of the list price; each run sums to 100% of its deals.',
+    }),
+    renderBarChart({
+      id: 'session-length',
+      title: 'Session length (share of sessions by number of turns)',
+      ...lengths,
+      format: percentAxis,
+    }),
+    renderBarChart({
+      id: 'deal-rate-by-tier',
+      title: 'Deal rate by list-price tier (USD)',
+      ...tiers,
+      format: percentAxis,
+    }),
+    renderBarChart({
+      id: 'label-deal-rate',
+      title: 'M6: deal rate of sessions in which a side used a label',
+      ...m6,
+      format: percentAxis,
+    }),
+    renderBarChart({
+      id: 'label-concession',
+      title: "M7: the opponent's next concession after a label (share of list price)",
+      ...m7,
+      format: percentAxis,
+    }),
+  ].join('\n');
+}
+
+function metricsTable(data: ReportData): string {
+  if (data.comparison) {
+    const c = data.comparison;
+    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
+    const rows = c.rows.map((r) => {
+      const significant = r.ci !== null && (r.ci[0] > 0 || r.ci[1] < 0);
+      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
+    });
+    return `<table class="metrics" data-table="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
+  }
+  const estimates = data.estimates ?? [];
+  const rows = estimates.map(
+    (m) =>
+      `<tr data-metric="${escapeHtml(m.id)}" data-run="${m.value ?? ''}"><td>${escapeHtml(m.name)}</td><td>${formatMetricValue(m.value, m.unit)}</td><td>${m.ci ? `${formatMetricValue(m.ci[0], m.unit)} – ${formatMetricValue(m.ci[1], m.unit)}` : '–'}</td><td>${m.n}</td></tr>`,
+  );
+  return `<table class="metrics" data-table="metrics"><thead><tr><th>metric</th><th>${escapeHtml(data.run.name)}</th><th>95% CI</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function labelTable(figures: RunFigures): string {
+  if (figures.labels.length === 0)
+    return `<p class="note">${escapeHtml(figures.name)}: no message labels.</p>`;
+  const rows = figures.labels.map(
+    (l) =>
+      `<tr><td>${escapeHtml(l.role)}</td><td>${escapeHtml(l.label)}</td><td>${l.sessions}</td><td>${l.uses}</td><td>${l.dealRate === null ? '–' : percent(l.dealRate)}</td><td>${l.dealRateWithout === null ? '–' : percent(l.dealRateWithout)}</td><td>${l.answered}</td><td>${l.meanOpponentConcession === null ? '–' : percent(l.meanOpponentConcession)}</td></tr>`,
+  );
+  return `<h3>${escapeHtml(figures.name)}</h3><table class="labels"><thead><tr><th>role</th><th>label</th><th>sessions</th><th>uses</th><th>M6 deal rate with</th><th>without</th><th>answered</th><th>M7 next concession</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+}
+
+function negotiator(role: string, description: unknown): string {
+  const kind = (description as { kind?: unknown } | undefined)?.kind;
+  const name = typeof kind === 'string' ? kind : 'unknown';
+  return `<dt>${role}</dt><dd><details><summary>${escapeHtml(name)}</summary><code>${escapeHtml(JSON.stringify(description))}</code></details></dd>`;
+}
+
+function runCard(figures: RunFigures, role: string): string {
+  const negotiators = figures.negotiators
+    ? `<dl>${negotiator('buyer', figures.negotiators.buyer)}${negotiator('seller', figures.negotiators.seller)}</dl>`
+    : '';
+  const rate = figures.sessions === 0 ? '–' : percent(figures.deals / figures.sessions);
+  return `<section class="card" data-run-role="${role}"><h2>${escapeHtml(figures.name)}</h2><p><span class="big" data-field="sessions">${figures.sessions}</span> sessions · <span class="big" data-field="deal-rate">${rate}</span> deals</p>${negotiators}</section>`;
+}
+
+/** The whole report as one HTML document: inline CSS and SVG, no script, nothing fetched at view time. */
+export function renderReport(data: ReportData): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(data.title)}</title>
+<style>${REPORT_STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(data.title)}</h1><p class="note">haggle report</p></header>
+<div class="cards">${runCard(data.run, 'run')}${data.reference ? runCard(data.reference, 'reference') : ''}</div>
+<h2>Metrics</h2>
+${metricsTable(data)}
+<h2>Charts</h2>
+${charts(data)}
+<h2>Label effects</h2>
+${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}
+</body>
+</html>
+`;
+}

@@ -1,0 +1,212 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
+import { HaggleError } from '../contract/errors.js';
+import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import {
+  type AnyCompletionRequest,
+  ChatCompletionRequestSchema,
+  CompletionRequestSchema,
+  parseRequest,
+  toGenerateOptions,
+} from './chat-request.js';
+import { chatCompletion, type ResponseMeta, streamChunks, textCompletion } from './completion-response.js';
+import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
+
+export interface OpenAIServerOptions {
+  /** What answers the requests: any `LanguageBackend` (local, remote, or a scripted one in tests). */
+  backend: LanguageBackend;
+  /** Model names clients may ask for. Default: the backend's `modelId`. */
+  models?: readonly string[];
+  /** When set, clients must send `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Renders chat messages into the prompt string local backends need. Default: `qwen3_nothink`. */
+  renderText?: (messages: readonly ChatMessage[]) => string;
+  /** Largest request body accepted. Default 4 MiB. */
+  maxBodyBytes?: number;
+}
+
+export interface ListenOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default `127.0.0.1`: only this machine. Use `0.0.0.0` to serve other machines. */
+  host?: string;
+}
+
+/**
+ * An OpenAI-compatible HTTP server in front of a `LanguageBackend`: `GET /v1/models`,
+ * `POST /v1/chat/completions` and `POST /v1/completions` with `response_format` json_schema, `n`,
+ * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
+ * it with any OpenAI client. A client that disconnects cancels its backend call.
+ */
+export class OpenAIServer {
+  readonly backend: LanguageBackend;
+  readonly models: readonly string[];
+  private readonly server: Server;
+  private readonly apiKey: Buffer | undefined;
+  private readonly renderText: (messages: readonly ChatMessage[]) => string;
+  private readonly maxBodyBytes: number;
+  private readonly created = Math.floor(Date.now() / 1000);
+
+  constructor(options: OpenAIServerOptions) {
+    this.backend = options.backend;
+    this.models =
+      options.models && options.models.length > 0 ? [...options.models] : [options.backend.modelId];
+    this.apiKey = options.apiKey ? Buffer.from(options.apiKey) : undefined;
+    this.renderText = options.renderText ?? renderQwen3NoThink;
+    this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((error: unknown) => sendError(res, toHttpError(error)));
+    });
+  }
+
+  /** Starts listening; resolves with the API root clients use as their base URL (`…/v1`). */
+  listen(options: ListenOptions = {}): Promise<string> {
+    const host = options.host ?? '127.0.0.1';
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(options.port ?? 0, host, () => {
+        this.server.off('error', reject);
+        resolve(this.url as string);
+      });
+    });
+  }
+
+  /** `http://host:port/v1` once listening. */
+  get url(): string | undefined {
+    const address = this.server.address() as AddressInfo | null;
+    if (!address || typeof address !== 'object') return undefined;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    return `http://${host}:${address.port}/v1`;
+  }
+
+  /** Stops accepting connections and closes open ones (keep-alive clients would hold it open). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.server.listening) {
+        resolve();
+        return;
+      }
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    if (path === '/health' && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
+    this.authorize(req);
+    if (path === '/v1/models' && req.method === 'GET') {
+      return sendJson(res, 200, { object: 'list', data: this.models.map((id) => this.modelObject(id)) });
+    }
+    if (path.startsWith('/v1/models/') && req.method === 'GET') {
+      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      if (!this.models.includes(id)) throw modelNotFound(id);
+      return sendJson(res, 200, this.modelObject(id));
+    }
+    if (path === '/v1/chat/completions' || path === '/v1/completions') {
+      if (req.method !== 'POST')
+        throw new HttpError(405, `${path} takes POST`, { code: 'method_not_allowed' });
+      const kind = path === '/v1/chat/completions' ? 'chat' : 'completions';
+      const body = await readJsonBody(req, this.maxBodyBytes);
+      const request: AnyCompletionRequest =
+        kind === 'chat'
+          ? parseRequest(ChatCompletionRequestSchema, body)
+          : parseRequest(CompletionRequestSchema, body);
+      return this.complete(req, res, request, kind);
+    }
+    throw new HttpError(404, `no route for ${req.method} ${path}`, { code: 'not_found' });
+  }
+
+  private async complete(
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: AnyCompletionRequest,
+    kind: 'chat' | 'completions',
+  ): Promise<void> {
+    if (!this.models.includes(request.model)) throw modelNotFound(request.model);
+    // The client hanging up (before the answer is written) cancels the backend call.
+    const controller = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+    };
+    res.on('close', onClose);
+    req.on('error', onClose);
+    const options = toGenerateOptions(request, this.renderText, controller.signal);
+    const meta: ResponseMeta = {
+      id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${randomUUID()}`,
+      created: Math.floor(Date.now() / 1000),
+      model: request.model,
+    };
+
+    if (request.stream) {
+      // Headers go out first, so a client's connection stays busy while the backend works.
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      res.flushHeaders();
+      let result: GenerateResult;
+      try {
+        result = await this.backend.doGenerate(options);
+      } catch (error) {
+        if (!controller.signal.aborted) res.end(`data: ${JSON.stringify(toHttpError(error).toJSON())}\n\n`);
+        return;
+      }
+      const includeUsage = request.stream_options?.include_usage === true;
+      for (const chunk of streamChunks(meta, result, kind, includeUsage))
+        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+
+    const result = await this.backend.doGenerate(options);
+    if (controller.signal.aborted) return;
+    const headers: Record<string, string> =
+      result.warnings.length > 0 ? { 'x-haggle-warnings': JSON.stringify(result.warnings) } : {};
+    sendJson(
+      res,
+      200,
+      kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
+      headers,
+    );
+  }
+
+  private authorize(req: IncomingMessage): void {
+    if (!this.apiKey) return;
+    const header = req.headers.authorization ?? '';
+    const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
+    if (given.length !== this.apiKey.length || !timingSafeEqual(given, this.apiKey)) {
+      throw new HttpError(401, 'missing or wrong API key', {
+        type: 'authentication_error',
+        code: 'invalid_api_key',
+      });
+    }
+  }
+
+  private modelObject(id: string) {
+    return { id, object: 'model', created: this.created, owned_by: 'haggle' };
+  }
+}
+
+function modelNotFound(model: string): HttpError {
+  return new HttpError(404, `The model ${JSON.stringify(model)} does not exist on this server`, {
+    code: 'model_not_found',
+    param: 'model',
+  });
+}
+
+/** What a client may see of an error: typed haggle errors by their message, anything else generically. */
+function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (HaggleError.isInstance(error)) {
+    if (error.code === 'invalid-input') return new HttpError(400, error.message, { code: error.code });
+    const status = (error as { status?: unknown }).status;
+    if (status === 429)
+      return new HttpError(429, error.message, { type: 'rate_limit_error', code: error.code });
+    return new HttpError(502, error.message, { type: 'server_error', code: error.code });
+  }
+  return new HttpError(500, 'internal server error', { code: 'internal_error' });
+}

@@ -1,0 +1,91 @@
+import { deriveSeed } from '../../internal/random.js';
+import { type BootstrapOptions, percentileInterval, resolveBootstrapOptions } from './bootstrap.js';
+import { contributionMatrix, metricDefinitions, type SessionSource } from './measure.js';
+import type { MetricFamily, MetricUnit } from './metric.js';
+import { sessionFacts } from './session-facts.js';
+
+export interface CompareOptions extends BootstrapOptions {
+  /** Column names, as the card's table has them. Default `{ run: 'model', reference: 'source' }`. */
+  labels?: { run?: string; reference?: string };
+}
+
+/** One metric side by side: the reference (source), the run (model), their difference and its interval. */
+export interface ComparisonRow {
+  id: string;
+  family: MetricFamily;
+  name: string;
+  unit: MetricUnit;
+  reference: number | null;
+  run: number | null;
+  /** run − reference; null when either is. */
+  delta: number | null;
+  /**
+   * Bootstrap interval of the delta: both runs resampled independently, session by session, and the
+   * percentile interval of the replicated differences. An interval that excludes 0 is a difference the
+   * sample sizes support.
+   */
+  ci: [number, number] | null;
+  /** What each value stands on (sessions, turns or label uses). */
+  n: { run: number; reference: number };
+}
+
+export interface Comparison {
+  labels: { run: string; reference: string };
+  sessions: { run: number; reference: number };
+  resamples: number;
+  seed: number;
+  level: number;
+  rows: ComparisonRow[];
+}
+
+/**
+ * Compares a run with a reference (the source population, or another run), metric by metric, like
+ * the card's table (source, model, delta), adding a seeded bootstrap confidence interval for each delta.
+ */
+export function compare(
+  run: SessionSource,
+  reference: SessionSource,
+  options: CompareOptions = {},
+): Comparison {
+  const { resamples, seed, level } = resolveBootstrapOptions(options);
+  const runFacts = run.map(sessionFacts);
+  const referenceFacts = reference.map(sessionFacts);
+  const definitions = metricDefinitions([runFacts, referenceFacts]);
+  const runMatrix = contributionMatrix(definitions, runFacts);
+  const referenceMatrix = contributionMatrix(definitions, referenceFacts);
+  const empty = runFacts.length === 0 || referenceFacts.length === 0;
+  const runReplicates = empty ? [] : runMatrix.replicates(resamples, deriveSeed(seed, 0));
+  const referenceReplicates = empty ? [] : referenceMatrix.replicates(resamples, deriveSeed(seed, 1));
+  const rows = definitions.map((d, c): ComparisonRow => {
+    const runValue = runMatrix.value(c);
+    const referenceValue = referenceMatrix.value(c);
+    const delta = runValue === null || referenceValue === null ? null : runValue - referenceValue;
+    let ci: [number, number] | null = null;
+    const a = runReplicates[c];
+    const b = referenceReplicates[c];
+    if (delta !== null && a && b) {
+      const differences = new Float64Array(resamples);
+      for (let i = 0; i < resamples; i++) differences[i] = (a[i] as number) - (b[i] as number);
+      ci = percentileInterval(differences, level);
+    }
+    return {
+      id: d.id,
+      family: d.family,
+      name: d.name,
+      unit: d.unit,
+      reference: referenceValue,
+      run: runValue,
+      delta,
+      ci,
+      n: { run: runMatrix.weight(c), reference: referenceMatrix.weight(c) },
+    };
+  });
+  return {
+    labels: { run: options.labels?.run ?? 'model', reference: options.labels?.reference ?? 'source' },
+    sessions: { run: runFacts.length, reference: referenceFacts.length },
+    resamples,
+    seed,
+    level,
+    rows,
+  };
+}

@@ -1,0 +1,57 @@
+import type { Comparison } from './compare.js';
+import type { MetricUnit } from './metric.js';
+
+/** A metric's value as tables print it: shares and price ratios in percent, turns and hours plain. */
+export function formatMetricValue(value: number | null, unit: MetricUnit): string {
+  if (value === null) return '–';
+  switch (unit) {
+    case 'share':
+    case 'list-ratio':
+      return `${(value * 100).toFixed(1)}%`;
+    case 'turns':
+      return value.toFixed(2);
+    case 'hours':
+      return value.toFixed(1);
+  }
+}
+
+/** A difference: percentage points for percentages (a share minus a share is not a percent). */
+export function formatMetricDelta(delta: number | null, unit: MetricUnit): string {
+  if (delta === null) return '–';
+  const sign = delta > 0 ? '+' : delta < 0 ? '−' : '±';
+  const size = Math.abs(delta);
+  switch (unit) {
+    case 'share':
+    case 'list-ratio':
+      return `${sign}${(size * 100).toFixed(1)} pp`;
+    case 'turns':
+      return `${sign}${size.toFixed(2)}`;
+    case 'hours':
+      return `${sign}${size.toFixed(1)}`;
+  }
+}
+
+export function formatInterval(ci: [number, number] | null, unit: MetricUnit): string {
+  if (ci === null) return '–';
+  const plain = (v: number) => formatMetricDelta(v, unit).replace(' pp', '');
+  return `[${plain(ci[0])}, ${plain(ci[1])}]${unit === 'share' || unit === 'list-ratio' ? ' pp' : ''}`;
+}
+
+/** The comparison as an aligned text table: metric, source, model, delta, 95% CI. */
+export function formatComparison(comparison: Comparison): string {
+  const { labels, level } = comparison;
+  const header = ['metric', labels.reference, labels.run, 'delta', `${Math.round(level * 100)}% CI`];
+  const rows = comparison.rows.map((row) => [
+    row.name,
+    formatMetricValue(row.reference, row.unit),
+    formatMetricValue(row.run, row.unit),
+    formatMetricDelta(row.delta, row.unit),
+    formatInterval(row.ci, row.unit),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
+      .join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
