@@ -49,6 +49,8 @@ export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
 export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
 export { generateScenario } from './scenario-generator.js';
+export type { SftExportOptions, ShareGptExample } from './sft-export.js';
+export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
 export type { Estimate, PairedComparison } from './statistics.js';
 export { bootstrapMean, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
