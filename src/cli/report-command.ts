@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { isTournamentFile, writeTournamentReport } from '../report/tournament-report.js';
 import { writeReport } from '../report/write-report.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
@@ -22,7 +23,10 @@ export function registerReportCommand(program: Command, io: CliIo): void {
   program
     .command('report')
     .description('write one self-contained HTML report (metrics, charts) for a run file')
-    .argument('<run>', 'run file (JSONL) written by simulate, or real sessions in the same format')
+    .argument(
+      '<run>',
+      'run file (JSONL) written by simulate (or real sessions in that format), or tournament results from evaluate --out',
+    )
     .option('-r, --reference <file>', 'run file to compare against (e.g. the source population)')
     .option('-o, --out <file>', 'HTML file to write (default: the run file with .html)')
     .option('--title <text>', 'page title')
@@ -36,6 +40,16 @@ export function registerReportCommand(program: Command, io: CliIo): void {
     )
     .option('-s, --seed <seed>', 'bootstrap seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
     .action((run: string, options: ReportCliOptions) => {
+      // A tournament's results (haggle evaluate --out) get their own page: scores per arm and opponent.
+      if (isTournamentFile(run)) {
+        const written = writeTournamentReport({
+          run,
+          out: options.out ?? defaultOut(run),
+          ...(options.title !== undefined ? { title: options.title } : {}),
+        });
+        io.stdout.write(`wrote ${written.out} (${written.matches} tournament matches)\n`);
+        return;
+      }
       const result = writeReport({
         run,
         out: options.out ?? defaultOut(run),

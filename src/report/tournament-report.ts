@@ -1,0 +1,105 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { InvalidInputError } from '../contract/errors.js';
+import type { MatchRecord, TournamentHeader } from '../evaluation/tournament.js';
+import { compareArms, type TournamentResults, tabulateTournament } from '../evaluation/tournament-results.js';
+import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
+import { renderBarChart } from './bar-chart.js';
+import { escapeHtml } from './html.js';
+import { REPORT_STYLE } from './report-style.js';
+
+const ARM_COLORS = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', '#84cc16', '#ec4899'];
+
+const fixed = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
+const interval = (e: { mean: number; low: number; high: number }) =>
+  Number.isNaN(e.mean) ? '–' : `${fixed(e.mean)} [${fixed(e.low)}, ${fixed(e.high)}]`;
+
+/** A tournament's results as one self-contained HTML page: scores with intervals, charts, paired tests. */
+export function renderTournamentReport(
+  results: TournamentResults,
+  options: { title: string; suiteId?: string },
+): string {
+  const arms = [...new Set(results.scores.map((s) => s.arm))];
+  const opponents = [...new Set(results.scores.map((s) => s.opponent))];
+  const rows = results.scores.map(
+    (s) =>
+      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td>${interval(s.dealRate)}</td><td>${interval(s.armUtility)}</td><td>${interval(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${(s.irViolationRate * 100).toFixed(1)}%</td></tr>`,
+  );
+  const chart = (id: string, title: string, value: (s: (typeof results.scores)[number]) => number) =>
+    renderBarChart({
+      id,
+      title,
+      categories: opponents.map((o) => (o === '*' ? 'all' : o)),
+      series: arms.map((arm, i) => ({
+        key: arm,
+        name: arm,
+        color: ARM_COLORS[i % ARM_COLORS.length] as string,
+        values: opponents.map((o) => {
+          const score = results.scores.find((s) => s.arm === arm && s.opponent === o);
+          return score && !Number.isNaN(value(score)) ? value(score) : null;
+        }),
+      })),
+      format: (v) => v.toFixed(2),
+    });
+  const comparisons = arms
+    .slice(1)
+    .map((other) => {
+      const first = arms[0] as string;
+      const utility = compareArms(results, first, other, 'armUtility');
+      return `<li data-compare="${escapeHtml(first)}|${escapeHtml(other)}">${escapeHtml(first)} vs ${escapeHtml(other)}, arm utility: ${escapeHtml(utility.verdict)}</li>`;
+    })
+    .join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title>
+<style>${REPORT_STYLE}</style>
+</head>
+<body>
+<header><h1>${escapeHtml(options.title)}</h1><p class="note">haggle tournament report${options.suiteId ? ` · suite <code>${escapeHtml(options.suiteId)}</code>` : ''} · ${results.matches.length} matches</p></header>
+<h2>Scores</h2>
+<table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>dist. to Nash</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Intervals: percentile bootstrap over matches. Utilities are each side's private utility of the result (its reservation value without a deal).</p>
+<h2>Charts</h2>
+${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}
+${chart('deal-rate', 'Deal rate by opponent', (s) => s.dealRate.mean)}
+${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}
+</body>
+</html>
+`;
+}
+
+/** Whether a JSONL file is a tournament's results (its header says so). */
+export function isTournamentFile(path: string): boolean {
+  try {
+    const { header } = OrderedJsonlLog.read<{ type?: unknown }, unknown>(path);
+    return header?.type === 'tournament';
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a tournament's JSONL and writes its report; atomically, like `writeReport`. */
+export function writeTournamentReport(options: { run: string; out: string; title?: string }): {
+  out: string;
+  matches: number;
+} {
+  const { header, records } = OrderedJsonlLog.read<TournamentHeader, MatchRecord>(options.run);
+  if (header?.type !== 'tournament' || records.length === 0) {
+    throw new InvalidInputError('WriteTournamentReportOptions', [
+      { path: 'run', message: `${options.run} holds no tournament matches` },
+    ]);
+  }
+  const html = renderTournamentReport(tabulateTournament(records), {
+    title: options.title ?? `Tournament ${basename(options.run)}`,
+    suiteId: header.suiteId,
+  });
+  mkdirSync(dirname(options.out), { recursive: true });
+  const temporary = `${options.out}.${process.pid}.tmp`;
+  writeFileSync(temporary, html);
+  renameSync(temporary, options.out);
+  return { out: options.out, matches: records.length };
+}
