@@ -22,7 +22,12 @@ const offerLaptop = {
     price: { type: 'number', minimum: 200, maximum: 2000 },
     warranty_months: { type: 'integer', minimum: 0, maximum: 36 },
     shipping: { enum: ['standard', 'express', 'pickup'] },
-    accessories: { type: 'array', items: { enum: ['charger', 'sleeve', 'mouse', 'dock'] }, uniqueItems: true, maxItems: 3 },
+    accessories: {
+      type: 'array',
+      items: { enum: ['charger', 'sleeve', 'mouse', 'dock'] },
+      uniqueItems: true,
+      maxItems: 3,
+    },
   },
   required: ['price', 'warranty_months', 'shipping', 'accessories'],
   additionalProperties: false,
@@ -51,7 +56,10 @@ const offerContract = {
       maxItems: 4,
       items: {
         type: 'object',
-        properties: { name: { enum: ['design', 'build', 'test', 'launch'] }, share: { type: 'number', minimum: 0, maximum: 1 } },
+        properties: {
+          name: { enum: ['design', 'build', 'test', 'launch'] },
+          share: { type: 'number', minimum: 0, maximum: 1 },
+        },
         required: ['name', 'share'],
         additionalProperties: false,
       },
@@ -72,7 +80,11 @@ const turnTexts = [
   '{"action":"no_response","price":null,"message_labels":[],"message":"","response_time":48}',
 ];
 const cases = [
-  { name: 'turn', schema: turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }), texts: turnTexts },
+  {
+    name: 'turn',
+    schema: turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }),
+    texts: turnTexts,
+  },
   {
     name: 'turn (known labels)',
     schema: turnJsonSchema({
@@ -80,7 +92,16 @@ const cases = [
       guardrails: { seller: { minPrice: 40 } },
       profile: {
         id: 'bench',
-        labels: { kind: 'known', values: ['build_rapport', 'invoke_compromise', 'request_information', 'justify_with_market_data', 'declare_cost_limit_seller_firm'] },
+        labels: {
+          kind: 'known',
+          values: [
+            'build_rapport',
+            'invoke_compromise',
+            'request_information',
+            'justify_with_market_data',
+            'declare_cost_limit_seller_firm',
+          ],
+        },
         responseTimeUnit: 'hours',
         template: 'qwen3_nothink',
         sampling: { temperature: 1 },
@@ -125,16 +146,23 @@ function percentile(sorted: number[], p: number): number {
 }
 function summary(times: number[]) {
   const s = [...times].sort((a, b) => a - b);
-  return { n: s.length, p50: percentile(s, 50), p90: percentile(s, 90), p99: percentile(s, 99), max: s[s.length - 1] ?? Number.NaN };
+  return {
+    n: s.length,
+    p50: percentile(s, 50),
+    p90: percentile(s, 90),
+    p99: percentile(s, 99),
+    max: s[s.length - 1] ?? Number.NaN,
+  };
 }
-const fmt = (ms: number) => (Number.isNaN(ms) ? '-' : ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+const fmt = (ms: number) =>
+  Number.isNaN(ms) ? '-' : ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
 
 interface Engine {
   name: string;
   setupMs: number;
   compile(schema: object): Promise<unknown> | unknown;
   /** Walks `ids`, timing each mask (the last one after the final token too); false if a token is refused. */
-  walk(compiled: unknown, ids: number[], times: number[]): Promise<boolean>;
+  walk(compiled: unknown, ids: number[], times: number[], schema: object): Promise<boolean>;
 }
 
 // ---- main ---------------------------------------------------------------------------------------
@@ -176,14 +204,17 @@ try {
   const json = JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8'));
   const encoded: string[] = new Array(vocabulary.tokens.length).fill('');
   for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) encoded[id] = token;
-  for (const added of json.added_tokens as Array<{ id: number; content: string }>) encoded[added.id] = added.content;
+  for (const added of json.added_tokens as Array<{ id: number; content: string }>)
+    encoded[added.id] = added.content;
   const t = now();
-  const info = await xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, encoded.length, [...vocabulary.eosTokenIds]);
+  const info = await xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, encoded.length, [
+    ...vocabulary.eosTokenIds,
+  ]);
   const compiler = await xg.GrammarCompiler.createGrammarCompiler(info, false);
   engines.push({
     name: 'xgrammar-wasm',
     setupMs: now() - t,
-    compile: (schema) => compiler.compileJSONSchema(JSON.stringify(schema), false, undefined, [',', ':'], true),
+    compile: (schema) => compiler.compileJSONSchema(JSON.stringify(schema), false, -1, [',', ':'], true),
     async walk(compiled, ids, times) {
       const matcher = await xg.GrammarMatcher.createGrammarMatcher(compiled);
       try {
@@ -204,7 +235,11 @@ try {
 }
 try {
   const { StructuredOutputProcessor } = require('@huggingface/transformers-structured-output');
-  const source = { tokens: vocabulary.tokens, eosTokenId: vocabulary.eosTokenIds[0], specialTokenIds: [...(vocabulary.specialTokenIds as Set<number>)] };
+  const source = {
+    tokens: vocabulary.tokens,
+    eosTokenId: vocabulary.eosTokenIds[0],
+    specialTokenIds: [...(vocabulary.specialTokenIds as Set<number>)],
+  };
   const t = now();
   StructuredOutputProcessor.warmup(source);
   const mask = new Uint32Array(Math.ceil(vocabulary.tokens.length / 32));
@@ -212,17 +247,38 @@ try {
     name: 'transformers-structured-output',
     setupMs: now() - t,
     compile: (schema) => new StructuredOutputProcessor(source, { type: 'json_schema', json_schema: schema }),
-    async walk(compiled, ids, times) {
+    async walk(_compiled, ids, times, schema) {
+      // A processor serves one generation (it keeps its state): a fresh one per sequence, untimed.
+      const processor = new StructuredOutputProcessor(source, { type: 'json_schema', json_schema: schema });
       // The processor's constraint: fillMask() for the mask, commit() for a token (what _call does).
-      const processors = (compiled as { processors?: unknown[] }).processors ?? (compiled as unknown[]);
-      const constraint = (processors[0] as { state: { constraint: { fillMask(m: Uint32Array): boolean; commit(id: number): boolean } } }).state.constraint;
+      const processors = (processor as { processors?: unknown[] }).processors ?? (processor as unknown[]);
+      const constraint = (
+        processors[0] as {
+          state: { constraint: { fillMask(m: Uint32Array): boolean; commit(id: number): boolean } };
+        }
+      ).state.constraint;
       for (const id of [...ids, -1]) {
         const start = now();
         const ok = constraint.fillMask(mask);
         times.push(now() - start);
         if (!ok) return false;
         if (id >= 0) {
-          if (!(((mask[id >>> 5] as number) >>> (id & 31)) & 1)) return false;
+          if (!(((mask[id >>> 5] as number) >>> (id & 31)) & 1)) {
+            if (process.env.BENCH_DEBUG)
+              console.error(
+                'tso refused',
+                JSON.stringify(tokenizer.decode([id])),
+                'after',
+                JSON.stringify(
+                  new TextDecoder().decode(
+                    Buffer.concat(
+                      ids.slice(0, ids.indexOf(id)).map((t) => vocabulary.tokens[t] as Uint8Array),
+                    ),
+                  ),
+                ),
+              );
+            return false;
+          }
           constraint.commit(id);
         }
       }
@@ -257,14 +313,36 @@ for (const c of cases) {
       compileMs = now() - t;
       // Two rounds: the first fills caches as a session's first turns do; both are counted.
       for (let round = 0; round < 2; round++) {
-        for (const text of c.texts) if (!(await engine.walk(compiled, encode(text), times))) refused++;
+        for (const text of c.texts)
+          if (!(await engine.walk(compiled, encode(text), times, c.schema))) refused++;
       }
       (compiled as { dispose?: () => void }).dispose?.();
       const s = summary(times);
-      rows.push({ schema: c.name, engine: engine.name, compileMs, masks: s.n, p50: s.p50, p90: s.p90, p99: s.p99, max: s.max, refused });
+      rows.push({
+        schema: c.name,
+        engine: engine.name,
+        compileMs,
+        masks: s.n,
+        p50: s.p50,
+        p90: s.p90,
+        p99: s.p99,
+        max: s.max,
+        refused,
+      });
     } catch (error) {
       const message = (error as Error).message.split('\n')[0] ?? 'error';
-      rows.push({ schema: c.name, engine: engine.name, compileMs, masks: 0, p50: Number.NaN, p90: Number.NaN, p99: Number.NaN, max: Number.NaN, refused, error: message.slice(0, 80) });
+      rows.push({
+        schema: c.name,
+        engine: engine.name,
+        compileMs,
+        masks: 0,
+        p50: Number.NaN,
+        p90: Number.NaN,
+        p99: Number.NaN,
+        max: Number.NaN,
+        refused,
+        error: message.slice(0, 80),
+      });
     }
   }
 }
@@ -293,6 +371,38 @@ for (const text of turnTexts) {
 }
 const savedShare = 1 - passesWith / passesWithout;
 
+// Per-token cost beside an unconstrained sampler: mask + accept, and sampling with and without a mask.
+const overhead = { tokens: 0, maskAcceptMs: 0, sampleMaskedMs: 0, sampleFreeMs: 0 };
+{
+  const logits = new Float32Array(vocabulary.tokens.length);
+  for (let i = 0; i < logits.length; i++) logits[i] = Math.sin(i * 12.9898) * 4;
+  const masked = new TokenSampler({ seed: 1 });
+  const free = new TokenSampler({ seed: 1 });
+  for (let round = 0; round < 3; round++) {
+    for (const text of turnTexts) {
+      const matcher = turnGrammar.matcher();
+      for (const id of encode(text)) {
+        let t = now();
+        const mask = matcher.mask();
+        matcher.accept(id);
+        if (round > 0) overhead.maskAcceptMs += now() - t;
+        t = now();
+        masked.sample(logits, mask);
+        if (round > 0) overhead.sampleMaskedMs += now() - t;
+        t = now();
+        free.sample(logits, null);
+        if (round > 0) overhead.sampleFreeMs += now() - t;
+        if (round > 0) overhead.tokens++;
+      }
+    }
+  }
+}
+const perToken = {
+  maskAcceptMs: overhead.maskAcceptMs / overhead.tokens,
+  sampleMaskedMs: overhead.sampleMaskedMs / overhead.tokens,
+  sampleFreeMs: overhead.sampleFreeMs / overhead.tokens,
+};
+
 // ---- output -------------------------------------------------------------------------------------
 const header = ['schema', 'engine', 'compile', 'masks', 'p50', 'p90', 'p99', 'max', 'note'];
 const table = rows.map((r) => [
@@ -308,13 +418,18 @@ const table = rows.map((r) => [
 ]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => (row[i] ?? '').length)));
 const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-console.log(`Machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, Node ${process.version}; Qwen3 vocabulary ${vocabulary.tokens.length} tokens`);
+console.log(
+  `Machine: ${cpus()[0]?.model ?? 'unknown'} x${cpus().length}, Node ${process.version}; Qwen3 vocabulary ${vocabulary.tokens.length} tokens`,
+);
 console.log(`Set-up per vocabulary: ${engines.map((e) => `${e.name} ${fmt(e.setupMs)}`).join(', ')}`);
 console.log(line(header));
 console.log(line(widths.map((w) => '-'.repeat(w))));
 for (const row of table) console.log(line(row));
 console.log(
   `Jump-forward on ${turnTexts.length} typical turns: ${passesWithout} forward passes without, ${passesWith} with (${(savedShare * 100).toFixed(1)}% saved, ${((passesWithout - passesWith) / turnTexts.length).toFixed(1)} per turn)`,
+);
+console.log(
+  `Per token of a typical turn (after warm-up): mask + accept ${fmt(perToken.maskAcceptMs)}; sampling with the mask ${fmt(perToken.sampleMaskedMs)}, without ${fmt(perToken.sampleFreeMs)} (unconstrained sampler over all ${vocabulary.tokens.length} logits)`,
 );
 const round = (x: number | null) => (x === null || Number.isNaN(x) ? null : Math.round(x * 1000) / 1000);
 console.log(
@@ -323,7 +438,15 @@ console.log(
     unit: 'ms',
     vocabularySize: vocabulary.tokens.length,
     setupMs: Object.fromEntries(engines.map((e) => [e.name, round(e.setupMs)])),
-    rows: rows.map((r) => ({ ...r, compileMs: round(r.compileMs), p50: round(r.p50), p90: round(r.p90), p99: round(r.p99), max: round(r.max) })),
+    rows: rows.map((r) => ({
+      ...r,
+      compileMs: round(r.compileMs),
+      p50: round(r.p50),
+      p90: round(r.p90),
+      p99: round(r.p99),
+      max: round(r.max),
+    })),
     jumpForward: { turns: turnTexts.length, passesWithout, passesWith, savedShare: round(savedShare) },
+    perTokenMs: { maskAccept: round(perToken.maskAcceptMs), sampleMasked: round(perToken.sampleMaskedMs), sampleFree: round(perToken.sampleFreeMs) },
   }),
 );

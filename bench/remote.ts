@@ -3,7 +3,7 @@
  * server that answers every request in 50 ms, compared with the ideal request rate (64 / 50 ms) and with
  * a peer in the same run: 64 bare `fetch` loops against the same server, the ceiling of the transport.
  *
- *   npx tsx bench/remote.ts [--sessions 1280] [--concurrency 64] [--latency 50]
+ *   npx tsx bench/remote.ts [--sessions 1280] [--concurrency 64] [--latency 50] [--runs 3]
  *
  * The server runs in a child process, as a real one would, so its work does not share the event loop
  * being measured. Prints a table and one JSON line.
@@ -26,15 +26,17 @@ function arg(name: string, fallback: number): number {
 if (process.argv.includes('--server')) {
   const latency = arg('latency', 50);
   let requests = 0;
+  let bytes = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.url === '/count') {
-        res.end(String(requests));
+        res.end(JSON.stringify({ requests, bytes }));
         return;
       }
       requests++;
+      bytes += chunks.reduce((sum, chunk) => sum + chunk.length, 0);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
         response_format?: {
           json_schema?: { schema?: { oneOf?: { properties: { action: { const: string } } }[] } };
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
   const sessions = arg('sessions', 1280);
   const concurrency = arg('concurrency', 64);
   const latency = arg('latency', 50);
+  const runs = arg('runs', 3);
   const child = spawn(
     process.execPath,
     [...process.execArgv, fileURLToPath(import.meta.url), '--server', '--latency', String(latency)],
@@ -95,15 +98,25 @@ async function main(): Promise<void> {
   });
   const baseURL = `http://127.0.0.1:${port}/v1`;
   const count = async () =>
-    Number(await (await fetch(`http://127.0.0.1:${port}/count`, { method: 'POST' })).text());
+    (await (await fetch(`http://127.0.0.1:${port}/count`, { method: 'POST' })).json()) as {
+      requests: number;
+      bytes: number;
+    };
 
   try {
     const ideal = concurrency / (latency / 1000);
 
-    // Peers: bare request loops, same concurrency and body size, for about as long as the haggle run.
+    // Warm-up through haggle; it also tells the peers how large haggle's request bodies are.
+    const backend = new OpenAICompatibleBackend({ baseURL, model: 'qwen3-4b-negotiation', dialect: 'vllm' });
+    const agent = new NegotiationAgent({ backend });
+    await simulate({ buyer: agent, seller: agent, sessions: concurrency, concurrency, seed: 1 }).done();
+    const warm = await count();
+    const bodyBytes = Math.round(warm.bytes / warm.requests);
+
+    // Peers: bare request loops, same concurrency, same body size, for about as long as the haggle run.
     const body = JSON.stringify({
       model: 'm',
-      messages: [{ role: 'user', content: 'x'.repeat(2000) }],
+      messages: [{ role: 'user', content: 'x'.repeat(Math.max(0, bodyBytes - 140)) }],
       response_format: { type: 'json_schema', json_schema: { name: 'turn', schema: { oneOf: [] } } },
     });
     const transport = createNodeTransport(concurrency);
@@ -130,24 +143,39 @@ async function main(): Promise<void> {
     const url = `${baseURL}/chat/completions`;
     const fetchPeer = await peer(async () => (await fetch(url, { method: 'POST', body })).text());
     const headers = { 'content-type': 'application/json' };
-    const httpPeer = await peer(async () => {
-      const signal = new AbortController().signal;
-      return (await transport(url, { method: 'POST', headers, body, signal })).text();
-    });
+    const httpRun = () =>
+      peer(async () => {
+        const signal = new AbortController().signal;
+        return (await transport(url, { method: 'POST', headers, body, signal })).text();
+      });
 
     // haggle: simulate() through NegotiationAgent -> OpenAICompatibleBackend.
-    const backend = new OpenAICompatibleBackend({ baseURL, model: 'qwen3-4b-negotiation', dialect: 'vllm' });
-    const agent = new NegotiationAgent({ backend });
-    await simulate({ buyer: agent, seller: agent, sessions: concurrency, concurrency, seed: 1 }).done(); // warm-up
-    const before = await count();
-    const start = performance.now();
-    const cpuStart = process.cpuUsage();
-    const summary = await simulate({ buyer: agent, seller: agent, sessions, concurrency, seed: 7 }).done();
-    const cpu = process.cpuUsage(cpuStart);
-    const seconds = (performance.now() - start) / 1000;
-    const requests = (await count()) - before - 1;
-    const rate = requests / seconds;
-    const cpuMs = (cpu.user + cpu.system) / 1000 / requests;
+    let summary: Awaited<ReturnType<ReturnType<typeof simulate>['done']>> | undefined;
+    let requests = 0;
+    let seconds = 0;
+    const haggleRun = async (seed: number) => {
+      const before = (await count()).requests;
+      const start = performance.now();
+      const cpuStart = process.cpuUsage();
+      summary = await simulate({ buyer: agent, seller: agent, sessions, concurrency, seed }).done();
+      const cpu = process.cpuUsage(cpuStart);
+      seconds = (performance.now() - start) / 1000;
+      requests = (await count()).requests - before;
+      return { rate: requests / seconds, cpuMs: (cpu.user + cpu.system) / 1000 / requests };
+    };
+
+    // Best of `runs`, alternating peer and haggle: on a shared machine a neighbour's burst slows one
+    // run, never speeds one up, so the best run is the closest to what the code itself allows.
+    const best = (a: { rate: number; cpuMs: number }, b: { rate: number; cpuMs: number }) =>
+      b.rate > a.rate ? b : a;
+    let httpPeer = { rate: 0, cpuMs: 0 };
+    let haggle = { rate: 0, cpuMs: 0 };
+    for (let run = 0; run < runs; run++) {
+      httpPeer = best(httpPeer, await httpRun());
+      haggle = best(haggle, await haggleRun(7 + run));
+    }
+    const rate = haggle.rate;
+    const cpuMs = haggle.cpuMs;
 
     // What one core could carry at this CPU cost, capped by the server: the rate on a quiet machine.
     const ceiling = (ms: number) => Math.min(ideal, 1000 / ms);
@@ -168,15 +196,18 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
     process.stdout.write(
-      `sessions ${sessions}, concurrency ${concurrency}, server latency ${latency} ms, ${requests} requests in ${seconds.toFixed(2)} s, ` +
-        `${(requests / sessions).toFixed(2)} requests/session, errors ${summary.errors}\n`,
+      `sessions ${sessions}, concurrency ${concurrency}, server latency ${latency} ms, request body ${bodyBytes} B, ` +
+        `${requests} requests in ${seconds.toFixed(2)} s, ` +
+        `${(requests / sessions).toFixed(2)} requests/session (last run), errors ${summary?.errors ?? 0}; best of ${runs} runs\n`,
     );
     process.stdout.write(
       `${JSON.stringify({
         bench: 'remote',
         sessions,
         concurrency,
+        runs,
         latencyMs: latency,
+        bodyBytes,
         idealRps: ideal,
         fetchPeerRps: Math.round(fetchPeer.rate),
         httpPeerRps: Math.round(httpPeer.rate),

@@ -6,4 +6,5 @@ export * from './contract/index.js';
 export * from './evaluation/index.js';
 export * from './prompt/index.js';
 export * from './report/index.js';
+export * from './server/index.js';
 export * from './simulation/index.js';

@@ -13,6 +13,7 @@ import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
+import { redactSecrets } from './redact-arguments.js';
 import { formatSummaryTable } from './summary-table.js';
 
 interface SimulateCliOptions extends BackendCliOptions {
@@ -117,7 +118,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
 function interruptedMessage(completed: number, options: SimulateCliOptions, argv: readonly string[]): string {
   const progress = `haggle: stopped after ${completed} of ${options.sessions} sessions`;
   if (!options.out) return `${progress}; nothing was saved (pass --out FILE to make a run resumable)\n`;
-  const args = argv.filter((arg) => arg !== '--overwrite' && arg !== '--resume');
+  const args = redactSecrets(argv.filter((arg) => arg !== '--overwrite' && arg !== '--resume'));
   const resume = ['haggle', ...args, '--resume'].map(shellQuote).join(' ');
   return `${progress}; ${options.out} holds every finished session, intact.\nhaggle: resume with: ${resume}\n`;
 }
@@ -132,6 +133,7 @@ function rawArguments(command: Command): string[] {
 }
 
 function shellQuote(arg: string): string {
+  if (arg.includes('"$HAGGLE_API_KEY"')) return arg; // left for the shell to expand
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
 }
 

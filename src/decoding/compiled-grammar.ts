@@ -2,13 +2,18 @@ import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import type { GrammarNode, Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
-import { COMPLETE, canComplete, enter, type Frame, setKey, stepAll } from './stack-machine.js';
+import { COMPLETE, canComplete, enter, type Frame, setKey, stepFrame } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
 
 export interface CompileOptions extends SchemaCompileOptions {
-  /** Most masks kept per grammar (default 4096); the oldest go first. */
+  /**
+   * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
+   * start of the document and the inside of each string (for patterns, a few of their states).
+   */
+  warm?: boolean;
+  /** Most masks kept per grammar (default 1024, about 19 MB for Qwen3); the oldest go first. */
   maskCacheSize?: number;
 }
 
@@ -49,15 +54,37 @@ export function compileSchema(
   vocabulary: DecoderVocabulary,
   options: CompileOptions = {},
 ): CompiledGrammar {
-  if (options.maxFractionDigits !== undefined && !(Number.isInteger(options.maxFractionDigits) && options.maxFractionDigits >= 0 && options.maxFractionDigits <= 15)) {
-    throw new InvalidInputError('CompileOptions', [{ path: 'maxFractionDigits', message: 'an integer from 0 to 15' }]);
+  if (
+    options.maxFractionDigits !== undefined &&
+    !(
+      Number.isInteger(options.maxFractionDigits) &&
+      options.maxFractionDigits >= 0 &&
+      options.maxFractionDigits <= 15
+    )
+  ) {
+    throw new InvalidInputError('CompileOptions', [
+      { path: 'maxFractionDigits', message: 'an integer from 0 to 15' },
+    ]);
   }
-  if (options.maxDigits !== undefined && !(Number.isInteger(options.maxDigits) && options.maxDigits >= 1 && options.maxDigits <= 17)) {
-    throw new InvalidInputError('CompileOptions', [{ path: 'maxDigits', message: 'an integer from 1 to 17' }]);
+  if (
+    options.maxDigits !== undefined &&
+    !(Number.isInteger(options.maxDigits) && options.maxDigits >= 1 && options.maxDigits <= 17)
+  ) {
+    throw new InvalidInputError('CompileOptions', [
+      { path: 'maxDigits', message: 'an integer from 1 to 17' },
+    ]);
   }
   const trie = prepareVocabulary(vocabulary);
   const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
-  return new CompiledGrammar(compiled.root, compiled.shortest, vocabulary, trie, options.maskCacheSize ?? 4096);
+  const grammar = new CompiledGrammar(
+    compiled.root,
+    compiled.shortest,
+    vocabulary,
+    trie,
+    options.maskCacheSize ?? 1024,
+  );
+  if (options.warm !== false) grammar.warm(compiled.nodes);
+  return grammar;
 }
 
 export class CompiledGrammar {
@@ -92,6 +119,27 @@ export class CompiledGrammar {
     return new GrammarMatcher(this, start);
   }
 
+  /** See `CompileOptions.warm`. */
+  warm(nodes: readonly GrammarNode[]): void {
+    this.matcher().mask();
+    for (const node of nodes) {
+      if (!(node instanceof StringLeaf)) continue;
+      for (const state of node.warmStates(8)) this.insideMaskFor(node, state);
+    }
+  }
+
+  private insideMaskFor(leaf: StringLeaf, state: unknown): Uint32Array {
+    const key = leaf.insideKey(state, this.trie.maxTokenBytes);
+    let inside = this.insideMasks.get(key);
+    if (!inside) {
+      inside = new Uint32Array(this.maskWords);
+      this.stats.nodesVisited += leaf.insideMask(state, this.trie, inside);
+      if (this.insideMasks.size >= this.maskCacheSize) this.insideMasks.clear();
+      this.insideMasks.set(key, inside);
+    }
+    return inside;
+  }
+
   /** The allowed tokens at a position: from the cache, or by one pass over the trie. Read-only. */
   maskFor(frames: readonly Frame[]): Uint32Array {
     const key = setKey(frames, this.trie.maxTokenBytes);
@@ -115,16 +163,7 @@ export class CompiledGrammar {
     if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
       // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
       // only tokens holding a quote can reach what follows, and they are few.
-      const leaf = top.node;
-      const key = leaf.insideKey(top.state, this.trie.maxTokenBytes);
-      let inside = this.insideMasks.get(key);
-      if (!inside) {
-        inside = new Uint32Array(this.maskWords);
-        this.stats.nodesVisited += leaf.insideMask(top.state, this.trie, inside);
-        if (this.insideMasks.size >= this.maskCacheSize) this.insideMasks.clear();
-        this.insideMasks.set(key, inside);
-      }
-      const mask = inside.slice();
+      const mask = this.insideMaskFor(top.node, top.state).slice();
       this.walk(this.quotes, frames, mask);
       return mask;
     }
@@ -139,24 +178,30 @@ export class CompiledGrammar {
   /** Sets the bits of the tokens of `trie` that the parser accepts from `frames`. */
   private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array): void {
     const { byte, depth, end, token, nodeCount, duplicates } = trie;
-    // positions[d]: the parse positions after the first d bytes of the current trie path.
-    const positions: Array<readonly Frame[]> = [frames];
+    // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
+    // are reused from node to node (only frames are allocated).
+    const positions: Frame[][] = [[...frames]];
+    for (let d = 1; d <= trie.maxTokenBytes; d++) positions.push([]);
     let visited = 0;
     let i = 1;
     while (i < nodeCount) {
       visited++;
       const d = depth[i] as number;
-      const next = stepAll(positions[d - 1] as readonly Frame[], byte[i] as number);
+      const from = positions[d - 1] as Frame[];
+      const next = positions[d] as Frame[];
+      next.length = 0;
+      const b = byte[i] as number;
+      for (let f = 0; f < from.length; f++) stepFrame(from[f] as Frame, b, next);
       if (next.length === 0) {
         i = end[i] as number; // the whole subtree shares a refused prefix
         continue;
       }
-      positions[d] = next;
       const id = token[i] as number;
       if (id >= 0) {
         mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
         const more = duplicates.get(i);
-        if (more) for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+        if (more)
+          for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
       }
       i++;
     }

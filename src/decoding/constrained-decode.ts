@@ -75,14 +75,19 @@ export async function decodeConstrained(options: ConstrainedDecodeOptions): Prom
       mask = prefixMask(matcher, finishing);
     }
     if (mask.every((w) => w === 0)) {
-      const sofar = decoder.decode(concatBytes(tokens.map((id) => grammar.vocabulary.tokens[id] as Uint8Array)));
-      throw new Error(`internal error: no token allowed after ${JSON.stringify(sofar)} (finishing: ${finishing && decoder.decode(finishing)})`);
+      const sofar = decoder.decode(
+        concatBytes(tokens.map((id) => grammar.vocabulary.tokens[id] as Uint8Array)),
+      );
+      throw new Error(
+        `internal error: no token allowed after ${JSON.stringify(sofar)} (finishing: ${finishing && decoder.decode(finishing)})`,
+      );
     }
     const logits = await nextLogits(tokens);
     forwardPasses++;
     const id = sampler.sample(logits, mask, tokens);
     if (eos.includes(id)) break;
-    if (!matcher.accept(id)) throw new Error(`internal error: the grammar refused token ${id} its mask allowed`);
+    if (!matcher.accept(id))
+      throw new Error(`internal error: the grammar refused token ${id} its mask allowed`);
     tokens.push(id);
     if (finishing !== null) finishing = finishing.subarray(grammar.vocabulary.tokens[id]?.length ?? 0);
     else jump();

@@ -8,7 +8,7 @@ export type { EncodeText, JumpForward } from './jump-forward.js';
 export { jumpForward } from './jump-forward.js';
 export type { SchemaCompileOptions } from './schema-compiler.js';
 export { SUPPORTED_KEYWORDS } from './schema-compiler.js';
-export type { SamplingOptions } from './token-sampler.js';
+export type { TokenSamplerOptions } from './token-sampler.js';
 export { TokenSampler } from './token-sampler.js';
 export type { DecoderVocabulary } from './vocabulary.js';
 export { allowedTokenIds, countAllowed, decoderVocabulary, isAllowed } from './vocabulary.js';

@@ -188,7 +188,12 @@ export class ListNode extends Structural {
     const key = seen.join('\u0000');
     if (this.remaining.has(key)) return this.remaining.get(key) ?? null;
     const left = options.filter((leaf) => !seen.includes(leaf.valueKey(undefined) ?? ''));
-    const node = left.length === 0 ? null : left.length === 1 ? (left[0] as Leaf) : new ChoiceNode(nextDynamicId++, [...left]);
+    const node =
+      left.length === 0
+        ? null
+        : left.length === 1
+          ? (left[0] as Leaf)
+          : new ChoiceNode(nextDynamicId++, [...left]);
     this.remaining.set(key, node);
     return node;
   }
@@ -222,8 +227,7 @@ export class ListNode extends Structural {
     const state = raw as ListState;
     // The count matters only below minItems and within reach of maxItems.
     const toMax = this.maxItems - state.count;
-    const countKey =
-      state.count < this.minItems ? `<${state.count}` : toMax > horizon ? '+' : `>${toMax}`;
+    const countKey = state.count < this.minItems ? `<${state.count}` : toMax > horizon ? '+' : `>${toMax}`;
     return `${state.phase},${countKey}${state.seen ? `,${state.seen.join('\u0000')}` : ''}`;
   }
   firstChildren(): GrammarNode[] {
@@ -232,7 +236,8 @@ export class ListNode extends Structural {
   remainder(raw: unknown, shortest: Shortest): number[] | null {
     const state = raw as ListState;
     const item = shortest(this.item);
-    const more = (n: number) => concat(Array.from({ length: n }, () => concat([shortest(this.separator), item])));
+    const more = (n: number) =>
+      concat(Array.from({ length: n }, () => concat([shortest(this.separator), item])));
     const close = shortest(this.closer);
     switch (state.phase) {
       case 0:

@@ -133,7 +133,8 @@ class Parser {
         min = Number(match[1]);
         max = match[2] === undefined ? min : match[3] === '' ? Number.POSITIVE_INFINITY : Number(match[3]);
         if (max < min) this.fail('numbers out of order in {} quantifier');
-        if (min > 1000 || (max !== Number.POSITIVE_INFINITY && max > 1000)) this.fail('repeat count above 1000');
+        if (min > 1000 || (max !== Number.POSITIVE_INFINITY && max > 1000))
+          this.fail('repeat count above 1000');
         this.pos += match[0].length - 1;
       } else return result;
       this.pos++;
@@ -182,7 +183,11 @@ class Parser {
       if (this.peek() === undefined) this.fail('unterminated character class');
       first = false;
       const lo = this.classAtom();
-      if (this.peek() === '-' && this.source[this.pos + 1] !== ']' && this.source[this.pos + 1] !== undefined) {
+      if (
+        this.peek() === '-' &&
+        this.source[this.pos + 1] !== ']' &&
+        this.source[this.pos + 1] !== undefined
+      ) {
         this.pos++;
         const hi = this.classAtom();
         if (lo.length !== 1 || hi.length !== 1) this.fail('a class escape cannot bound a range');

@@ -151,7 +151,8 @@ export class SchemaCompiler {
     }
     const s = schema as Schema;
     for (const keyword of Object.keys(s)) {
-      if (!SUPPORTED.has(keyword) && !ANNOTATIONS.has(keyword)) throw new UnsupportedSchemaError(keyword, path);
+      if (!SUPPORTED.has(keyword) && !ANNOTATIONS.has(keyword))
+        throw new UnsupportedSchemaError(keyword, path);
     }
     const constraints = Object.keys(s).filter(
       (k) => !ANNOTATIONS.has(k) && k !== '$defs' && k !== 'definitions',
@@ -216,7 +217,8 @@ export class SchemaCompiler {
       try {
         pattern = new PatternAutomaton(s.pattern);
       } catch (error) {
-        if (error instanceof PatternSyntaxError) throw new UnsupportedSchemaError('pattern', path, error.message);
+        if (error instanceof PatternSyntaxError)
+          throw new UnsupportedSchemaError('pattern', path, error.message);
         throw error;
       }
       if (pattern.shortestAccepted(pattern.start) === null) {
@@ -259,11 +261,15 @@ export class SchemaCompiler {
     const itemSchema = s.items ?? true;
     if (unique) this.checkUniqueItems(itemSchema, minItems, `${path}/items`);
     const item =
-      maxItems === 0 && s.items === undefined ? this.literal('null') : this.compile(itemSchema, `${path}/items`, unique);
+      maxItems === 0 && s.items === undefined
+        ? this.literal('null')
+        : this.compile(itemSchema, `${path}/items`, unique);
     const opener = this.punctuation('[', false, true);
     const separator = this.punctuation(',', true, true);
     const closer = this.punctuation(']', true, false);
-    const list = this.add((id) => new ListNode(id, opener, item, separator, closer, minItems, maxItems, unique));
+    const list = this.add(
+      (id) => new ListNode(id, opener, item, separator, closer, minItems, maxItems, unique),
+    );
     if (unique) {
       const leaves = item instanceof ChoiceNode ? item.options : [item];
       if (leaves.every((leaf) => leaf instanceof LiteralLeaf)) list.uniqueOptions = leaves as LiteralLeaf[];
@@ -304,7 +310,11 @@ export class SchemaCompiler {
     const names = Object.keys(properties);
     for (const name of required as string[]) {
       if (!names.includes(name)) {
-        throw new UnsupportedSchemaError('required', path, `"${name}" is required but has no entry in properties`);
+        throw new UnsupportedSchemaError(
+          'required',
+          path,
+          `"${name}" is required but has no entry in properties`,
+        );
       }
     }
     const opener = this.punctuation('{', false, true);
@@ -313,7 +323,15 @@ export class SchemaCompiler {
       if (additional === false) return this.sequence([opener, closer]);
       // A free-form object: any keys, any values.
       const pair = this.sequence([
-        this.add((id) => new StringLeaf(id, { minLength: 0, maxLength: Number.POSITIVE_INFINITY, pattern: null, collect: false })),
+        this.add(
+          (id) =>
+            new StringLeaf(id, {
+              minLength: 0,
+              maxLength: Number.POSITIVE_INFINITY,
+              pattern: null,
+              collect: false,
+            }),
+        ),
         this.punctuation(':', true, true),
         this.any(),
       ]);
@@ -323,7 +341,9 @@ export class SchemaCompiler {
       );
     }
     // Declared properties only, in schema order; undeclared ones are never generated.
-    const values = names.map((name) => this.compile(properties[name], `${path}/properties/${escapePointer(name)}`, false));
+    const values = names.map((name) =>
+      this.compile(properties[name], `${path}/properties/${escapePointer(name)}`, false),
+    );
     const isRequired = names.map((name) => (required as string[]).includes(name));
     const memo = new Map<string, GrammarNode>();
     const rest = (from: number, first: boolean): GrammarNode => {
@@ -338,7 +358,12 @@ export class SchemaCompiler {
           ? [this.literal(keyText)]
           : [this.punctuation(',', true, true), this.literal(keyText)];
         options.push(
-          this.sequence([...member, this.punctuation(':', true, true), values[j] as GrammarNode, rest(j + 1, false)]),
+          this.sequence([
+            ...member,
+            this.punctuation(':', true, true),
+            values[j] as GrammarNode,
+            rest(j + 1, false),
+          ]),
         );
         if (isRequired[j]) break;
       }
@@ -353,7 +378,11 @@ export class SchemaCompiler {
     const keyword = s.const !== undefined ? 'const' : 'enum';
     const others = Object.keys(s).filter((k) => !ANNOTATIONS.has(k) && k !== keyword && k !== 'type');
     if (others.length > 0 || (s.const !== undefined && s.enum !== undefined)) {
-      throw new UnsupportedSchemaError(keyword, path, `${keyword} together with ${others.join(', ') || 'enum'}`);
+      throw new UnsupportedSchemaError(
+        keyword,
+        path,
+        `${keyword} together with ${others.join(', ') || 'enum'}`,
+      );
     }
     let values: unknown[];
     if (s.const !== undefined) values = [s.const];
@@ -380,7 +409,9 @@ export class SchemaCompiler {
     }
     // Sibling keywords apply to every branch: fold them in (a conflicting keyword is refused).
     const siblings = Object.fromEntries(
-      Object.entries(s).filter(([k]) => !ANNOTATIONS.has(k) && k !== keyword && k !== '$defs' && k !== 'definitions'),
+      Object.entries(s).filter(
+        ([k]) => !ANNOTATIONS.has(k) && k !== keyword && k !== '$defs' && k !== 'definitions',
+      ),
     );
     const branches = list.map((branch, i) => {
       if (Object.keys(siblings).length === 0) return branch;
@@ -388,7 +419,11 @@ export class SchemaCompiler {
       const merged: Schema = { ...siblings };
       for (const [k, v] of Object.entries(branch as Schema)) {
         if (k in merged && JSON.stringify(merged[k]) !== JSON.stringify(v)) {
-          throw new UnsupportedSchemaError(k, `${path}/${keyword}/${i}`, `differs from the same keyword beside ${keyword}`);
+          throw new UnsupportedSchemaError(
+            k,
+            `${path}/${keyword}/${i}`,
+            `differs from the same keyword beside ${keyword}`,
+          );
         }
         merged[k] = v;
       }
@@ -400,7 +435,11 @@ export class SchemaCompiler {
 
   private reference(ref: unknown, path: string): GrammarNode {
     if (typeof ref !== 'string' || !ref.startsWith('#')) {
-      throw new UnsupportedSchemaError('$ref', path, `only local references ("#/...") are supported: ${String(ref)}`);
+      throw new UnsupportedSchemaError(
+        '$ref',
+        path,
+        `only local references ("#/...") are supported: ${String(ref)}`,
+      );
     }
     const known = this.references.get(ref);
     if (known) return known;
@@ -438,7 +477,8 @@ export class SchemaCompiler {
       if (node.kind === 'leaf') return;
       const seen = state.get(node);
       if (seen === 'done') return;
-      if (seen === 'open') throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
+      if (seen === 'open')
+        throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
       state.set(node, 'open');
       for (const child of node.firstChildren()) visit(child);
       state.set(node, 'done');
@@ -497,7 +537,8 @@ function bound(s: Schema, inclusive: string, exclusive: string, path: string): N
   const plain = s[inclusive];
   const strict = s[exclusive];
   if (plain !== undefined) {
-    if (typeof plain !== 'number' || !Number.isFinite(plain)) throw new UnsupportedSchemaError(inclusive, path, 'not a number');
+    if (typeof plain !== 'number' || !Number.isFinite(plain))
+      throw new UnsupportedSchemaError(inclusive, path, 'not a number');
     // Draft 4 spelled exclusive bounds as `exclusiveMinimum: true` beside `minimum`.
     candidates.push({ value: plain, exclusive: strict === true });
   }

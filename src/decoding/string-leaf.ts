@@ -19,14 +19,14 @@ const encoder = new TextEncoder();
 
 /** Escapes after a backslash, and the character each stands for. */
 const SIMPLE_ESCAPES: Record<number, number> = {
-  0x22: 0x22,
-  0x5c: 0x5c,
-  0x2f: 0x2f,
-  0x62: 0x08,
-  0x66: 0x0c,
-  0x6e: 0x0a,
-  0x72: 0x0d,
-  0x74: 0x09,
+  34: 0x22,
+  92: 0x5c,
+  47: 0x2f,
+  98: 0x08,
+  102: 0x0c,
+  110: 0x0a,
+  114: 0x0d,
+  116: 0x09,
 };
 
 /** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
@@ -126,7 +126,8 @@ export class StringLeaf extends Leaf {
       if (digit < 0) return DEAD;
       const partial = (s.partial << 4) | digit;
       if (s.escape > 2) {
-        if (pattern && !patternAllowsPrefix(pattern, s.pattern, partial, s.escape - 2, 4, 0, 0xffff)) return DEAD;
+        if (pattern && !patternAllowsPrefix(pattern, s.pattern, partial, s.escape - 2, 4, 0, 0xffff))
+          return DEAD;
         return { ...s, escape: s.escape - 1, partial };
       }
       // A lone surrogate is valid JSON but cannot be fed to a pattern as a character.
@@ -139,7 +140,15 @@ export class StringLeaf extends Leaf {
       if (s.pending > 1) {
         if (
           pattern &&
-          !patternAllowsPrefix(pattern, s.pattern, partial, s.pending - 1, 6, MIN_BY_WIDTH[s.width] as number, MAX_BY_WIDTH[s.width] as number)
+          !patternAllowsPrefix(
+            pattern,
+            s.pattern,
+            partial,
+            s.pending - 1,
+            6,
+            MIN_BY_WIDTH[s.width] as number,
+            MAX_BY_WIDTH[s.width] as number,
+          )
         ) {
           return DEAD;
         }
@@ -175,7 +184,15 @@ export class StringLeaf extends Leaf {
     const width = pending + 1;
     if (
       pattern &&
-      !patternAllowsPrefix(pattern, s.pattern, byte & mask, pending, 6, MIN_BY_WIDTH[width] as number, MAX_BY_WIDTH[width] as number)
+      !patternAllowsPrefix(
+        pattern,
+        s.pattern,
+        byte & mask,
+        pending,
+        6,
+        MIN_BY_WIDTH[width] as number,
+        MAX_BY_WIDTH[width] as number,
+      )
     ) {
       return DEAD;
     }
@@ -238,10 +255,42 @@ export class StringLeaf extends Leaf {
    */
   insideKey(raw: unknown, horizon: number): string {
     const s = raw as StringState;
-    const toMax = this.options.maxLength - s.units;
-    const room = toMax > horizon ? 'H' : String(toMax);
-    const partial = this.options.pattern ? `${s.partial}/${s.width}` : 0;
-    return `${this.id}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${this.options.pattern ? s.pattern : ''}`;
+    const { minLength, maxLength, pattern } = this.options;
+    // A token of at most `horizon` units fits whenever the room beyond what minLength still needs
+    // exceeds it; only then can positions share a mask regardless of their counts.
+    const toMax = maxLength - s.units;
+    const toMin = Math.max(0, minLength - s.codePoints);
+    const room = toMax - toMin > horizon ? 'H' : `${toMax}/${toMin}`;
+    const partial = pattern ? `${s.partial}/${s.width}` : 0;
+    // Keyed by the string's constraints, not the leaf: identical strings (the message of two actions)
+    // share their masks.
+    return `${minLength},${maxLength},${pattern?.source ?? ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+  }
+
+  /**
+   * Positions worth computing masks for at compile time: just inside the quotes, and for a pattern the
+   * states a few ASCII characters reach (`build`, `build_`), so the first turns do not pay for them.
+   */
+  warmStates(limit: number): unknown[] {
+    const opened = this.step(this.initial(), 0x22);
+    if (opened === DEAD) return [];
+    const out: unknown[] = [opened];
+    const pattern = this.options.pattern;
+    if (!pattern) return out;
+    const seen = new Set<number>([(opened as StringState).pattern]);
+    for (let i = 0; i < out.length && out.length < limit; i++) {
+      for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
+        if (b === 0x22 || b === 0x5c) continue;
+        const next = this.step(out[i], b);
+        if (next === DEAD || (next as StringState).phase !== 1) continue;
+        const dfa = (next as StringState).pattern;
+        if (!seen.has(dfa)) {
+          seen.add(dfa);
+          out.push(next);
+        }
+      }
+    }
+    return out;
   }
 
   /**
@@ -327,7 +376,10 @@ export class StringLeaf extends Leaf {
             cp = pa;
             pa = 0;
             w = 0;
-          } else if (pattern && !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)) {
+          } else if (
+            pattern &&
+            !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
+          ) {
             ok = false;
           }
         }
@@ -355,7 +407,11 @@ export class StringLeaf extends Leaf {
         } else ok = false;
         w = n + 1;
         if (ok && u + extra + Math.max(0, minLength - c - 1) > maxLength) ok = false;
-        if (ok && pattern && !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)) {
+        if (
+          ok &&
+          pattern &&
+          !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
+        ) {
           ok = false;
         }
       }
@@ -388,7 +444,8 @@ export class StringLeaf extends Leaf {
       if (id >= 0) {
         mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
         const more = duplicates.get(i);
-        if (more) for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+        if (more)
+          for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
       }
       i++;
     }

@@ -1,7 +1,7 @@
 import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import { Random } from '../internal/random.js';
 
-export interface SamplingOptions {
+export interface TokenSamplerOptions {
   /**
    * Default 1. 0 means greedy (always the most likely allowed token): allowed, but degenerate for
    * simulation: the model card evaluates at 1.0, and greedy decoding makes negotiations loop.
@@ -42,12 +42,19 @@ export class TokenSampler {
   private binOf = new Uint8Array(0);
   private order = new Int32Array(0);
 
-  constructor(options: SamplingOptions = {}) {
+  constructor(options: TokenSamplerOptions = {}) {
     const issues: ValidationIssue[] = [];
     const check = (ok: boolean, path: string, message: string) => {
       if (!ok) issues.push({ path, message });
     };
-    const { temperature = 1, topK = 0, topP = 1, minP = 0, repetitionPenalty = 1, repetitionWindow = 64 } = options;
+    const {
+      temperature = 1,
+      topK = 0,
+      topP = 1,
+      minP = 0,
+      repetitionPenalty = 1,
+      repetitionWindow = 64,
+    } = options;
     check(Number.isFinite(temperature) && temperature >= 0, 'temperature', 'a finite number >= 0');
     check(Number.isInteger(topK) && topK >= 0, 'topK', 'an integer >= 1 (0: off)');
     check(Number.isFinite(topP) && topP > 0 && topP <= 1, 'topP', 'a number in (0, 1]');
@@ -55,7 +62,7 @@ export class TokenSampler {
     check(Number.isFinite(repetitionPenalty) && repetitionPenalty >= 1, 'repetitionPenalty', 'a number >= 1');
     check(Number.isInteger(repetitionWindow) && repetitionWindow >= 0, 'repetitionWindow', 'an integer >= 0');
     check(options.seed === undefined || Number.isFinite(options.seed), 'seed', 'a finite number');
-    if (issues.length > 0) throw new InvalidInputError('SamplingOptions', issues);
+    if (issues.length > 0) throw new InvalidInputError('TokenSamplerOptions', issues);
     this.temperature = temperature;
     this.topK = topK;
     this.topP = topP;
@@ -276,7 +283,9 @@ export class TokenSampler {
   /** Keeps the most likely tokens until their share of the total reaches topP. */
   private keepTopP(n: number): number {
     const order = Array.from({ length: n }, (_, i) => i).sort(
-      (a, b) => (this.values[b] as number) - (this.values[a] as number) || (this.ids[a] as number) - (this.ids[b] as number),
+      (a, b) =>
+        (this.values[b] as number) - (this.values[a] as number) ||
+        (this.ids[a] as number) - (this.ids[b] as number),
     );
     let total = 0;
     for (let i = 0; i < n; i++) total += this.values[i] as number;

@@ -23,7 +23,10 @@ export function checkVocabulary(vocabulary: DecoderVocabulary): void {
   }
   for (const id of vocabulary.eosTokenIds) {
     if (!Number.isInteger(id) || id < 0 || id >= size) {
-      issues.push({ path: 'eosTokenIds', message: `token id ${id} is outside the vocabulary (size ${size})` });
+      issues.push({
+        path: 'eosTokenIds',
+        message: `token id ${id} is outside the vocabulary (size ${size})`,
+      });
     }
   }
   if (issues.length > 0) throw new InvalidInputError('DecoderVocabulary', issues);

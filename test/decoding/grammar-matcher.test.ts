@@ -19,18 +19,29 @@ const EXAMPLE =
 
 beforeAll(async () => {
   q = await qwen3();
-  turn = compileSchema(turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }), q.vocabulary);
+  turn = compileSchema(
+    turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }),
+    q.vocabulary,
+  );
 });
 
 describe('the turn schema', () => {
   it('accepts the model card example token by token', () => {
     expectAccepted(turn, q, EXAMPLE);
-    expectAccepted(turn, q, '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":0.5}');
+    expectAccepted(
+      turn,
+      q,
+      '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":0.5}',
+    );
   });
   it("enforces the seller's floor while the price is written", () => {
     expectPrefixRefused(turn, q, '{"action":"offer","price":39,');
     expectPrefixAccepted(turn, q, '{"action":"offer","price":3'); // 300 is above the floor
-    expectAccepted(turn, q, '{"action":"offer","price":40,"message_labels":[],"message":"","response_time":1}');
+    expectAccepted(
+      turn,
+      q,
+      '{"action":"offer","price":40,"message_labels":[],"message":"","response_time":1}',
+    );
     expectPrefixRefused(turn, q, '{"action":"offer","price":-');
   });
   it('refuses what the contract refuses', () => {
@@ -39,7 +50,11 @@ describe('the turn schema', () => {
     expectRefused(turn, q, '{"action":"message_only","price":null,"message_labels":[],"message":""');
     expectPrefixRefused(turn, q, '{"action":"message_only","price":null,"message_labels":["Bad"');
     expectPrefixRefused(turn, q, '{"action":"message_only","price":null,"message_labels":["a","a"]');
-    expectPrefixRefused(turn, q, '{"action":"offer","price":50,"message_labels":[],"message":"","response_time":100001');
+    expectPrefixRefused(
+      turn,
+      q,
+      '{"action":"offer","price":50,"message_labels":[],"message":"","response_time":100001',
+    );
     expectPrefixRefused(turn, q, '{"action":"haggle"');
   });
 });
@@ -54,11 +69,17 @@ describe('masks', () => {
       const matcher = turn.matcher();
       for (const id of ids.slice(0, cut)) expect(matcher.accept(id)).toBe(true);
       const mask = matcher.mask();
-      const sample = [...quoteIds.slice(0, 400), ...Array.from({ length: 1500 }, () => random.int(0, q.vocabulary.tokens.length - 1))];
+      const sample = [
+        ...quoteIds.slice(0, 400),
+        ...Array.from({ length: 1500 }, () => random.int(0, q.vocabulary.tokens.length - 1)),
+      ];
       for (const id of sample) {
         const bytes = q.vocabulary.tokens[id] as Uint8Array;
         const expected = !special.has(id) && bytes.length > 0 && matcher.acceptsBytes(bytes);
-        expect(isAllowed(mask, id), `token ${id} ${JSON.stringify(new TextDecoder().decode(bytes))} at cut ${cut}`).toBe(expected);
+        expect(
+          isAllowed(mask, id),
+          `token ${id} ${JSON.stringify(new TextDecoder().decode(bytes))} at cut ${cut}`,
+        ).toBe(expected);
       }
     }
   });
@@ -123,7 +144,12 @@ describe('matcher API', () => {
     for (let cut = 0; cut < ids.length; cut += 2) {
       const m = turn.matcher();
       for (const id of ids.slice(0, cut)) m.accept(id);
-      const text = new TextDecoder().decode(new Uint8Array([...ids.slice(0, cut).flatMap((id) => [...(q.vocabulary.tokens[id] as Uint8Array)]), ...m.completionBytes()]));
+      const text = new TextDecoder().decode(
+        new Uint8Array([
+          ...ids.slice(0, cut).flatMap((id) => [...(q.vocabulary.tokens[id] as Uint8Array)]),
+          ...m.completionBytes(),
+        ]),
+      );
       expect(() => JSON.parse(text)).not.toThrow();
       expectAccepted(turn, q, text);
     }
@@ -147,7 +173,11 @@ describe('jump-forward', () => {
     expect(natural.slice(0, m2.acceptedTokens.length)).toEqual([...m2.acceptedTokens]);
   });
   it('saves at least a third of the forward passes of typical turns', async () => {
-    const texts = [EXAMPLE, '{"action":"offer","price":42.5,"message_labels":[],"message":"","response_time":2}', '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":1}'];
+    const texts = [
+      EXAMPLE,
+      '{"action":"offer","price":42.5,"message_labels":[],"message":"","response_time":2}',
+      '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":1}',
+    ];
     let withJump = 0;
     let without = 0;
     for (const text of texts) {

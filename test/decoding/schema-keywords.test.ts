@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { HaggleError } from '../../src/contract/index.js';
 import {
   type CompiledGrammar,
   compileSchema,
@@ -6,7 +7,6 @@ import {
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
 } from '../../src/decoding/index.js';
-import { HaggleError } from '../../src/contract/index.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
 
@@ -73,8 +73,16 @@ describe('oneOf and anyOf', () => {
   it('oneOf branches by a const property (the turn schema shape)', () => {
     const g = compile({
       oneOf: [
-        { type: 'object', properties: { kind: { const: 'a' }, n: { type: 'integer' } }, required: ['kind', 'n'] },
-        { type: 'object', properties: { kind: { const: 'b' }, s: { type: 'string' } }, required: ['kind', 's'] },
+        {
+          type: 'object',
+          properties: { kind: { const: 'a' }, n: { type: 'integer' } },
+          required: ['kind', 'n'],
+        },
+        {
+          type: 'object',
+          properties: { kind: { const: 'b' }, s: { type: 'string' } },
+          required: ['kind', 's'],
+        },
       ],
     });
     expectAccepted(g, q, '{"kind":"a","n":3}');
@@ -85,7 +93,7 @@ describe('oneOf and anyOf', () => {
   it('oneOf whose branches may overlap is refused at compile time, naming oneOf and the path', () => {
     const error = (() => {
       try {
-        compile({ properties: { x: { oneOf: [{ type: 'number' }, { type: 'integer' }] } } , type: 'object'});
+        compile({ properties: { x: { oneOf: [{ type: 'number' }, { type: 'integer' }] } }, type: 'object' });
       } catch (e) {
         return e;
       }
@@ -242,7 +250,16 @@ describe('null, boolean, $ref and $defs', () => {
   });
   it('local references, recursive ones included', () => {
     const g = compile({
-      $defs: { node: { type: 'object', properties: { v: { type: 'integer' }, next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] } }, required: ['v', 'next'] } },
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            v: { type: 'integer' },
+            next: { anyOf: [{ $ref: '#/$defs/node' }, { type: 'null' }] },
+          },
+          required: ['v', 'next'],
+        },
+      },
       $ref: '#/$defs/node',
     });
     expectAccepted(g, q, '{"v":1,"next":{"v":2,"next":null}}');
@@ -250,14 +267,18 @@ describe('null, boolean, $ref and $defs', () => {
   });
   it('remote references and left recursion are refused', () => {
     expect(() => compile({ $ref: 'https://example.com/s.json' })).toThrow(UnsupportedSchemaError);
-    expect(() => compile({ $defs: { a: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'null' }] } }, $ref: '#/$defs/a' })).toThrow(
-      UnsupportedSchemaError,
-    );
+    expect(() =>
+      compile({ $defs: { a: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'null' }] } }, $ref: '#/$defs/a' }),
+    ).toThrow(UnsupportedSchemaError);
   });
 });
 
 describe('whitespace', () => {
-  const schema = { type: 'object', properties: { a: { type: 'array', items: { type: 'integer' } } }, required: ['a'] };
+  const schema = {
+    type: 'object',
+    properties: { a: { type: 'array', items: { type: 'integer' } } },
+    required: ['a'],
+  };
   it('compact by default', () => {
     expectAccepted(compile(schema), q, '{"a":[1,2]}');
     expectPrefixRefused(compile(schema), q, '{"a": [1, 2]}');
@@ -273,7 +294,11 @@ describe('whitespace', () => {
 describe('unsupported keywords are compile-time errors naming keyword and path', () => {
   it.each([
     [{ type: 'string', format: 'date-time' }, 'format', '#'],
-    [{ type: 'object', properties: { p: { type: 'integer', multipleOf: 5 } } }, 'multipleOf', '#/properties/p'],
+    [
+      { type: 'object', properties: { p: { type: 'integer', multipleOf: 5 } } },
+      'multipleOf',
+      '#/properties/p',
+    ],
     [{ type: 'object', additionalProperties: { type: 'string' } }, 'additionalProperties', '#'],
     [{ type: 'array', items: [{ type: 'string' }] }, 'items', '#'],
     [{ allOf: [{ type: 'string' }] }, 'allOf', '#'],

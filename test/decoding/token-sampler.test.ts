@@ -8,7 +8,12 @@ function maskOf(size: number, allowed: number[]): Uint32Array {
   return mask;
 }
 
-function frequencies(sampler: TokenSampler, logits: number[], mask: Uint32Array | null, draws: number): Map<number, number> {
+function frequencies(
+  sampler: TokenSampler,
+  logits: number[],
+  mask: Uint32Array | null,
+  draws: number,
+): Map<number, number> {
   const counts = new Map<number, number>();
   for (let i = 0; i < draws; i++) {
     const id = sampler.sample(logits, mask);
@@ -42,12 +47,18 @@ describe('TokenSampler', () => {
   });
   it('top-k, top-p and min-p cut the tail', () => {
     const logits = [3, 2, 1, 0, -1];
-    expect([...frequencies(new TokenSampler({ topK: 2, seed: 3 }), logits, null, 2000).keys()].sort()).toEqual([0, 1]);
+    expect(
+      [...frequencies(new TokenSampler({ topK: 2, seed: 3 }), logits, null, 2000).keys()].sort(),
+    ).toEqual([0, 1]);
     expect([...frequencies(new TokenSampler({ topK: 1, seed: 3 }), logits, null, 200).keys()]).toEqual([0]);
     // p(0) = 0.64, p(0)+p(1) = 0.87: top-p 0.8 keeps two tokens.
-    expect([...frequencies(new TokenSampler({ topP: 0.8, seed: 3 }), logits, null, 2000).keys()].sort()).toEqual([0, 1]);
+    expect(
+      [...frequencies(new TokenSampler({ topP: 0.8, seed: 3 }), logits, null, 2000).keys()].sort(),
+    ).toEqual([0, 1]);
     // min-p 0.3 keeps tokens with p >= 0.3 p(top): e^-1 = 0.37 passes, e^-2 = 0.14 does not.
-    expect([...frequencies(new TokenSampler({ minP: 0.3, seed: 3 }), logits, null, 2000).keys()].sort()).toEqual([0, 1]);
+    expect(
+      [...frequencies(new TokenSampler({ minP: 0.3, seed: 3 }), logits, null, 2000).keys()].sort(),
+    ).toEqual([0, 1]);
   });
   it('the repetition guard makes recent tokens less likely', () => {
     const logits = [2, 2];

@@ -8,7 +8,11 @@ import type { Qwen3 } from './qwen3.js';
  * (-1 if all are accepted) and whether the document is then complete with end-of-sequence allowed.
  * Checks at every step that the mask and accept() agree.
  */
-export function walk(grammar: CompiledGrammar, q: Qwen3, text: string): { refusedAt: number; complete: boolean } {
+export function walk(
+  grammar: CompiledGrammar,
+  q: Qwen3,
+  text: string,
+): { refusedAt: number; complete: boolean } {
   const matcher = grammar.matcher();
   const ids = q.encode(text);
   for (const [index, id] of ids.entries()) {
@@ -36,7 +40,10 @@ export function expectRefused(grammar: CompiledGrammar, q: Qwen3, text: string):
 
 /** Refused as a prefix: some token is refused (not merely incomplete). */
 export function expectPrefixRefused(grammar: CompiledGrammar, q: Qwen3, text: string): void {
-  expect(walk(grammar, q, text).refusedAt, `${JSON.stringify(text)} should be refused`).toBeGreaterThanOrEqual(0);
+  expect(
+    walk(grammar, q, text).refusedAt,
+    `${JSON.stringify(text)} should be refused`,
+  ).toBeGreaterThanOrEqual(0);
 }
 
 /** A valid prefix: every token accepted (complete or not). */

@@ -236,6 +236,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     deadline: number,
     attempt: number,
   ): Promise<() => void> {
+    // The common case, a free slot, costs no controller and no timer.
+    const free = signal.aborted ? undefined : replica.semaphore.tryAcquire();
+    if (free) return free;
     const waiting = new AbortController();
     const onAbort = () => waiting.abort(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -18,6 +18,13 @@ export class Semaphore {
     return this.active + this.waiters.length;
   }
 
+  /** A release function when a slot is free right now (no waiting, no timer), else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    if (this.active >= this.limit) return undefined;
+    this.active++;
+    return this.releaser();
+  }
+
   /** Resolves with a release function once a slot is free; call it exactly once. */
   acquire(signal?: AbortSignal): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new HaggleAbortError(signal.reason));

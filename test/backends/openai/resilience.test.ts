@@ -3,7 +3,9 @@ import {
   AuthenticationError,
   HaggleAbortError,
   InternalServerError,
+  InvalidModelOutputError,
   InvalidResponseError,
+  NegotiationAgent,
   NotFoundError,
   OpenAICompatibleBackend,
   RateLimitError,
@@ -12,6 +14,7 @@ import {
   RemoteTimeoutError,
   TurnSchema,
 } from '../../../src/index.js';
+import { CONTEXT } from '../../helpers/fixtures.js';
 import { type Fault, type FaultServer, startFaultServer } from './fault-server.js';
 import { API_KEY, FAST, turnRequest } from './support.js';
 
@@ -216,6 +219,35 @@ describe('OpenAICompatibleBackend under faults', () => {
     const { backend } = backendFor(server.url);
     const { choices } = await backend.doGenerate(turnRequest());
     expect(() => TurnSchema.parse(JSON.parse(choices[0]?.text ?? ''))).not.toThrow();
+  });
+});
+
+describe('a turn that breaks the contract', () => {
+  const input = { context: CONTEXT, history: [], role: 'buyer' as const, legalActions: ['offer' as const] };
+
+  it('is re-asked by the agent, with a new seed, and the valid answer is used', async () => {
+    const server = await serve(sequence('bad-turn'));
+    const { backend } = backendFor(server.url);
+    const agent = new NegotiationAgent({ backend });
+    const turn = await agent.predict(input, { seed: 5 });
+    expect(turn).toMatchObject({ action: 'offer', price: 50 });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0]?.body.seed).toBe(5);
+    expect(server.requests[1]?.body.seed).not.toBe(5);
+  });
+
+  it('ends, after the agent retries, in InvalidModelOutputError with the raw text', async () => {
+    const server = await serve(() => 'bad-turn');
+    const { backend } = backendFor(server.url);
+    const agent = new NegotiationAgent({ backend, invalidOutput: { retries: 1 } });
+    const error = await agent.predict(input).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(InvalidModelOutputError);
+    expect((error as InvalidModelOutputError).attempts).toBe(2);
+    expect((error as InvalidModelOutputError).rawText).toContain('"price":-5');
+    expect(server.requests).toHaveLength(2);
   });
 });
 

@@ -68,6 +68,7 @@ describe('Semaphore', () => {
     const semaphore = new Semaphore(1);
     const order: string[] = [];
     const first = await semaphore.acquire();
+    expect(semaphore.tryAcquire()).toBeUndefined();
     const controller = new AbortController();
     const aborted = semaphore.acquire(controller.signal);
     const second = semaphore.acquire().then((release) => {
@@ -82,5 +83,8 @@ describe('Semaphore', () => {
     (await second)();
     expect(order).toEqual(['second']);
     expect(semaphore.load).toBe(0);
+    const again = semaphore.tryAcquire();
+    expect(again).toBeTypeOf('function');
+    expect(semaphore.load).toBe(1);
   });
 });

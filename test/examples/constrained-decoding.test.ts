@@ -1,0 +1,10 @@
+import { expect, it } from 'vitest';
+import { runExample } from './run-example.js';
+
+it('constrained-decoding: random logits still give valid turns that respect the floor', async () => {
+  const out = await runExample('constrained-decoding.ts');
+  expect(out).toMatch(/forced at the start: \{"action":"/);
+  const lines = out.match(/^seed \d: .*$/gm) ?? [];
+  expect(lines).toHaveLength(3);
+  for (const line of lines) expect(line).toMatch(/valid turn, floor holds: true$/);
+});
