@@ -2,7 +2,7 @@ import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import type { GrammarNode, Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
-import { COMPLETE, canComplete, enter, type Frame, setKey, stepFrame } from './stack-machine.js';
+import { canComplete, enter, type Frame, setKey, stepFrame } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
@@ -206,10 +206,5 @@ export class CompiledGrammar {
       i++;
     }
     this.stats.nodesVisited += visited;
-  }
-
-  /** Whether `frames` is the finished document (no byte can follow). */
-  isFinished(frames: readonly Frame[]): boolean {
-    return frames.every((f) => f === COMPLETE);
   }
 }
