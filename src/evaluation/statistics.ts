@@ -1,4 +1,5 @@
 import { Random } from '../internal/random.js';
+import { bootstrapCi } from '../simulation/metrics/bootstrap.js';
 
 /** A mean with its bootstrap 95% confidence interval. */
 export interface Estimate {
@@ -14,33 +15,18 @@ function mean(values: readonly number[]): number {
   return values.length === 0 ? Number.NaN : sum / values.length;
 }
 
-function percentile(sorted: readonly number[], q: number): number {
-  const position = (sorted.length - 1) * q;
-  const lower = Math.floor(position);
-  const a = sorted[lower] as number;
-  const b = sorted[Math.ceil(position)] as number;
-  return a + (b - a) * (position - lower);
-}
-
-/** Percentile bootstrap CI of the mean, seeded so a report repeats exactly. */
+/** Percentile bootstrap CI of the mean, seeded so a report repeats exactly (the run metrics' bootstrap). */
 export function bootstrapMean(
   values: readonly number[],
   options: { resamples?: number; seed?: number; level?: number } = {},
 ): Estimate {
   const n = values.length;
   if (n === 0) return { n, mean: Number.NaN, low: Number.NaN, high: Number.NaN };
-  const resamples = options.resamples ?? 2000;
-  const level = options.level ?? 0.95;
-  const random = new Random(options.seed ?? 0);
-  const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
-    let sum = 0;
-    for (let i = 0; i < n; i++) sum += values[Math.floor(random.next() * n)] as number;
-    means[r] = sum / n;
-  }
-  const sorted = Array.from(means).sort((a, b) => a - b);
-  const alpha = (1 - level) / 2;
-  return { n, mean: mean(values), low: percentile(sorted, alpha), high: percentile(sorted, 1 - alpha) };
+  const { value, ci } = bootstrapCi(
+    values.map((x) => [x, 1] as const),
+    { resamples: options.resamples ?? 2000, seed: options.seed ?? 0, level: options.level ?? 0.95 },
+  );
+  return { n, mean: value ?? mean(values), low: ci?.[0] ?? Number.NaN, high: ci?.[1] ?? Number.NaN };
 }
 
 /** The difference between two arms on the same negotiations, and whether it is detectable. */
