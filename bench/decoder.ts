@@ -403,6 +403,50 @@ const perToken = {
   sampleFreeMs: overhead.sampleFreeMs / overhead.tokens,
 };
 
+// A step of the tiny Qwen3-shaped ONNX model (scripts/build-fixture-model.ts), if one is given or built:
+// the yardstick for the decoder's per-token overhead. `--model DIR` (default .cache/fixture-model).
+let modelStepMs: number | null = null;
+{
+  const flag = process.argv.indexOf('--model');
+  const dir = flag >= 0 ? (process.argv[flag + 1] ?? '') : join(process.cwd(), '.cache/fixture-model');
+  try {
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    const ort = require('onnxruntime-node');
+    const session = await ort.InferenceSession.create(join(dir, 'onnx/model.onnx'));
+    const past = 200;
+    const kvHeads = config.num_key_value_heads as number;
+    const headDim = (config.head_dim ?? config.hidden_size / config.num_attention_heads) as number;
+    const feeds: Record<string, unknown> = {
+      input_ids: new ort.Tensor('int64', BigInt64Array.from([100n]), [1, 1]),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(past + 1).fill(1n), [1, past + 1]),
+      position_ids: new ort.Tensor('int64', BigInt64Array.from([BigInt(past)]), [1, 1]),
+    };
+    for (let layer = 0; layer < config.num_hidden_layers; layer++) {
+      for (const part of ['key', 'value']) {
+        const size = kvHeads * past * headDim;
+        feeds[`past_key_values.${layer}.${part}`] = new ort.Tensor('float32', new Float32Array(size), [
+          1,
+          kvHeads,
+          past,
+          headDim,
+        ]);
+      }
+    }
+    if (session.inputNames.includes('num_logits_to_keep')) {
+      feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.from([1n]), []);
+    }
+    for (let i = 0; i < 5; i++) await session.run(feeds);
+    const steps = 30;
+    const t = now();
+    for (let i = 0; i < steps; i++) await session.run(feeds);
+    modelStepMs = (now() - t) / steps;
+  } catch (error) {
+    console.error(
+      `no tiny model step measured (${(error as Error).message.split('\n')[0]}); build one with scripts/build-fixture-model.ts and pass --model DIR`,
+    );
+  }
+}
+
 // ---- output -------------------------------------------------------------------------------------
 const header = ['schema', 'engine', 'compile', 'masks', 'p50', 'p90', 'p99', 'max', 'note'];
 const table = rows.map((r) => [
@@ -431,6 +475,12 @@ console.log(
 console.log(
   `Per token of a typical turn (after warm-up): mask + accept ${fmt(perToken.maskAcceptMs)}; sampling with the mask ${fmt(perToken.sampleMaskedMs)}, without ${fmt(perToken.sampleFreeMs)} (unconstrained sampler over all ${vocabulary.tokens.length} logits)`,
 );
+if (modelStepMs !== null) {
+  const extra = perToken.maskAcceptMs + Math.max(0, perToken.sampleMaskedMs - perToken.sampleFreeMs);
+  console.log(
+    `Tiny Qwen3-shaped model, one decode step (past 200, onnxruntime-node CPU): ${fmt(modelStepMs)}; the decoder's per-token overhead beside an unconstrained sampler is ${fmt(extra)}, ${((extra / modelStepMs) * 100).toFixed(1)}% of a step`,
+  );
+}
 const round = (x: number | null) => (x === null || Number.isNaN(x) ? null : Math.round(x * 1000) / 1000);
 console.log(
   JSON.stringify({
@@ -447,6 +497,11 @@ console.log(
       max: round(r.max),
     })),
     jumpForward: { turns: turnTexts.length, passesWithout, passesWith, savedShare: round(savedShare) },
-    perTokenMs: { maskAccept: round(perToken.maskAcceptMs), sampleMasked: round(perToken.sampleMaskedMs), sampleFree: round(perToken.sampleFreeMs) },
+    perTokenMs: {
+      maskAccept: round(perToken.maskAcceptMs),
+      sampleMasked: round(perToken.sampleMaskedMs),
+      sampleFree: round(perToken.sampleFreeMs),
+      tinyModelStep: round(modelStepMs),
+    },
   }),
 );

@@ -3,6 +3,7 @@ export * from './agent/index.js';
 export * from './agents/index.js';
 export * from './backends/index.js';
 export * from './contract/index.js';
+export * from './decoding/index.js';
 export * from './evaluation/index.js';
 export * from './prompt/index.js';
 export * from './report/index.js';

@@ -1,8 +1,9 @@
 import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
+import { LiteralLeaf } from './literal-leaf.js';
 import type { GrammarNode, Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
-import { canComplete, enter, type Frame, setKey, stepFrame } from './stack-machine.js';
+import { canComplete, enter, Frame, setKey, stepFrame } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
@@ -168,22 +169,64 @@ export class CompiledGrammar {
       return mask;
     }
     const mask = new Uint32Array(this.maskWords);
-    this.walk(this.trie, frames, mask);
+    if (frames.every((f) => f.node instanceof LiteralLeaf)) {
+      // Keys, punctuation, enum values: follow each literal down the trie instead of trying every branch.
+      for (const frame of frames) this.literalWalk(frame, mask);
+    } else this.walk(this.trie, frames, mask);
     if (frames.some(canComplete)) {
       for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
     }
     return mask;
   }
 
-  /** Sets the bits of the tokens of `trie` that the parser accepts from `frames`. */
-  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array): void {
-    const { byte, depth, end, token, nodeCount, duplicates } = trie;
+  /**
+   * The tokens allowed from a position inside a literal: those spelling a prefix of the rest of the
+   * literal (one trie path), and those that run past its end, walked from the node where it ends with
+   * the positions that follow it.
+   */
+  private literalWalk(frame: Frame, mask: Uint32Array): void {
+    const leaf = frame.node as LiteralLeaf;
+    const bytes = leaf.bytes;
+    const trie = this.trie;
+    let node = 0;
+    for (let k = frame.state as number; k < bytes.length; k++) {
+      node = trie.child(node, bytes[k] as number);
+      if (node < 0) return;
+      if (k + 1 < bytes.length) {
+        this.setToken(node, mask);
+        continue;
+      }
+      const after: Frame[] = [];
+      stepFrame(new Frame(leaf, k, frame.parent), bytes[k] as number, after);
+      if (after.length === 0) return;
+      this.setToken(node, mask);
+      this.walk(trie, after, mask, node);
+    }
+  }
+
+  private setToken(node: number, mask: Uint32Array): void {
+    const id = this.trie.token[node] as number;
+    if (id < 0) return;
+    mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    const more = this.trie.duplicates.get(node);
+    if (more)
+      for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+  }
+
+  /**
+   * Sets the bits of the tokens of `trie` below node `root` (default: all) that the parser accepts from
+   * `frames`, the positions after the bytes that lead to `root`.
+   */
+  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0): void {
+    const { byte, depth, end, token, duplicates } = trie;
     // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
     // are reused from node to node (only frames are allocated).
-    const positions: Frame[][] = [[...frames]];
-    for (let d = 1; d <= trie.maxTokenBytes; d++) positions.push([]);
+    const positions: Frame[][] = [];
+    for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
+    positions[depth[root] as number] = [...frames];
+    const nodeCount = end[root] as number;
     let visited = 0;
-    let i = 1;
+    let i = root + 1;
     while (i < nodeCount) {
       visited++;
       const d = depth[i] as number;

@@ -71,7 +71,11 @@ export async function decodeConstrained(options: ConstrainedDecodeOptions): Prom
     }
     let mask = matcher.mask();
     if (finishing !== null) {
-      if (finishing.length === 0) break;
+      if (finishing.length === 0) {
+        if (!matcher.isComplete())
+          throw new Error('internal error: the completion did not complete the document');
+        break;
+      }
       mask = prefixMask(matcher, finishing);
     }
     if (mask.every((w) => w === 0)) {

@@ -10,5 +10,6 @@ export type { SchemaCompileOptions } from './schema-compiler.js';
 export { SUPPORTED_KEYWORDS } from './schema-compiler.js';
 export type { TokenSamplerOptions } from './token-sampler.js';
 export { TokenSampler } from './token-sampler.js';
+export type { TokenTrie } from './token-trie.js';
 export type { DecoderVocabulary } from './vocabulary.js';
 export { allowedTokenIds, countAllowed, decoderVocabulary, isAllowed } from './vocabulary.js';

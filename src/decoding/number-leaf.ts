@@ -87,10 +87,11 @@ export class NumberLeaf extends Leaf {
 
   key(state: unknown): string {
     const text = state as string;
-    if (this.low !== null || this.high !== null) return text;
-    // Without bounds only the shape matters (sign, digits so far, point): "12" and "57" allow the same.
     const parts = parse(text);
     if (!parts) return text;
+    // When every completion of the text is within the bounds (always, without bounds), only its shape
+    // matters (sign, digits so far, point): "899." and "640." allow the same tokens under [200, 2000].
+    if ((this.low !== null || this.high !== null) && !this.boundsInactive(parts)) return text;
     const shape = parts.int === '' ? 'e' : parts.int === '0' ? 'z' : `d${parts.int.length}`;
     return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}`;
   }
@@ -119,6 +120,25 @@ export class NumberLeaf extends Leaf {
 
   override valueKey(state: unknown): string | undefined {
     return String(Number(state as string));
+  }
+
+  /** Whether every value reachable from `parts` lies within the bounds. */
+  private boundsInactive(parts: NumberParts): boolean {
+    const { negative, int, frac } = parts;
+    let from: bigint;
+    let to: bigint;
+    if (frac !== null) {
+      from = this.magnitude(int, frac) ?? 0n;
+      to = from + 10n ** BigInt(this.fractionDigits - Math.min(frac.length, this.fractionDigits)) - 1n;
+    } else if (int === '') return false;
+    else {
+      from = BigInt(int) * this.scale;
+      const extra = int === '0' ? 0 : this.options.maxDigits - int.length;
+      to = (BigInt(int) + 1n) * 10n ** BigInt(Math.max(0, extra)) * this.scale - 1n;
+    }
+    const lo = negative ? -to : from;
+    const hi = negative ? -from : to;
+    return (this.low === null || lo >= this.low) && (this.high === null || hi <= this.high);
   }
 
   private maxFraction(intDigits: number): number {

@@ -93,6 +93,17 @@ export class TokenTrie {
     this.maxTokenBytes = maxTokenBytes;
   }
 
+  /** The child of `node` along byte `b`, or -1 (children are contiguous subtrees: a scan of siblings). */
+  child(node: number, b: number): number {
+    let child = node + 1;
+    const stop = this.end[node] as number;
+    while (child < stop) {
+      if (this.byte[child] === b) return child;
+      child = this.end[child] as number;
+    }
+    return -1;
+  }
+
   /** The node reached by `bytes` from the root, or -1. Linear in the children scanned; for rare use. */
   find(bytes: Uint8Array): number {
     let node = 0;

@@ -83,6 +83,56 @@ describe('masks', () => {
       }
     }
   });
+  it('agree with accepting each token inside strings mid-character and mid-escape, with and without a pattern', () => {
+    const random = new Random(5);
+    const highBytes = q.vocabulary.tokens.flatMap((bytes, id) => ((bytes[0] ?? 0) >= 0x80 ? [id] : []));
+    const cases: Array<[unknown, string]> = [
+      [{ type: 'string', maxLength: 12 }, '"日本語😀é\\u00e9\\n'],
+      [{ type: 'string', pattern: '^[a-zé]+$' }, '"aébé'],
+    ];
+    for (const [schema, text] of cases) {
+      const g = compileSchema(schema, q.vocabulary);
+      const bytes = new TextEncoder().encode(text);
+      // Cut by bytes, not tokens: positions inside a UTF-8 character and inside an escape.
+      for (let cut = 1; cut <= bytes.length; cut++) {
+        const m = g.matcher();
+        let ok = true;
+        for (const b of bytes.subarray(0, cut)) {
+          const id = q.vocabulary.tokens.findIndex((t) => t.length === 1 && t[0] === b);
+          ok &&= m.accept(id);
+        }
+        expect(ok).toBe(true);
+        const mask = m.mask();
+        const sample = [
+          ...Array.from({ length: 300 }, () => random.pick(highBytes)),
+          ...Array.from({ length: 300 }, () => random.int(0, 151_000)),
+        ];
+        for (const id of sample) {
+          const token = q.vocabulary.tokens[id] as Uint8Array;
+          expect(isAllowed(mask, id), `cut ${cut} of ${text}, token ${id}`).toBe(
+            token.length > 0 && m.acceptsBytes(token),
+          );
+        }
+      }
+    }
+  });
+  it('stay exact when positions share a cached mask (numbers whose completions are all in range)', () => {
+    const g = compileSchema(
+      { type: 'object', properties: { p: { type: 'number', minimum: 200, maximum: 2000 } }, required: ['p'] },
+      q.vocabulary,
+    );
+    const candidates = q.encode('0123456789.,}-"').concat(q.encode(' 5'), q.encode('.5'));
+    for (const text of ['{"p":899.9', '{"p":640.5', '{"p":1999.', '{"p":2000', '{"p":19', '{"p":200.']) {
+      const m = g.matcher();
+      for (const id of q.encode(text)) expect(m.accept(id)).toBe(true);
+      const mask = m.mask();
+      for (const id of candidates) {
+        expect(isAllowed(mask, id), `${text} + ${q.tokenizer.decode([id])}`).toBe(
+          m.acceptsBytes(q.vocabulary.tokens[id] as Uint8Array),
+        );
+      }
+    }
+  });
   it('are cached per grammar state: the same state twice costs one computation', () => {
     const g = compileSchema({ type: 'array', items: { type: 'integer' } }, q.vocabulary);
     const m = g.matcher();

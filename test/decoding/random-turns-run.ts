@@ -25,4 +25,4 @@ for (let chunk = 0; total.turns < turns; chunk++) {
     JSON.stringify({ temperature, ...total, seconds: Math.round((performance.now() - started) / 1000) }),
   );
 }
-process.exitCode = total.failures === 0 ? 1 - 1 : 1;
+process.exitCode = total.failures === 0 ? 0 : 1;

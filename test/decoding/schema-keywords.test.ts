@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HaggleError } from '../../src/contract/index.js';
+import { HaggleError, InvalidInputError } from '../../src/contract/index.js';
 import {
   type CompiledGrammar,
   compileSchema,
@@ -324,5 +324,14 @@ describe('numbers at the digit limits', () => {
     expectPrefixRefused(g, q, '290759205743111.');
     expectAccepted(g, q, '29075920574311.1');
     expectPrefixRefused(g, q, '2907592057431111');
+  });
+});
+
+describe('bad input', () => {
+  it('a vocabulary without end-of-sequence ids, or bad options, is an InvalidInputError', () => {
+    expect(() =>
+      compileSchema({ type: 'null' }, { tokens: [new Uint8Array([0x6e])], eosTokenIds: [] }),
+    ).toThrow(InvalidInputError);
+    expect(() => compile({ type: 'number' }, { maxFractionDigits: -1 })).toThrow(InvalidInputError);
   });
 });
