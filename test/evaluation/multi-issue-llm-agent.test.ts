@@ -29,8 +29,9 @@ describe('MultiIssueLlmAgent', () => {
     });
     expect(result.turns[0]?.turn.offer).toEqual(valid);
     const call = backend.calls[0];
+    if (!call) throw new Error('the backend was not called');
     const schema = (
-      call?.responseFormat as unknown as {
+      call.responseFormat as unknown as {
         schema: { oneOf: { properties: { action: { const: string } } }[] };
       }
     ).schema;

@@ -59,7 +59,10 @@ describe('haggle report on tournament results', () => {
         rects.map((r) => Number(r.getAttribute('data-value'))),
       );
       expect(bars.sort()).toEqual(scores.map((s) => s.armUtility.mean).sort());
-      await page.screenshot({ path: process.env.HAGGLE_SCREENSHOT ?? join(dir, 'tournament.png'), fullPage: true });
+      await page.screenshot({
+        path: process.env.HAGGLE_SCREENSHOT ?? join(dir, 'tournament.png'),
+        fullPage: true,
+      });
       expect(requests).toEqual([pathToFileURL(join(dir, 'matches.html')).href]);
     } finally {
       await browser.close();
