@@ -8,7 +8,13 @@ export default defineConfig([
   {
     // The library: ESM and CommonJS with a declaration file each, so both `import` and `require` users
     // get types that match the module they load (checked by @arethetypeswrong/cli in `npm test`).
-    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      testing: 'src/testing/index.ts',
+      onnx: 'src/onnx/index.ts',
+      // The decode loop's worker thread, found next to the onnx entry at run time.
+      'onnx-worker': 'src/onnx/onnx-worker.ts',
+    },
     format: ['esm', 'cjs'],
     dts: true,
     target: 'node20',

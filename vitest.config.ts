@@ -5,6 +5,7 @@ export default defineConfig({
   resolve: {
     // Examples import 'haggle' as users do; tests run them against the source, no build needed.
     alias: [
+      { find: /^haggle\/onnx$/, replacement: fileURLToPath(new URL('./src/onnx/index.ts', import.meta.url)) },
       {
         find: /^haggle\/testing$/,
         replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),

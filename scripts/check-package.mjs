@@ -48,6 +48,8 @@ step('import haggle (ESM)', () => {
   const script = `
     const haggle = await import('haggle');
     const testing = await import('haggle/testing');
+    const onnx = await import('haggle/onnx');
+    if (typeof onnx.OnnxBackend?.load !== 'function') throw new Error('haggle/onnx lacks OnnxBackend.load');
     const missing = ${JSON.stringify(expectedExports)}.filter((name) => !(name in haggle));
     if (missing.length) throw new Error('missing exports: ' + missing.join(', '));
     if (typeof testing.MockLanguageBackend !== 'function') throw new Error('haggle/testing lacks MockLanguageBackend');
@@ -59,6 +61,7 @@ step('require haggle (CommonJS)', () => {
   const script = `
     const haggle = require('haggle');
     const { MockLanguageBackend } = require('haggle/testing');
+    if (typeof require('haggle/onnx').OnnxBackend?.load !== 'function') throw new Error('haggle/onnx lacks OnnxBackend');
     const missing = ${JSON.stringify(expectedExports)}.filter((name) => !(name in haggle));
     if (missing.length) throw new Error('missing exports: ' + missing.join(', '));
     if (typeof MockLanguageBackend !== 'function') throw new Error('haggle/testing lacks MockLanguageBackend');

@@ -4,6 +4,7 @@ import type {
   GenerateResult,
   LanguageBackend,
 } from '../backends/language-backend.js';
+import type { Action } from '../contract/action.js';
 import {
   BackendError,
   HaggleAbortError,
@@ -14,6 +15,8 @@ import {
   type ValidationIssue,
 } from '../contract/errors.js';
 import { boundsFor, type Guardrails } from '../contract/guardrails.js';
+import type { Role } from '../contract/history.js';
+import type { JsonSchema } from '../contract/json-schema.js';
 import type { ModelProfile } from '../contract/model-profile.js';
 import type {
   Negotiator,
@@ -69,6 +72,9 @@ export class NegotiationAgent implements Negotiator {
   readonly retries: number;
   private readonly onWarning: ((warning: BackendWarning) => void) | undefined;
   private readonly seenWarnings = new Map<string, BackendWarning>();
+  // Profile and guardrails are fixed per agent, so a turn schema depends only on role and actions:
+  // built once, not on every request (it is the largest part of a remote request's preparation).
+  private readonly schemas = new Map<string, JsonSchema>();
 
   constructor(options: NegotiationAgentOptions) {
     const resolved = resolveAgentOptions(options);
@@ -122,6 +128,19 @@ export class NegotiationAgent implements Negotiator {
     };
   }
 
+  private schemaFor(role: Role, actions: readonly Action[]): JsonSchema {
+    const key = `${role}|${actions.join(',')}`;
+    let schema = this.schemas.get(key);
+    if (!schema) {
+      // Frozen: every request shares it, so a backend that edited it in place would corrupt the next.
+      schema = deepFreeze(
+        turnJsonSchema({ profile: this.profile, role, guardrails: this.guardrails, actions }),
+      );
+      this.schemas.set(key, schema);
+    }
+    return schema;
+  }
+
   private prepare(input: PredictInput): PreparedRequest {
     const { context, history, role, legalActions } = validatePredictInput(input);
     const actions = allowedActions({ legalActions, history, role, guardrails: this.guardrails });
@@ -139,7 +158,7 @@ export class NegotiationAgent implements Negotiator {
       { context, history, role, profile: this.profile },
       { template: this.template },
     );
-    const schema = turnJsonSchema({ profile: this.profile, role, guardrails: this.guardrails, actions });
+    const schema = this.schemaFor(role, actions);
     const { seed: _defaultSeed, ...sampling } = this.sampling;
     return {
       base: {
@@ -257,4 +276,12 @@ export class NegotiationAgent implements Negotiator {
       }
     }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value as Record<string, unknown>)) deepFreeze(child);
+  }
+  return value;
 }

@@ -5,10 +5,12 @@ import type { LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
+import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
+import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 
-/** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (local; not yet). */
+/** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (a local model folder). */
 export const CLI_BACKEND_NAMES = ['openai', 'onnx'] as const;
 export type CliBackendName = (typeof CLI_BACKEND_NAMES)[number];
 
@@ -20,6 +22,8 @@ export interface BackendCliOptions {
   dialect?: DialectName;
   endpoint?: Endpoint;
   timeout?: number;
+  device?: OnnxDevice;
+  dtype?: OnnxDtype;
 }
 
 /** Each `--base-url` adds replicas; a comma-separated list adds several at once. */
@@ -69,6 +73,16 @@ export function addBackendOptions(command: Command, options: { required?: boolea
       '--timeout <ms>',
       'timeout of one HTTP attempt in ms',
       parseIntegerOption('timeout', 1, 3_600_000),
+    )
+    .option(
+      '--device <name>',
+      'where --backend onnx runs: cpu, cuda or webgpu (falls back to cpu, with a warning)',
+      parseChoice('device', ['cpu', 'cuda', 'webgpu'] as const),
+    )
+    .option(
+      '--dtype <name>',
+      'which export --backend onnx loads: fp32, fp16 or q4f16',
+      parseChoice('dtype', ['fp32', 'fp16', 'q4f16'] as const),
     );
 }
 
@@ -78,21 +92,30 @@ export function createCliBackend(
   env: NodeJS.ProcessEnv = process.env,
 ): LanguageBackend | undefined {
   if (options.backend === undefined) {
-    const stray = (['baseUrl', 'model', 'apiKey', 'dialect', 'endpoint', 'timeout'] as const).find(
-      (key) => options[key] !== undefined,
-    );
+    const stray = (
+      ['baseUrl', 'model', 'apiKey', 'dialect', 'endpoint', 'timeout', 'device', 'dtype'] as const
+    ).find((key) => options[key] !== undefined);
     if (stray) throw new CliUsageError(`--${kebab(stray)} needs --backend`);
     return undefined;
   }
   if (options.backend === 'onnx') {
     if (!options.model)
       throw new CliUsageError('--backend onnx needs --model <dir>, the exported model folder');
-    throw new BackendUnavailableError(
-      'onnx',
-      `the local ONNX backend is not part of this version of haggle, so ${options.model} cannot be loaded. ` +
-        'Serve the model with vLLM, SGLang or llama.cpp and use --backend openai --base-url <url> --model <name>.',
-    );
+    // Loaded on first use, in a worker thread; onnxruntime-node is only imported then.
+    try {
+      return new DeferredOnnxBackend(options.model, {
+        ...(options.device ? { device: options.device } : {}),
+        ...(options.dtype ? { dtype: options.dtype } : {}),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new BackendUnavailableError(
+        'onnx',
+        `${reason}. To use a model served elsewhere: --backend openai --base-url <url> --model <name>.`,
+      );
+    }
   }
+  if (options.device || options.dtype) throw new CliUsageError('--device and --dtype need --backend onnx');
   if (!options.baseUrl || options.baseUrl.length === 0) {
     throw new CliUsageError('--backend openai needs --base-url <url>, e.g. http://localhost:8000/v1');
   }

@@ -1,17 +1,19 @@
 import type { Command } from 'commander';
+import { NegotiationAgent } from '../agent/negotiation-agent.js';
 import type { Action } from '../contract/action.js';
 import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';
 import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
-import type { PredictInput } from '../contract/negotiator.js';
+import type { Negotiator, PredictInput } from '../contract/negotiator.js';
 import { parseInput } from '../contract/validate.js';
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
+import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { readJsonInput } from './read-json-input.js';
 
-interface PredictCliOptions {
+interface PredictCliOptions extends BackendCliOptions {
   context: string;
   history?: string;
   role?: 'buyer' | 'seller';
@@ -20,7 +22,7 @@ interface PredictCliOptions {
 }
 
 export function registerPredictCommand(program: Command, io: CliIo, signal: AbortSignal): void {
-  program
+  const command = program
     .command('predict')
     .description('print the next turn for a listing and its history, as one JSON object')
     .requiredOption(
@@ -47,12 +49,24 @@ export function registerPredictCommand(program: Command, io: CliIo, signal: Abor
       'seed for this decision',
       parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER),
       0,
-    )
-    .action(async (options: PredictCliOptions) => {
-      const input = readPredictInput(options, io);
-      const turn = await createCliAgent(options.agent).predict(input, { seed: options.seed, signal });
+    );
+  // With --backend, the turn comes from the model (e.g. --backend onnx --model DIR) instead of --agent.
+  addBackendOptions(command).action(async (options: PredictCliOptions) => {
+    const input = readPredictInput(options, io);
+    if (options.backend && command.getOptionValueSource('agent') === 'cli') {
+      throw new CliUsageError('--agent and --backend exclude each other: a backend plays an LLM agent');
+    }
+    const backend = createCliBackend(options);
+    const negotiator: Negotiator = backend
+      ? new NegotiationAgent({ backend })
+      : createCliAgent(options.agent);
+    try {
+      const turn = await negotiator.predict(input, { seed: options.seed, signal });
       io.stdout.write(`${JSON.stringify(turn)}\n`);
-    });
+    } finally {
+      await (backend as { dispose?: () => Promise<void> } | undefined)?.dispose?.();
+    }
+  });
 }
 
 function readPredictInput(options: PredictCliOptions, io: CliIo): PredictInput {

@@ -1,0 +1,191 @@
+import type { TinyQwen3Config } from './config.js';
+import { GraphBuilder } from './onnx-builder.js';
+import type { TinyQwen3Weights } from './weights.js';
+
+/** Masked attention scores: large and finite, so a fully masked (padding) row stays NaN-free. */
+export const MASKED_SCORE = -1e9;
+
+/**
+ * The ONNX graph of a Qwen3 decoder with the inputs and outputs of an Optimum
+ * `text-generation-with-past` export: `input_ids`, `attention_mask`, `position_ids`,
+ * `past_key_values.{i}.key|value` -> `logits`, `present.{i}.key|value`. The causal mask comes from
+ * `attention_mask` (batch, past + new) and the query positions past..past+new, as in transformers.
+ */
+export interface GraphOptions {
+  /**
+   * Add the optional scalar input `num_logits_to_keep` (default true): logits of the last k positions
+   * only, as transformers.js feeds it when a model has it (onnx-community exports do). Without it the
+   * graph has exactly Optimum's names, and prefill returns logits for every prompt position.
+   */
+  logitsToKeep?: boolean;
+}
+
+export function buildQwen3Graph(
+  config: TinyQwen3Config,
+  weights: TinyQwen3Weights,
+  options: GraphOptions = {},
+): Uint8Array {
+  const g = new GraphBuilder();
+  const { hiddenSize: d, heads, kvHeads, headDim, intermediateSize: m, vocabSize: vocab } = config;
+  const group = heads / kvHeads;
+  const inputIds = g.input('input_ids', 'int64', ['batch_size', 'sequence_length']);
+  const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
+  const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
+  const past: { key: string; value: string }[] = [];
+  for (let l = 0; l < config.layers; l++) {
+    const dims = ['batch_size', kvHeads, 'past_sequence_length', headDim];
+    past.push({
+      key: g.input(`past_key_values.${l}.key`, 'float', dims),
+      value: g.input(`past_key_values.${l}.value`, 'float', dims),
+    });
+  }
+
+  const embed = g.floats('model.embed_tokens.weight', [vocab, d], weights.embed);
+  let hidden = g.op('Gather', [embed, inputIds], { axis: 0 }); // (B, T, D)
+
+  const eps = g.scalar(config.rmsNormEps);
+  const rmsNorm = (x: string, weight: string) => {
+    const squared = g.op('Mul', [x, x]);
+    const mean = g.op('ReduceMean', [squared], { axes: [-1], keepdims: 1 });
+    const root = g.op('Sqrt', [g.op('Add', [mean, eps])]);
+    return g.op('Mul', [g.op('Div', [x, root]), weight]);
+  };
+
+  // Rotary embedding: angle[b, t, i] = position * theta^(-2i/headDim), duplicated over both halves.
+  const invFreq = new Float32Array(headDim / 2);
+  for (let i = 0; i < headDim / 2; i++) invFreq[i] = config.ropeTheta ** ((-2 * i) / headDim);
+  const positions = g.op('Unsqueeze', [g.op('Cast', [positionIds], { to: 1 }), g.ints([-1])]); // (B,T,1)
+  const freqs = g.op('Mul', [positions, g.floats('rope.inv_freq', [headDim / 2], invFreq)]);
+  const angles = g.op('Concat', [freqs, freqs], { axis: -1 }); // (B, T, hd)
+  const cos = g.op('Unsqueeze', [g.op('Cos', [angles]), g.ints([1])]); // (B, 1, T, hd)
+  const sin = g.op('Unsqueeze', [g.op('Sin', [angles]), g.ints([1])]);
+  const half = g.ints([headDim / 2, headDim / 2]);
+  const rope = (x: string) => {
+    const first = g.op('Split', [x, half], { axis: -1 });
+    const second = `${first}_1`;
+    // Split has two outputs; the builder names the first, so name the second by hand.
+    const node = g.lastNode();
+    node.output = [first, second];
+    const rotated = g.op('Concat', [g.op('Neg', [second]), first], { axis: -1 });
+    return g.op('Add', [g.op('Mul', [x, cos]), g.op('Mul', [rotated, sin])]);
+  };
+
+  // Mask (B, 1, T, L): key j visible to query i when attention_mask[b, j] and j <= past + i.
+  const zero = g.ints([0], []);
+  const one = g.ints([1], []);
+  const totalLength = g.op('Gather', [g.op('Shape', [attentionMask]), one], { axis: 0 });
+  const newLength = g.op('Gather', [g.op('Shape', [inputIds]), one], { axis: 0 });
+  const pastLength = g.op('Sub', [totalLength, newLength]);
+  const keyIndex = g.op('Unsqueeze', [g.op('Range', [zero, totalLength, one]), g.ints([0])]); // (1, L)
+  const queryIndex = g.op('Unsqueeze', [g.op('Range', [pastLength, totalLength, one]), g.ints([1])]); // (T, 1)
+  const causal = g.op('LessOrEqual', [keyIndex, queryIndex]); // (T, L)
+  const padding = g.op('Unsqueeze', [g.op('Cast', [attentionMask], { to: 9 }), g.ints([1, 2])]); // (B,1,1,L)
+  const visible = g.op('And', [causal, padding]); // (B, 1, T, L)
+  const masked = g.scalar(MASKED_SCORE);
+  const scale = g.scalar(1 / Math.sqrt(headDim));
+
+  const batchTime = g.op('Slice', [g.op('Shape', [inputIds]), g.ints([0]), g.ints([2])]); // [B, T]
+  const shape = (...tail: number[]) => g.op('Concat', [batchTime, g.ints(tail)], { axis: 0 });
+
+  for (let l = 0; l < config.layers; l++) {
+    const w = weights.layers[l];
+    const p = past[l];
+    if (!w || !p) throw new Error('layer weights missing');
+    const name = (s: string) => `model.layers.${l}.${s}`;
+    const normed = rmsNorm(hidden, g.floats(name('input_layernorm.weight'), [d], w.inputNorm));
+    const project = (
+      x: string,
+      weight: Float32Array,
+      label: string,
+      n: number,
+      norm: Float32Array | null,
+    ) => {
+      const flat = g.op('MatMul', [
+        x,
+        g.floats(name(`self_attn.${label}_proj.weight`), [d, n * headDim], weight),
+      ]);
+      let split = g.op('Reshape', [flat, shape(n, headDim)]); // (B, T, n, hd)
+      if (norm) split = rmsNorm(split, g.floats(name(`self_attn.${label}_norm.weight`), [headDim], norm));
+      return g.op('Transpose', [split], { perm: [0, 2, 1, 3] }); // (B, n, T, hd)
+    };
+    const q = rope(project(normed, w.q, 'q', heads, w.qNorm));
+    const k = rope(project(normed, w.k, 'k', kvHeads, w.kNorm));
+    const v = project(normed, w.v, 'v', kvHeads, null);
+    const presentKey = g.op('Concat', [p.key, k], { axis: 2 }); // (B, kv, L, hd)
+    const presentValue = g.op('Concat', [p.value, v], { axis: 2 });
+    g.output(`present.${l}.key`, presentKey, 'float', [
+      'batch_size',
+      kvHeads,
+      'total_sequence_length',
+      headDim,
+    ]);
+    g.output(`present.${l}.value`, presentValue, 'float', [
+      'batch_size',
+      kvHeads,
+      'total_sequence_length',
+      headDim,
+    ]);
+    // Grouped-query attention: each KV head serves `group` query heads (repeat_kv in transformers).
+    const repeat = (x: string) => {
+      const shape5 = g.op('Shape', [x]);
+      const b = g.op('Slice', [shape5, g.ints([0]), g.ints([1])]);
+      const len = g.op('Slice', [shape5, g.ints([2]), g.ints([3])]);
+      const expanded = g.op('Expand', [
+        g.op('Unsqueeze', [x, g.ints([2])]),
+        g.op('Concat', [b, g.ints([kvHeads, group]), len, g.ints([headDim])], { axis: 0 }),
+      ]);
+      return g.op('Reshape', [
+        expanded,
+        g.op('Concat', [b, g.ints([heads]), len, g.ints([headDim])], { axis: 0 }),
+      ]);
+    };
+    const keys = repeat(presentKey);
+    const values = repeat(presentValue);
+    const scores = g.op('Mul', [
+      g.op('MatMul', [q, g.op('Transpose', [keys], { perm: [0, 1, 3, 2] })]),
+      scale,
+    ]);
+    const probs = g.op('Softmax', [g.op('Where', [visible, scores, masked])], { axis: -1 });
+    const context = g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: [0, 2, 1, 3] });
+    const merged = g.op('Reshape', [context, shape(heads * headDim)]);
+    const attended = g.op('MatMul', [
+      merged,
+      g.floats(name('self_attn.o_proj.weight'), [heads * headDim, d], w.o),
+    ]);
+    hidden = g.op('Add', [hidden, attended]);
+
+    const normed2 = rmsNorm(hidden, g.floats(name('post_attention_layernorm.weight'), [d], w.postNorm));
+    const gate = g.op('MatMul', [normed2, g.floats(name('mlp.gate_proj.weight'), [d, m], w.gate)]);
+    const up = g.op('MatMul', [normed2, g.floats(name('mlp.up_proj.weight'), [d, m], w.up)]);
+    const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), up]);
+    hidden = g.op('Add', [
+      hidden,
+      g.op('MatMul', [act, g.floats(name('mlp.down_proj.weight'), [m, d], w.down)]),
+    ]);
+  }
+  let final = rmsNorm(hidden, g.floats('model.norm.weight', [d], weights.finalNorm));
+  let kept = g.op('Unsqueeze', [newLength, g.ints([0])]);
+  if (options.logitsToKeep !== false) {
+    const keep = g.input('num_logits_to_keep', 'int64', []);
+    kept = g.op('Unsqueeze', [keep, g.ints([0])]);
+    final = g.op('Slice', [final, g.op('Neg', [kept]), g.ints([2 ** 62]), g.ints([1])]);
+  }
+  // Tied head: Gemm with transB reads the embedding as is; flattening to 2-D makes one GEMM of the
+  // whole batch rather than one matrix-vector product per row.
+  const flat = g.op('Reshape', [final, g.ints([-1, d])]);
+  const head = g.op('Gemm', [flat, embed], { transB: 1 });
+  const logits = g.op('Reshape', [
+    head,
+    g.op(
+      'Concat',
+      [g.op('Slice', [g.op('Shape', [inputIds]), g.ints([0]), g.ints([1])]), kept, g.ints([vocab])],
+      { axis: 0 },
+    ),
+  ]);
+  g.output('logits', logits, 'float', [
+    'batch_size',
+    options.logitsToKeep !== false ? 'num_logits' : 'sequence_length',
+    vocab,
+  ]);
+  return g.encode('tiny-qwen3');
+}

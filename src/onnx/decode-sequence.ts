@@ -1,0 +1,98 @@
+/** What one sequence's decode returns; the engine only relays it. */
+export interface SequenceOutput {
+  text: string;
+  tokens: number;
+  finishReason: 'stop' | 'length';
+}
+
+/** Asks the engine for the logits after `prompt + tokens`; `tokens` may be shorter than last time (rollback). */
+export type NextLogits = (tokens: readonly number[]) => Promise<Float32Array>;
+
+/** A request of `n` sequences that share a prompt and finish (or fail) together. */
+export interface DecodeJob {
+  promptIds: readonly number[];
+  /** One decode function per sequence: drives the grammar and sampler, calls `nextLogits` per step. */
+  decoders: ((nextLogits: NextLogits, signal: AbortSignal) => Promise<SequenceOutput>)[];
+  /** Set to 1 (by the main thread, through shared memory) to abort; checked before every step. */
+  abortFlag: Int32Array | null;
+  resolve(outputs: SequenceOutput[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * One row of the batch: the tokens its KV cache columns hold, which columns it may attend to, and
+ * the tokens still to feed before its pending logits request can be answered.
+ */
+export class DecodeSequence {
+  state: 'running' | 'waiting' | 'done' = 'running';
+  /** Token ids in the cache, prompt first, and the cache column of each. */
+  readonly fed: number[] = [];
+  readonly slots: number[] = [];
+  /** 1 where this row attends to a cache column (the row's part of `attention_mask`). */
+  readonly mask: number[];
+  pending: number[] = [];
+  output: SequenceOutput | undefined;
+  error: unknown;
+  private answer: { resolve: (logits: Float32Array) => void; reject: (error: unknown) => void } | null = null;
+
+  constructor(
+    readonly job: DecodeJob & { controller: AbortController },
+    cacheLength: number,
+    private readonly onChange: () => void,
+  ) {
+    this.mask = new Array<number>(cacheLength).fill(0);
+  }
+
+  /** Starts the decode; its first logits request comes synchronously or on a microtask. */
+  start(decode: DecodeJob['decoders'][number]): void {
+    decode((tokens) => this.ask(tokens), this.job.controller.signal).then(
+      (output) => this.finish(output, undefined),
+      (error: unknown) => this.finish(undefined, error ?? new Error('decode failed')),
+    );
+  }
+
+  private finish(output: SequenceOutput | undefined, error: unknown): void {
+    this.output = output;
+    this.error = error;
+    this.state = 'done';
+    this.onChange();
+  }
+
+  /**
+   * Works out what to feed: the longest prefix of `prompt + tokens` already in the cache stays; the
+   * rest of the cache is masked out (a jump-forward rollback), and at least one token is fed so that
+   * fresh logits come back.
+   */
+  private ask(tokens: readonly number[]): Promise<Float32Array> {
+    const target = this.job.promptIds.concat(tokens);
+    const limit = Math.min(this.fed.length, target.length);
+    let common = 0;
+    while (common < limit && this.fed[common] === target[common]) common++;
+    if (common === target.length) common--;
+    for (let i = common; i < this.slots.length; i++) this.mask[this.slots[i] as number] = 0;
+    this.fed.length = common;
+    this.slots.length = common;
+    this.pending = target.slice(common);
+    return new Promise<Float32Array>((resolve, reject) => {
+      this.answer = { resolve, reject };
+      this.state = 'waiting';
+      this.onChange();
+    });
+  }
+
+  /** Hands the logits of the last fed token to the decode. */
+  deliver(logits: Float32Array): void {
+    const answer = this.answer;
+    this.answer = null;
+    this.state = 'running';
+    answer?.resolve(logits);
+  }
+
+  /** Fails the pending request (abort): the decode's promise rejects and the row ends. */
+  fail(error: unknown): void {
+    const answer = this.answer;
+    this.answer = null;
+    this.state = 'running';
+    answer?.reject(error);
+  }
+}

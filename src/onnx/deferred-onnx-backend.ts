@@ -1,0 +1,48 @@
+import { basename, resolve } from 'node:path';
+import type { GenerateOptions, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
+import { findModelFiles, readModelShape } from './model-folder.js';
+import type { OnnxBackend } from './onnx-backend.js';
+import type { OnnxLoadOptions } from './onnx-options.js';
+
+/**
+ * An `OnnxBackend` for places that need a backend synchronously (the CLI's option parsing): the folder
+ * is checked now, so a wrong path fails before any work, and onnxruntime-node is imported and the
+ * model loaded on the first request, so commands that never generate never load the native runtime.
+ */
+export class DeferredOnnxBackend implements LanguageBackend {
+  readonly specificationVersion = 'v1' as const;
+  readonly provider = 'onnx';
+  readonly modelId: string;
+  private loading: Promise<OnnxBackend> | undefined;
+
+  constructor(
+    private readonly folder: string,
+    private readonly options: OnnxLoadOptions = {},
+  ) {
+    const files = findModelFiles(
+      folder,
+      options.dtype,
+      options.device && options.device !== 'cpu' ? 'fp16' : 'fp32',
+    );
+    readModelShape(folder, files.dtype);
+    this.modelId = options.modelId ?? basename(resolve(folder));
+  }
+
+  /** The loaded backend (loads it on first use). */
+  backend(): Promise<OnnxBackend> {
+    this.loading ??= import('./onnx-backend.js').then(({ OnnxBackend }) =>
+      OnnxBackend.load(this.folder, this.options),
+    );
+    return this.loading;
+  }
+
+  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return (await this.backend()).doGenerate(options);
+  }
+
+  async dispose(): Promise<void> {
+    const loading = this.loading;
+    this.loading = undefined;
+    if (loading) await (await loading.catch(() => undefined))?.dispose();
+  }
+}

@@ -1,0 +1,3 @@
+export { OnnxBackend } from './onnx-backend.js';
+export { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+export type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';

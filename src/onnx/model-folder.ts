@@ -1,0 +1,80 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OnnxModelFolderError } from './onnx-errors.js';
+import type { OnnxDtype, OnnxModelShape } from './onnx-options.js';
+
+/** File names transformers.js and Optimum use for each dtype of a decoder export. */
+const FILE_BY_DTYPE: Record<OnnxDtype, string> = {
+  fp32: 'model.onnx',
+  fp16: 'model_fp16.onnx',
+  q4f16: 'model_q4f16.onnx',
+};
+
+export interface ModelFiles {
+  modelPath: string;
+  dtype: OnnxDtype;
+  /** External data files next to the graph (`model.onnx_data`, `model.onnx_data_1`, ...). */
+  externalData: string[];
+}
+
+/**
+ * Finds the graph for `dtype` under `folder/onnx/` (or `folder/` for a flat Optimum export). When no
+ * dtype was asked for, the preferred one is tried, then fp32. External data files are listed so
+ * that a missing one is reported here rather than as an opaque onnxruntime error.
+ */
+export function findModelFiles(
+  folder: string,
+  dtype: OnnxDtype | undefined,
+  preferred: OnnxDtype,
+): ModelFiles {
+  const candidates: OnnxDtype[] = dtype ? [dtype] : [...new Set<OnnxDtype>([preferred, 'fp32'])];
+  for (const wanted of candidates) {
+    for (const dir of [join(folder, 'onnx'), folder]) {
+      const modelPath = join(dir, FILE_BY_DTYPE[wanted]);
+      if (!existsSync(modelPath)) continue;
+      const base = FILE_BY_DTYPE[wanted];
+      const externalData = readdirSync(dir)
+        .filter((name) => name.startsWith(`${base}_data`) || name === `${base}.data`)
+        .map((name) => join(dir, name));
+      return { modelPath, dtype: wanted, externalData };
+    }
+  }
+  const names = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`).join(' or ');
+  throw new OnnxModelFolderError(folder, `no ${names} (export with Optimum, see docs/local-onnx.md)`);
+}
+
+function readJson(folder: string, name: string): Record<string, unknown> {
+  const path = join(folder, name);
+  if (!existsSync(path)) throw new OnnxModelFolderError(folder, `${name} is missing`);
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+  } catch (error) {
+    throw new OnnxModelFolderError(folder, `${name} is not valid JSON`, { cause: error });
+  }
+}
+
+/** The shape of the decoder from `config.json` (Qwen3 and other Llama-style configs). */
+export function readModelShape(folder: string, dtype: OnnxDtype): OnnxModelShape {
+  const config = readJson(folder, 'config.json');
+  const int = (key: string): number => {
+    const value = config[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+      throw new OnnxModelFolderError(folder, `config.json has no positive integer ${key}`);
+    }
+    return value;
+  };
+  const heads = int('num_attention_heads');
+  const hidden = int('hidden_size');
+  const headDim = typeof config.head_dim === 'number' ? config.head_dim : hidden / heads;
+  const kvHeads = typeof config.num_key_value_heads === 'number' ? config.num_key_value_heads : heads;
+  const maxPositions = config.max_position_embeddings;
+  return {
+    modelType: String(config.model_type ?? 'unknown'),
+    layers: int('num_hidden_layers'),
+    kvHeads,
+    headDim,
+    vocabSize: int('vocab_size'),
+    maxPositions: typeof maxPositions === 'number' ? maxPositions : undefined,
+    kvDtype: dtype === 'fp32' ? 'float32' : 'float16',
+  };
+}

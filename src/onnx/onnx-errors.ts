@@ -1,0 +1,38 @@
+import { HaggleError } from '../contract/errors.js';
+
+/**
+ * The device asked for (`cuda`, `webgpu`) cannot be used and `fallback: false` forbade running on
+ * the CPU instead. The message says how to install the missing execution provider.
+ */
+export class OnnxDeviceUnavailableError extends HaggleError {
+  readonly device: string;
+  /** What onnxruntime said when the session was created. */
+  readonly reason: string;
+
+  constructor(device: string, reason: string, options?: { cause?: unknown }) {
+    super(
+      'onnx-device-unavailable',
+      `The ${device} execution provider of onnxruntime-node is not available (${reason}). ` +
+        (device === 'cuda'
+          ? 'onnxruntime-node downloads its CUDA provider when installed: reinstall it with ' +
+            '`ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node` on a machine with CUDA 12 and cuDNN 9, '
+          : 'It needs a GPU and drivers that onnxruntime-node can reach; ') +
+        "or pass `fallback: true` (the default) to run on the CPU, or `device: 'cpu'`.",
+      options,
+    );
+    this.name = 'OnnxDeviceUnavailableError';
+    this.device = device;
+    this.reason = reason;
+  }
+}
+
+/** The model folder lacks a file the backend needs, or holds a config it cannot read. */
+export class OnnxModelFolderError extends HaggleError {
+  readonly folder: string;
+
+  constructor(folder: string, problem: string, options?: { cause?: unknown }) {
+    super('onnx-model-folder', `Cannot load the ONNX model folder ${folder}: ${problem}`, options);
+    this.name = 'OnnxModelFolderError';
+    this.folder = folder;
+  }
+}

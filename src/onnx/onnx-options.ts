@@ -1,0 +1,37 @@
+/** Where the model runs. `cuda` and `webgpu` fall back to `cpu` unless `fallback: false`. */
+export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
+
+/** Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx` or `model_q4f16.onnx`. */
+export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16';
+
+export interface OnnxLoadOptions {
+  /** Default `cpu`. */
+  device?: OnnxDevice;
+  /** Default `fp32` on cpu, `fp16` on cuda and webgpu (falling back to `fp32` when that file is absent). */
+  dtype?: OnnxDtype;
+  /** Run on the CPU when the device cannot be had, with a warning (default true). */
+  fallback?: boolean;
+  /** Most sequences decoded together in one `session.run` (default 8); more requests wait their turn. */
+  maxBatchSize?: number;
+  /**
+   * Prompt tokens fed per `session.run`, across the batch (default 256). An Optimum export returns
+   * logits for every input position, so prefilling a long prompt at once costs tokens x vocabulary floats.
+   */
+  prefillTokensPerRun?: number;
+  /** onnxruntime threads per operator (default: onnxruntime's choice). */
+  intraOpNumThreads?: number;
+  /** A name for `modelId` (default: the folder's name). */
+  modelId?: string;
+}
+
+/** What a loaded model folder declares, read from `config.json`. */
+export interface OnnxModelShape {
+  modelType: string;
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+  vocabSize: number;
+  maxPositions: number | undefined;
+  /** Element type of the KV cache inputs. */
+  kvDtype: 'float32' | 'float16';
+}

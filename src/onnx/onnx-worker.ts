@@ -1,0 +1,123 @@
+/**
+ * The worker thread that owns the onnxruntime session and runs the decode loop. onnxruntime-node's
+ * `session.run` blocks the thread it runs on, so the loop lives here and the caller's thread stays
+ * free (a Session's events keep flowing). Started by `OnnxBackend.load()`; see worker-entry.ts for
+ * how this file is found from the sources and from dist.
+ */
+import { parentPort } from 'node:worker_threads';
+import type * as ort from 'onnxruntime-node';
+import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
+import { decoderVocabulary } from '../decoding/vocabulary.js';
+import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
+import { BatchDecoder } from './batch-decoder.js';
+import { decodersFor } from './generation-job.js';
+import { findModelFiles, readModelShape } from './model-folder.js';
+import { createSession } from './session-factory.js';
+import {
+  type FromWorker,
+  type GenerateMessage,
+  type LoadMessage,
+  serializeError,
+  type ToWorker,
+} from './worker-protocol.js';
+
+const port = parentPort;
+if (!port) throw new Error('onnx-worker must run in a worker thread');
+
+let session: ort.InferenceSession | undefined;
+let decoder: BatchDecoder | undefined;
+let tokenizer: Tokenizer | undefined;
+/** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
+const grammars = new Map<string, CompiledGrammar>();
+const GRAMMAR_CACHE_SIZE = 16;
+
+const send = (message: FromWorker) => port.postMessage(message);
+
+async function load(message: LoadMessage): Promise<void> {
+  const preferred = message.device === 'cpu' ? 'fp32' : 'fp16';
+  const files = findModelFiles(message.folder, message.dtype, preferred);
+  const shape = readModelShape(message.folder, files.dtype);
+  const created = await createSession(files.modelPath, message.device, {
+    fallback: message.fallback,
+    intraOpNumThreads: message.intraOpNumThreads,
+  });
+  session = created.session;
+  tokenizer = await loadTokenizer(message.folder);
+  const pad = tokenizer.tokenId('<|endoftext|>') ?? tokenizer.eosTokenIds[0] ?? 0;
+  decoder = new BatchDecoder(session, shape, {
+    maxBatchSize: message.maxBatchSize,
+    prefillTokensPerRun: message.prefillTokensPerRun,
+    padTokenId: pad,
+  });
+  send({
+    type: 'loaded',
+    device: created.device,
+    dtype: files.dtype,
+    modelPath: files.modelPath,
+    shape,
+    warnings: created.warnings,
+  });
+}
+
+function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
+  const key = JSON.stringify(schema);
+  let grammar = grammars.get(key);
+  if (!grammar) {
+    grammar = compileSchema(schema, decoderVocabulary(tk));
+    if (grammars.size >= GRAMMAR_CACHE_SIZE) grammars.delete(grammars.keys().next().value as string);
+    grammars.set(key, grammar);
+  }
+  return grammar;
+}
+
+function generate(message: GenerateMessage): void {
+  const { id, request } = message;
+  if (!decoder || !tokenizer) throw new Error('the model is not loaded');
+  const tk = tokenizer;
+  const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
+  const promptIds = tk.encode(request.promptText);
+  const before = decoder.steps;
+  const engine = decoder;
+  engine.submit({
+    promptIds,
+    decoders: decodersFor(request, tk, grammar),
+    abortFlag: new Int32Array(message.abortFlag),
+    resolve: (outputs) =>
+      send({
+        type: 'result',
+        id,
+        choices: outputs.map((o) => ({ text: o.text, tokens: o.tokens, finishReason: o.finishReason })),
+        promptTokens: promptIds.length,
+        steps: engine.steps - before,
+      }),
+    reject: (error) => send({ type: 'error', id, error: serializeError(error) }),
+  });
+}
+
+async function dispose(): Promise<void> {
+  decoder?.abortAll(new Error('the backend was disposed'));
+  await session?.release();
+  session = undefined;
+  decoder = undefined;
+  send({ type: 'disposed' });
+}
+
+port.on('message', (message: ToWorker) => {
+  switch (message.type) {
+    case 'load':
+      load(message).catch((error: unknown) =>
+        send({ type: 'error', id: null, error: serializeError(error) }),
+      );
+      break;
+    case 'generate':
+      try {
+        generate(message);
+      } catch (error) {
+        send({ type: 'error', id: message.id, error: serializeError(error) });
+      }
+      break;
+    case 'dispose':
+      void dispose();
+      break;
+  }
+});

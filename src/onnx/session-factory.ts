@@ -1,0 +1,64 @@
+import * as ort from 'onnxruntime-node';
+import type { BackendWarning } from '../backends/language-backend.js';
+import { OnnxDeviceUnavailableError } from './onnx-errors.js';
+import type { OnnxDevice } from './onnx-options.js';
+
+export interface CreatedSession {
+  session: ort.InferenceSession;
+  device: OnnxDevice;
+  warnings: BackendWarning[];
+}
+
+/**
+ * Creates the session on the device asked for. onnxruntime-node ships the CPU provider only unless
+ * installed with `ONNXRUNTIME_NODE_INSTALL=cuda12`; asking for a provider it lacks throws at session
+ * creation, which is where the fallback to the CPU happens (with a warning) or, with
+ * `fallback: false`, a typed error that says how to install the provider.
+ */
+export async function createSession(
+  modelPath: string,
+  device: OnnxDevice,
+  options: { fallback: boolean; intraOpNumThreads: number | undefined },
+): Promise<CreatedSession> {
+  const base: ort.InferenceSession.SessionOptions = {
+    graphOptimizationLevel: 'all',
+    ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
+  };
+  if (device === 'cpu') {
+    return {
+      session: await ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] }),
+      device,
+      warnings: [],
+    };
+  }
+  // Keep the KV cache on the device between steps where the provider allows it.
+  const provider: ort.InferenceSession.ExecutionProviderConfig =
+    device === 'cuda' ? { name: 'cuda' } : { name: 'webgpu' };
+  try {
+    // Quiet: a missing provider is reported once, as our warning or error, not as a native log line.
+    const session = await ort.InferenceSession.create(modelPath, {
+      ...base,
+      executionProviders: [provider],
+      logSeverityLevel: options.fallback ? 4 : 3,
+    });
+    return { session, device, warnings: [] };
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
+    if (!options.fallback) throw new OnnxDeviceUnavailableError(device, reason, { cause: error });
+    const session = await ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
+    const hint =
+      device === 'cuda'
+        ? ' Install the CUDA provider with ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node.'
+        : '';
+    return {
+      session,
+      device: 'cpu',
+      warnings: [
+        {
+          type: 'fallback',
+          message: `The ${device} execution provider is not available (${reason}); running on the CPU.${hint}`,
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { OnnxModelFolderError } from './onnx-errors.js';
+
+/** What to hand to `new Worker()`: a script file, or (from the sources) a bootstrap to evaluate. */
+export type WorkerEntry = { kind: 'file'; url: URL } | { kind: 'eval'; code: string; target: URL };
+
+/**
+ * The URL of this module: `import.meta.url` in ESM (sources, dist/*.js); in the CommonJS build,
+ * where esbuild empties `import.meta`, `__filename`.
+ */
+function moduleUrl(): string {
+  const meta = import.meta as { url?: string };
+  if (typeof meta.url === 'string') return meta.url;
+  return pathToFileURL(__filename).href;
+}
+
+/**
+ * Finds the worker script next to this module. Built: tsup emits `onnx-worker.js` (and `.cjs`) beside
+ * `onnx.js` in dist/, ready to run. From the sources (vitest, `tsx examples/...`): only
+ * `onnx-worker.ts` exists, and a worker thread inherits neither the parent's loader hooks nor (on
+ * Node 20) honours `--import` in its `execArgv`, so a one-line bootstrap loads the file through tsx's
+ * `tsImport` API (a dev dependency: only the sources need it). Resolved to absolute URLs, so the
+ * caller's cwd does not matter.
+ */
+export function workerEntry(from: string = moduleUrl()): WorkerEntry {
+  for (const name of ['onnx-worker.js', 'onnx-worker.mjs', 'onnx-worker.cjs']) {
+    const url = new URL(`./${name}`, from);
+    if (existsSync(url)) return { kind: 'file', url };
+  }
+  const source = new URL('./onnx-worker.ts', from);
+  if (existsSync(source)) {
+    const api = tsxImportApi(from);
+    const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(source.href)}))`;
+    return { kind: 'eval', code, target: source };
+  }
+  throw new OnnxModelFolderError(
+    fileURLToPath(new URL('.', from)),
+    'the worker script onnx-worker.js is missing next to the haggle/onnx module (a broken install?)',
+  );
+}
+
+/** The ESM entry of `tsx/esm/api`, read from tsx's package.json (require.resolve would pick the CJS one). */
+function tsxImportApi(from: string): string {
+  const require = createRequire(from);
+  let manifest: string;
+  try {
+    manifest = require.resolve('tsx/package.json');
+  } catch (error) {
+    throw new OnnxModelFolderError(
+      fileURLToPath(new URL('.', from)),
+      'running haggle/onnx from its TypeScript sources needs the tsx package (npm install -D tsx)',
+      { cause: error },
+    );
+  }
+  const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> })
+    .exports;
+  const api = exports?.['./esm/api'] as { import?: { default?: string } } | undefined;
+  const relative = api?.import?.default ?? './dist/esm/api/index.mjs';
+  return pathToFileURL(join(dirname(manifest), relative)).href;
+}

@@ -1,0 +1,80 @@
+import type { BackendWarning } from '../backends/language-backend.js';
+import type { JsonSchema } from '../contract/json-schema.js';
+import type { OnnxDevice, OnnxDtype, OnnxModelShape } from './onnx-options.js';
+
+/** Messages between `OnnxBackend` (main thread) and its worker. Plain data only: they are cloned. */
+export interface LoadMessage {
+  type: 'load';
+  folder: string;
+  device: OnnxDevice;
+  dtype: OnnxDtype | undefined;
+  fallback: boolean;
+  maxBatchSize: number;
+  prefillTokensPerRun: number;
+  intraOpNumThreads: number | undefined;
+}
+
+export interface GenerateRequest {
+  promptText: string;
+  schema: JsonSchema | undefined;
+  n: number;
+  /** One seed per sample. */
+  seeds: number[];
+  temperature: number | undefined;
+  topP: number | undefined;
+  topK: number | undefined;
+  maxTokens: number;
+  stop: string[];
+}
+
+export interface GenerateMessage {
+  type: 'generate';
+  id: number;
+  request: GenerateRequest;
+  /** Shared memory: the main thread stores 1 at index 0 to abort. */
+  abortFlag: SharedArrayBuffer;
+}
+
+export type ToWorker = LoadMessage | GenerateMessage | { type: 'dispose' };
+
+export interface LoadedMessage {
+  type: 'loaded';
+  device: OnnxDevice;
+  dtype: OnnxDtype;
+  modelPath: string;
+  shape: OnnxModelShape;
+  warnings: BackendWarning[];
+}
+
+export interface SerializedError {
+  name: string;
+  message: string;
+  code: string | undefined;
+  /** Extra fields of the error (e.g. `device`, `folder`), to rebuild typed errors. */
+  fields: Record<string, string>;
+}
+
+export interface ResultMessage {
+  type: 'result';
+  id: number;
+  choices: { text: string; tokens: number; finishReason: 'stop' | 'length' }[];
+  promptTokens: number;
+  steps: number;
+}
+
+export type FromWorker =
+  | LoadedMessage
+  | ResultMessage
+  | { type: 'error'; id: number | null; error: SerializedError }
+  | { type: 'disposed' };
+
+export function serializeError(error: unknown): SerializedError {
+  const e = error instanceof Error ? error : new Error(String(error));
+  const fields: Record<string, string> = {};
+  for (const key of ['device', 'reason', 'folder'] as const) {
+    const value = (e as unknown as Record<string, unknown>)[key];
+    if (typeof value === 'string') fields[key] = value;
+  }
+  const code = (e as { code?: unknown }).code;
+  return { name: e.name, message: e.message, code: typeof code === 'string' ? code : undefined, fields };
+}

@@ -1,0 +1,162 @@
+import * as ort from 'onnxruntime-node';
+import { describe, expect, it } from 'vitest';
+import { HaggleAbortError } from '../../src/contract/errors.js';
+import { BatchDecoder } from '../../src/onnx/batch-decoder.js';
+import type { DecodeJob, NextLogits, SequenceOutput } from '../../src/onnx/decode-sequence.js';
+import type { OnnxModelShape } from '../../src/onnx/onnx-options.js';
+
+const shape: OnnxModelShape = {
+  modelType: 'fake',
+  layers: 1,
+  kvHeads: 1,
+  headDim: 1,
+  vocabSize: 4,
+  maxPositions: undefined,
+  kvDtype: 'float32',
+};
+
+/** A stand-in session that records every run's inputs and stores each fed token id in its KV cache. */
+function fakeSession() {
+  const runs: { ids: number[][]; mask: number[][]; positions: number[][] }[] = [];
+  let onRun: (() => void) | undefined;
+  const session = {
+    inputNames: [
+      'input_ids',
+      'attention_mask',
+      'position_ids',
+      'past_key_values.0.key',
+      'past_key_values.0.value',
+    ],
+    async run(feeds: Record<string, ort.Tensor>) {
+      const inputIds = feeds.input_ids as ort.Tensor;
+      const [batch, width] = inputIds.dims as [number, number];
+      const total = feeds.attention_mask?.dims[1] as number;
+      const rows = <T>(data: ArrayLike<T>, n: number) =>
+        Array.from({ length: batch }, (_, b) => Array.from({ length: n }, (_, i) => Number(data[b * n + i])));
+      runs.push({
+        ids: rows(feeds.input_ids?.data as BigInt64Array, width),
+        mask: rows(feeds.attention_mask?.data as BigInt64Array, total),
+        positions: rows(feeds.position_ids?.data as BigInt64Array, width),
+      });
+      onRun?.();
+      const past = feeds['past_key_values.0.key']?.data as Float32Array;
+      const pastLength = total - width;
+      const present = new Float32Array(batch * total);
+      for (let b = 0; b < batch; b++) {
+        present.set(past.subarray(b * pastLength, (b + 1) * pastLength), b * total);
+        for (let j = 0; j < width; j++)
+          present[b * total + pastLength + j] = Number((inputIds.data as BigInt64Array)[b * width + j]);
+      }
+      const logits = new Float32Array(batch * width * 4);
+      return {
+        logits: new ort.Tensor('float32', logits, [batch, width, 4]),
+        'present.0.key': new ort.Tensor('float32', present, [batch, 1, total, 1]),
+        'present.0.value': new ort.Tensor('float32', present.slice(), [batch, 1, total, 1]),
+      };
+    },
+  };
+  return {
+    session: session as unknown as ort.InferenceSession,
+    runs,
+    setOnRun: (f: () => void) => (onRun = f),
+  };
+}
+
+/** A decode that appends `script` tokens one step at a time (a rollback is written as -1). */
+function scripted(script: number[]) {
+  return async (nextLogits: NextLogits): Promise<SequenceOutput> => {
+    const tokens: number[] = [];
+    for (const token of script) {
+      await nextLogits(tokens);
+      if (token < 0) tokens.pop();
+      else tokens.push(token);
+    }
+    await nextLogits(tokens);
+    return { text: tokens.join(','), tokens: tokens.length, finishReason: 'stop' };
+  };
+}
+
+function submit(
+  decoder: BatchDecoder,
+  job: Omit<DecodeJob, 'resolve' | 'reject'>,
+): Promise<SequenceOutput[]> {
+  return new Promise((resolve, reject) => decoder.submit({ ...job, resolve, reject }));
+}
+
+describe('BatchDecoder', () => {
+  it('left-pads rows of different lengths, counts positions per row, and masks rolled-back tokens', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      padTokenId: 0,
+    });
+    const [a, b] = await Promise.all([
+      submit(decoder, { promptIds: [11, 12, 13], decoders: [scripted([1, 2])], abortFlag: null }),
+      submit(decoder, { promptIds: [21], decoders: [scripted([3, -1, 3])], abortFlag: null }),
+    ]);
+    expect(a?.[0]?.text).toBe('1,2');
+    expect(b?.[0]?.text).toBe('3');
+    const [prefill, second] = fake.runs;
+    // Prefill: row 2 is left-padded to the width of row 1, positions count from 0 per row.
+    expect(prefill?.ids).toEqual([
+      [11, 12, 13],
+      [0, 0, 21],
+    ]);
+    expect(prefill?.mask).toEqual([
+      [1, 1, 1],
+      [0, 0, 1],
+    ]);
+    expect(prefill?.positions).toEqual([
+      [0, 1, 2],
+      [0, 0, 0],
+    ]);
+    expect(second?.positions).toEqual([[3], [1]]);
+    // Row 2 rolled back the token it had fed: its logits after 21 are gone, so both columns are masked
+    // out and 21 is fed again, at its own position 0, in a new column.
+    const third = fake.runs[2];
+    expect(third?.ids[1]).toEqual([21]);
+    expect(third?.mask[1]).toEqual([0, 0, 0, 0, 1]);
+    expect(third?.positions[1]).toEqual([0]);
+  });
+
+  it('rejects an aborted request before the next step, and the other requests continue', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      padTokenId: 0,
+    });
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const long = Array.from({ length: 50 }, () => 1);
+    let abortedAtRun = -1;
+    fake.setOnRun(() => {
+      if (fake.runs.length === 5) {
+        Atomics.store(flag, 0, 1);
+        abortedAtRun = fake.runs.length;
+      }
+    });
+    // Runs counted when the decoder rejects (synchronously), not when the promise handler runs.
+    const aborted = new Promise<{ error: unknown; runs: number }>((resolve) =>
+      decoder.submit({
+        promptIds: [5],
+        decoders: [scripted(long)],
+        abortFlag: flag,
+        resolve: () => resolve({ error: undefined, runs: fake.runs.length }),
+        reject: (error) => resolve({ error, runs: fake.runs.length }),
+      }),
+    );
+    const other = submit(decoder, {
+      promptIds: [6],
+      decoders: [scripted([2, 2, 2, 2, 2, 2, 2, 2])],
+      abortFlag: null,
+    });
+    const result = await aborted;
+    expect(HaggleAbortError.isInstance(result.error)).toBe(true);
+    // The flag was set during run 5; the request was rejected before any further run started.
+    expect(result.runs).toBe(abortedAtRun);
+    expect((await other)[0]?.text).toBe('2,2,2,2,2,2,2,2');
+    // After the aborted row left, runs have one row.
+    expect(fake.runs.at(-1)?.ids).toHaveLength(1);
+  });
+});

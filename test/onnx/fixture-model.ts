@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFixtureModel } from '../../scripts/fixture-model/write-model-folder.js';
+
+export const repoRoot = new URL('../..', import.meta.url).pathname;
+
+/**
+ * The tiny Qwen3 model folder for `seed`, built into the git-ignored `.cache/` on first use (about a
+ * second) and reused afterwards. `optimumStrict`: without the optional `num_logits_to_keep` input. Parallel test workers may both build it; the first rename wins.
+ */
+export function fixtureModel(seed = 1, options: { optimumStrict?: boolean } = {}): string {
+  const strict = options.optimumStrict === true;
+  const folder = join(repoRoot, '.cache', `fixture-model-v2-seed-${seed}${strict ? '-strict' : ''}`);
+  if (!existsSync(join(folder, 'fixture.json'))) {
+    writeFixtureModel(folder, seed, { replace: false, logitsToKeep: !strict });
+  }
+  return folder;
+}

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HaggleAbortError } from '../../src/contract/errors.js';
+import { OnnxBackend, OnnxDeviceUnavailableError, OnnxModelFolderError } from '../../src/onnx/index.js';
+import { fixtureModel } from './fixture-model.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    action: { enum: ['offer', 'accept'] },
+    price: { type: 'number' },
+    message: { type: 'string', maxLength: 40 },
+  },
+  required: ['action', 'price', 'message'],
+  additionalProperties: false,
+};
+const prompt = {
+  messages: [{ role: 'user' as const, content: 'Make an offer.' }],
+  text: '<|im_start|>user\nMake an offer.<|im_end|>\n<|im_start|>assistant\n',
+};
+
+let backend: OnnxBackend;
+beforeAll(async () => {
+  backend = await OnnxBackend.load(fixtureModel(1), { device: 'cpu' });
+});
+afterAll(async () => {
+  await backend?.dispose();
+});
+
+describe('OnnxBackend', () => {
+  it('loads the folder on the CPU and reports what it loaded', () => {
+    expect(backend.device).toBe('cpu');
+    expect(backend.dtype).toBe('fp32');
+    expect(backend.loadWarnings).toEqual([]);
+    expect(backend.shape).toMatchObject({ modelType: 'qwen3', layers: 2, kvHeads: 2, headDim: 16 });
+    expect(backend.provider).toBe('onnx');
+  });
+
+  it('returns n schema-valid JSON samples, reproducible with a seed', async () => {
+    const call = () =>
+      backend.doGenerate({ prompt, responseFormat: { type: 'json', schema }, seed: 5, n: 3, maxTokens: 80 });
+    const first = await call();
+    expect(first.choices).toHaveLength(3);
+    for (const choice of first.choices) {
+      const value = JSON.parse(choice.text) as { action: string; message: string };
+      expect(['offer', 'accept']).toContain(value.action);
+      expect(value.message.length).toBeLessThanOrEqual(40);
+      expect(choice.finishReason).toBe('stop');
+    }
+    expect(new Set(first.choices.map((c) => c.text)).size).toBeGreaterThan(1);
+    expect((await call()).choices).toEqual(first.choices);
+    expect(first.usage.promptTokens).toBeGreaterThan(5);
+  });
+
+  it('gives the same samples alone and batched with other requests', async () => {
+    const alone = await backend.doGenerate({
+      prompt,
+      responseFormat: { type: 'json', schema },
+      seed: 9,
+      maxTokens: 80,
+    });
+    const together = await Promise.all(
+      [9, 10, 11, 12].map((seed) =>
+        backend.doGenerate({ prompt, responseFormat: { type: 'json', schema }, seed, maxTokens: 80 }),
+      ),
+    );
+    expect(together[0]?.choices).toEqual(alone.choices);
+  });
+
+  it('generates plain text up to maxTokens or a stop string', async () => {
+    const result = await backend.doGenerate({ prompt, seed: 1, maxTokens: 12 });
+    expect(result.choices[0]?.finishReason).toBe('length');
+    expect(result.usage.completionTokens).toBe(12);
+  });
+
+  it('says so when no seed is given', async () => {
+    const result = await backend.doGenerate({
+      prompt,
+      responseFormat: { type: 'json', schema },
+      maxTokens: 60,
+    });
+    expect(result.warnings.some((w) => w.type === 'other' && /seed/.test(w.message))).toBe(true);
+  });
+
+  it('rejects with the abort error when the signal fires mid-generation, and keeps serving', async () => {
+    const controller = new AbortController();
+    const running = backend.doGenerate({
+      prompt,
+      seed: 2,
+      maxTokens: 1_000_000,
+      abortSignal: controller.signal,
+    });
+    setTimeout(() => controller.abort(new Error('user left')), 50);
+    const error = await running.catch((e: unknown) => e);
+    expect(HaggleAbortError.isInstance(error)).toBe(true);
+    expect(String((error as Error).message)).toMatch(/user left/);
+    const after = await backend.doGenerate({
+      prompt,
+      responseFormat: { type: 'json', schema },
+      seed: 5,
+      maxTokens: 60,
+    });
+    expect(() => JSON.parse(after.choices[0]?.text ?? '')).not.toThrow();
+  });
+
+  it('rejects at once when the signal has already fired', async () => {
+    const error = await backend
+      .doGenerate({ prompt, abortSignal: AbortSignal.abort() })
+      .catch((e: unknown) => e);
+    expect(HaggleAbortError.isInstance(error)).toBe(true);
+  });
+});
+
+describe('OnnxBackend.load', () => {
+  it('falls back to the CPU when CUDA is asked for but not installed, and says so', async () => {
+    const onCuda = await OnnxBackend.load(fixtureModel(1), { device: 'cuda' });
+    try {
+      expect(onCuda.device).toBe('cpu');
+      expect(onCuda.loadWarnings).toHaveLength(1);
+      expect(onCuda.loadWarnings[0]).toMatchObject({ type: 'fallback' });
+      expect(JSON.stringify(onCuda.loadWarnings)).toMatch(/ONNXRUNTIME_NODE_INSTALL=cuda12/);
+      const result = await onCuda.doGenerate({
+        prompt,
+        responseFormat: { type: 'json', schema },
+        seed: 1,
+        maxTokens: 60,
+      });
+      expect(result.warnings.map((w) => w.type)).toContain('fallback');
+    } finally {
+      await onCuda.dispose();
+    }
+  });
+
+  it('throws a typed error that says how to install CUDA when fallback is off', async () => {
+    const error = await OnnxBackend.load(fixtureModel(1), { device: 'cuda', fallback: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(OnnxDeviceUnavailableError);
+    expect((error as Error).message).toMatch(/ONNXRUNTIME_NODE_INSTALL=cuda12/);
+    expect((error as OnnxDeviceUnavailableError).device).toBe('cuda');
+  });
+
+  it('names the missing file of a folder that is not a model', async () => {
+    const error = await OnnxBackend.load('/nonexistent/model').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OnnxModelFolderError);
+    expect((error as Error).message).toMatch(/onnx\/model\.onnx/);
+  });
+
+  it('decodes the same on an export without num_logits_to_keep (exactly Optimum names)', async () => {
+    const strict = await OnnxBackend.load(fixtureModel(1, { optimumStrict: true }));
+    try {
+      const options = {
+        prompt,
+        responseFormat: { type: 'json' as const, schema },
+        seed: 5,
+        n: 2,
+        maxTokens: 80,
+      };
+      expect((await strict.doGenerate(options)).choices).toEqual((await backend.doGenerate(options)).choices);
+    } finally {
+      await strict.dispose();
+    }
+  });
+});
