@@ -1,6 +1,7 @@
 import { HaggleAbortError, HaggleError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import { deriveSeed } from '../internal/random.js';
+import { untilAborted } from '../internal/until-aborted.js';
 import { checkOutcome, type Outcome } from './issue-space.js';
 import {
   type MultiIssueHistoryEntry,
@@ -164,23 +165,4 @@ export async function runMultiIssueNegotiation(
     }
     return finish('deadline', null);
   }
-}
-
-/** Settles as soon as the signal fires, even if the negotiator ignores it. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

@@ -2,8 +2,8 @@ import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulat
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { type BarSeries, renderBarChart } from './bar-chart.js';
 import { escapeHtml } from './html.js';
+import { htmlDocument } from './html-document.js';
 import type { ReportData, RunFigures } from './report-data.js';
-import { REPORT_STYLE } from './report-style.js';
 
 const RUN_COLOR = '#2563eb';
 const REFERENCE_COLOR = '#f59e0b';
@@ -169,25 +169,15 @@ function runCard(figures: RunFigures, role: string): string {
 
 /** The whole report as one HTML document: inline CSS and SVG, no script, nothing fetched at view time. */
 export function renderReport(data: ReportData): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(data.title)}</title>
-<style>${REPORT_STYLE}</style>
-</head>
-<body>
-<header><h1>${escapeHtml(data.title)}</h1><p class="note">haggle report</p></header>
-<div class="cards">${runCard(data.run, 'run')}${data.reference ? runCard(data.reference, 'reference') : ''}</div>
+  return htmlDocument(
+    data.title,
+    'haggle report',
+    `<div class="cards">${runCard(data.run, 'run')}${data.reference ? runCard(data.reference, 'reference') : ''}</div>
 <h2>Metrics</h2>
 ${metricsTable(data)}
 <h2>Charts</h2>
 ${charts(data)}
 <h2>Label effects</h2>
-${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}
-</body>
-</html>
-`;
+${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}`,
+  );
 }

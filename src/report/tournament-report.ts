@@ -6,7 +6,7 @@ import { compareArms, type TournamentResults, tabulateTournament } from '../eval
 import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { renderBarChart } from './bar-chart.js';
 import { escapeHtml } from './html.js';
-import { REPORT_STYLE } from './report-style.js';
+import { htmlDocument } from './html-document.js';
 
 const ARM_COLORS = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', '#84cc16', '#ec4899'];
 
@@ -49,27 +49,17 @@ export function renderTournamentReport(
       return `<li data-compare="${escapeHtml(first)}|${escapeHtml(other)}">${escapeHtml(first)} vs ${escapeHtml(other)}, arm utility: ${escapeHtml(utility.verdict)}</li>`;
     })
     .join('');
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(options.title)}</title>
-<style>${REPORT_STYLE}</style>
-</head>
-<body>
-<header><h1>${escapeHtml(options.title)}</h1><p class="note">haggle tournament report${options.suiteId ? ` · suite <code>${escapeHtml(options.suiteId)}</code>` : ''} · ${results.matches.length} matches</p></header>
-<h2>Scores</h2>
+  return htmlDocument(
+    options.title,
+    `haggle tournament report${options.suiteId ? ` · suite <code>${escapeHtml(options.suiteId)}</code>` : ''} · ${results.matches.length} matches`,
+    `<h2>Scores</h2>
 <table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>dist. to Nash</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 <p class="note">Intervals: percentile bootstrap over matches. Utilities are each side's private utility of the result (its reservation value without a deal).</p>
 <h2>Charts</h2>
 ${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}
 ${chart('deal-rate', 'Deal rate by opponent', (s) => s.dealRate.mean)}
-${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}
-</body>
-</html>
-`;
+${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}`,
+  );
 }
 
 /** Whether a JSONL file is a tournament's results (its header says so). */

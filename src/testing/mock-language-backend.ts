@@ -5,6 +5,7 @@ import type {
   LanguageBackend,
 } from '../backends/language-backend.js';
 import { BackendError, HaggleAbortError } from '../contract/errors.js';
+import { untilAborted } from '../internal/until-aborted.js';
 
 /** Where in the mock's life a response is being produced. */
 export interface MockResponseContext {
@@ -102,7 +103,7 @@ export class MockLanguageBackend implements LanguageBackend {
         response: { id: `mock-${call}`, modelId: this.modelId },
       };
     };
-    const result = await untilAborted(work(), signal);
+    const result = await untilAborted(work(), signal, (reason) => new HaggleAbortError(reason));
     // A response function may abort the signal itself, as a user would mid-call.
     if (signal?.aborted) throw new HaggleAbortError(signal.reason);
     return result;
@@ -123,24 +124,5 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
       signal?.removeEventListener('abort', done);
       resolve();
     }
-  });
-}
-
-/** Settles with `work`, or rejects with a `HaggleAbortError` as soon as the signal fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new HaggleAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
   });
 }
