@@ -1,5 +1,5 @@
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { HaggleError, InvalidInputError, issuesFromZod } from '../contract/errors.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { HaggleError, issuesFromZod } from '../contract/errors.js';
 import { SessionRecordSchema } from './session-record-schema.js';
 import type { SessionResult } from './session-result.js';
 
@@ -94,49 +94,4 @@ function checkSessionLine(path: string, lineNumber: number, value: unknown): voi
 /** Loads the sessions of a run file (or of real sessions written in the same record format). */
 export function loadSessions(path: string): SessionResult[] {
   return readRunFile(path).sessions;
-}
-
-/** Appends lines to a run file, one synchronous write per line so a crash tears at most the last one. */
-export class RunFileWriter {
-  private fd: number | undefined;
-
-  private constructor(
-    readonly path: string,
-    fd: number,
-  ) {
-    this.fd = fd;
-  }
-
-  /** Starts a new file; refuses to replace a non-empty one unless `overwrite` is set. */
-  static create(path: string, header: RunHeader, overwrite: boolean): RunFileWriter {
-    if (!overwrite && existsSync(path) && readFileSync(path).length > 0) {
-      throw new InvalidInputError('SimulateOptions', [
-        {
-          path: 'out',
-          message: `${path} already holds a run; pass resume: true to continue it or overwrite: true to replace it`,
-        },
-      ]);
-    }
-    const writer = new RunFileWriter(path, openSync(path, 'w'));
-    writer.append(header);
-    return writer;
-  }
-
-  /** Reopens a file for resuming, cutting off a torn final line. */
-  static reopen(path: string, completeBytes: number): RunFileWriter {
-    const fd = openSync(path, 'r+');
-    ftruncateSync(fd, completeBytes);
-    closeSync(fd);
-    return new RunFileWriter(path, openSync(path, 'a'));
-  }
-
-  append(line: RunFileLine): void {
-    if (this.fd === undefined) throw new RunFileError(this.path, 'the writer is closed');
-    writeSync(this.fd, `${JSON.stringify(line)}\n`);
-  }
-
-  close(): void {
-    if (this.fd !== undefined) closeSync(this.fd);
-    this.fd = undefined;
-  }
 }

@@ -1,7 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
 import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import type { Negotiator } from '../contract/negotiator.js';
+import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from './best-offer-rules.js';
@@ -10,7 +10,6 @@ import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
   RunFileError,
-  RunFileWriter,
   type RunHeader,
   readRunFile,
   type SessionRecord,
@@ -143,7 +142,7 @@ function planRun(options: SimulateOptions): RunPlan {
   if (options.resume && options.overwrite) {
     problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
   }
-  if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
+  if (options.out && !options.resume && !options.overwrite && OrderedJsonlLog.holdsData(options.out)) {
     problems.push({
       path: 'out',
       message: `${options.out} already holds a run; pass resume: true to continue it or overwrite: true to replace it`,
@@ -179,24 +178,12 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
 
   const accumulator = new SummaryAccumulator();
   const yieldNow = new EventLoopYield();
-  const { writer, resumed } = openOutput(plan);
+  const { log, resumed } = openOutput(plan);
   for (const record of resumed) accumulator.add(record);
 
-  // Finished sessions wait here until every earlier one is written: the file stays in session order.
-  const pending = new Map<number, SessionResult>();
-  let nextToWrite = resumed.length;
   let nextToStart = resumed.length;
   let completed = resumed.length;
   let fatal: unknown;
-
-  const flush = () => {
-    for (let result = pending.get(nextToWrite); result; result = pending.get(nextToWrite)) {
-      pending.delete(nextToWrite);
-      const record: SessionRecord = { type: 'session', index: nextToWrite, ...result };
-      writer?.append(record);
-      nextToWrite++;
-    }
-  };
 
   const playOne = async (index: number) => {
     const context = plan.contextOf(index);
@@ -219,8 +206,8 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
     }
     accumulator.add(result);
     completed++;
-    pending.set(index, result);
-    flush();
+    // The log holds a finished session until every earlier one is written: the file stays in order.
+    log?.add(index, { type: 'session', index, ...result });
     emitter.emit('session-end', { index, result });
     emitter.emit('progress', {
       completed,
@@ -249,29 +236,25 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
     if (fatal !== undefined) throw fatal;
     return accumulator.summary();
   } finally {
-    flush();
-    writer?.close();
+    log?.close();
   }
 }
 
-function openOutput(plan: RunPlan): { writer: RunFileWriter | undefined; resumed: SessionResult[] } {
-  const { out, resume, overwrite } = plan.options;
-  if (!out) return { writer: undefined, resumed: [] };
-  if (!resume) return { writer: RunFileWriter.create(out, plan.header, overwrite === true), resumed: [] };
+type RunLog = OrderedJsonlLog<SessionRecord>;
 
-  let contents: ReturnType<typeof readRunFile>;
-  try {
-    contents = readRunFile(out);
-  } catch (error) {
-    // Resuming a run that never wrote anything is simply starting it.
-    if (error instanceof RunFileError && error.message.endsWith('no such file')) {
-      return { writer: RunFileWriter.create(out, plan.header, false), resumed: [] };
-    }
-    throw error;
-  }
-  if (!contents.header) {
-    return { writer: RunFileWriter.create(out, plan.header, true), resumed: [] };
-  }
+function openOutput(plan: RunPlan): { log: RunLog | undefined; resumed: SessionResult[] } {
+  const { out, resume } = plan.options;
+  if (!out) return { log: undefined, resumed: [] };
+  // planRun already refused to replace a run without `overwrite`; a run that never wrote anything
+  // (no file, or no header) is simply started, resumed or not.
+  const start = () => ({
+    log: OrderedJsonlLog.create<RunHeader, SessionRecord>(out, plan.header),
+    resumed: [],
+  });
+  if (!resume || !OrderedJsonlLog.holdsData(out)) return start();
+
+  const contents = readRunFile(out);
+  if (!contents.header) return start();
   if (JSON.stringify(contents.header) !== JSON.stringify(plan.header)) {
     throw new RunFileError(
       out,
@@ -288,7 +271,7 @@ function openOutput(plan: RunPlan): { writer: RunFileWriter | undefined; resumed
   }
   if (resumed.length > plan.sessions)
     throw new RunFileError(out, 'holds more sessions than the run asks for');
-  return { writer: RunFileWriter.reopen(out, contents.completeBytes), resumed };
+  return { log: OrderedJsonlLog.reopen<SessionRecord>(out, contents.completeBytes, resumed.length), resumed };
 }
 
 /**
@@ -305,8 +288,4 @@ class EventLoopYield {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.last = performance.now();
   }
-}
-
-function holdsData(path: string): boolean {
-  return existsSync(path) && statSync(path).size > 0;
 }
