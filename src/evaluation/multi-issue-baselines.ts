@@ -6,7 +6,7 @@ import {
   type MultiIssueTurn,
   standingProposal,
 } from './multi-issue-turn.js';
-import { proposalFor, rankOutcomes } from './outcome-ranking.js';
+import { proposalFor, type RankedOutcomes, rankOutcomes } from './outcome-ranking.js';
 import { utilityOf } from './utility.js';
 
 function offerTurn(outcome: Outcome): MultiIssueTurn {
@@ -25,6 +25,21 @@ function opponentOffers(input: MultiIssueInput): Outcome[] {
   return input.history
     .filter((e) => e.role !== input.role && e.turn.offer)
     .map((e) => e.turn.offer as Outcome);
+}
+
+/**
+ * The turn of a negotiator aiming at `target` (its own utility): accept the other side's proposal when
+ * it is worth at least what one would propose now (the AC_next rule), else propose the outcome that
+ * meets the target, leaning towards the other side's latest proposal.
+ */
+function answerAtTarget(input: MultiIssueInput, ranked: RankedOutcomes, target: number): MultiIssueTurn {
+  const { space, utility } = input;
+  const proposal = proposalFor(space, ranked, target, opponentOffers(input).at(-1) ?? null);
+  const standing = standingProposal(input.history, input.role);
+  if (standing && utilityOf(space, utility, standing) >= Math.max(proposal.utility, utility.reservation)) {
+    return ACCEPT;
+  }
+  return offerTurn(proposal.outcome);
 }
 
 export interface UtilityConcessionOptions {
@@ -60,18 +75,7 @@ export class UtilityConcessionNegotiator implements MultiIssueNegotiator {
   }
 
   async predict(input: MultiIssueInput): Promise<MultiIssueTurn> {
-    const ranked = rankOutcomes(input.space, input.utility);
-    const standing = standingProposal(input.history, input.role);
-    const target = this.target(input, input.round);
-    const proposal = proposalFor(input.space, ranked, target, opponentOffers(input).at(-1) ?? null);
-    // Accept what is worth at least what one would propose now (the AC_next rule).
-    if (
-      standing &&
-      utilityOf(input.space, input.utility, standing) >= Math.max(proposal.utility, input.utility.reservation)
-    ) {
-      return ACCEPT;
-    }
-    return offerTurn(proposal.outcome);
+    return answerAtTarget(input, rankOutcomes(input.space, input.utility), this.target(input, input.round));
   }
 }
 
@@ -114,11 +118,6 @@ export class UtilityTitForTatNegotiator implements MultiIssueNegotiator {
       theirs.length >= 2 ? Math.max(0, (theirs.at(-1) as number) - (theirs.at(-2) as number)) : 0;
     // Before the other side has moved twice there is nothing to reciprocate: open one small step down.
     const step = theirs.length >= 2 ? theirConcession * this.reciprocity : mine.length === 0 ? 0 : 0.02;
-    const target = Math.max(utility.reservation, lastOwn - step);
-    const proposal = proposalFor(space, ranked, target, opponentOffers(input).at(-1) ?? null);
-    const standing = standingProposal(input.history, input.role);
-    if (standing && utilityOf(space, utility, standing) >= Math.max(proposal.utility, utility.reservation))
-      return ACCEPT;
-    return offerTurn(proposal.outcome);
+    return answerAtTarget(input, ranked, Math.max(utility.reservation, lastOwn - step));
   }
 }
