@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
+import { formatEstimate } from '../evaluation/statistics.js';
 import { loadSuite } from '../evaluation/suite.js';
 import { runTournament } from '../evaluation/tournament.js';
 import { type ArmScore, compareArms } from '../evaluation/tournament-results.js';
@@ -123,11 +124,6 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     });
 }
 
-function interval(e: { mean: number; low: number; high: number }, digits = 3): string {
-  if (Number.isNaN(e.mean)) return '–';
-  return `${e.mean.toFixed(digits)} [${e.low.toFixed(digits)}, ${e.high.toFixed(digits)}]`;
-}
-
 /** Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). */
 export function formatScores(scores: readonly ArmScore[]): string {
   const header = [
@@ -143,8 +139,8 @@ export function formatScores(scores: readonly ArmScore[]): string {
     s.arm,
     s.opponent === '*' ? 'all' : s.opponent,
     String(s.matches),
-    interval(s.dealRate),
-    interval(s.armUtility),
+    formatEstimate(s.dealRate),
+    formatEstimate(s.armUtility),
     Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),
     `${(s.irViolationRate * 100).toFixed(1)}%`,
   ]);

@@ -52,7 +52,7 @@ export { generateScenario } from './scenario-generator.js';
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
 export type { Estimate, PairedComparison } from './statistics.js';
-export { bootstrapMean, pairedComparison } from './statistics.js';
+export { bootstrapMean, formatEstimate, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
   generateSuite,

@@ -75,3 +75,9 @@ export function pairedComparison(
         : `no detectable difference at the ${alpha * 100}% level: ${interval}`;
   return { n, difference, pValue, verdict };
 }
+
+/** `mean [low, high]` with `digits` decimals; `–` for what could not be estimated. */
+export function formatEstimate(e: Estimate, digits = 3): string {
+  const number = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(digits));
+  return Number.isNaN(e.mean) ? '–' : `${number(e.mean)} [${number(e.low)}, ${number(e.high)}]`;
+}

@@ -1,6 +1,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
+import { formatEstimate } from '../evaluation/statistics.js';
 import type { MatchRecord, TournamentHeader } from '../evaluation/tournament.js';
 import { compareArms, type TournamentResults, tabulateTournament } from '../evaluation/tournament-results.js';
 import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
@@ -11,8 +12,6 @@ import { htmlDocument } from './html-document.js';
 const ARM_COLORS = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', '#84cc16', '#ec4899'];
 
 const fixed = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
-const interval = (e: { mean: number; low: number; high: number }) =>
-  Number.isNaN(e.mean) ? '–' : `${fixed(e.mean)} [${fixed(e.low)}, ${fixed(e.high)}]`;
 
 /** A tournament's results as one self-contained HTML page: scores with intervals, charts, paired tests. */
 export function renderTournamentReport(
@@ -23,7 +22,7 @@ export function renderTournamentReport(
   const opponents = [...new Set(results.scores.map((s) => s.opponent))];
   const rows = results.scores.map(
     (s) =>
-      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td>${interval(s.dealRate)}</td><td>${interval(s.armUtility)}</td><td>${interval(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${(s.irViolationRate * 100).toFixed(1)}%</td></tr>`,
+      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td>${formatEstimate(s.dealRate)}</td><td>${formatEstimate(s.armUtility)}</td><td>${formatEstimate(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${(s.irViolationRate * 100).toFixed(1)}%</td></tr>`,
   );
   const chart = (id: string, title: string, value: (s: (typeof results.scores)[number]) => number) =>
     renderBarChart({
