@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
@@ -138,9 +137,7 @@ function shellQuote(arg: string): string {
 }
 
 function readContexts(path: string, io: CliIo): ListingContextInput[] {
-  const value = readJsonInput(path, 'contexts file', () =>
-    path === '-' ? io.readStdin() : readFileSync(path, 'utf8'),
-  );
+  const value = readJsonInput(path, 'contexts file', io.readStdin);
   if (!Array.isArray(value) || value.length === 0) {
     throw new CliUsageError(`contexts file ${path} must hold a non-empty JSON array of listing contexts`);
   }
