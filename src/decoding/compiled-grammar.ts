@@ -218,7 +218,7 @@ export class CompiledGrammar {
    * `frames`, the positions after the bytes that lead to `root`.
    */
   private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0): void {
-    const { byte, depth, end, token, duplicates } = trie;
+    const { byte, depth, end } = trie;
     // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
     // are reused from node to node (only frames are allocated).
     const positions: Frame[][] = [];
@@ -239,13 +239,7 @@ export class CompiledGrammar {
         i = end[i] as number; // the whole subtree shares a refused prefix
         continue;
       }
-      const id = token[i] as number;
-      if (id >= 0) {
-        mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
-        const more = duplicates.get(i);
-        if (more)
-          for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
-      }
+      trie.markTokens(mask, i);
       i++;
     }
     this.stats.nodesVisited += visited;

@@ -321,7 +321,7 @@ export class StringLeaf extends Leaf {
     dfa[0] = s.pattern;
     units[0] = s.units;
     cps[0] = s.codePoints;
-    const { byte: bytes, depth, end, token, nodeCount, duplicates } = trie;
+    const { byte: bytes, depth, end, nodeCount } = trie;
     let visited = 0;
     let i = 1;
     while (i < nodeCount) {
@@ -440,13 +440,7 @@ export class StringLeaf extends Leaf {
       dfa[d] = st;
       units[d] = u;
       cps[d] = c;
-      const id = token[i] as number;
-      if (id >= 0) {
-        mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
-        const more = duplicates.get(i);
-        if (more)
-          for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
-      }
+      trie.markTokens(mask, i);
       i++;
     }
     return visited;

@@ -108,20 +108,20 @@ export class TokenTrie {
   find(bytes: Uint8Array): number {
     let node = 0;
     for (const b of bytes) {
-      let child = node + 1;
-      const stop = this.end[node] as number;
-      let found = -1;
-      while (child < stop) {
-        if (this.byte[child] === b) {
-          found = child;
-          break;
-        }
-        child = this.end[child] as number;
-      }
-      if (found < 0) return -1;
-      node = found;
+      node = this.child(node, b);
+      if (node < 0) return -1;
     }
     return node;
+  }
+
+  /** Sets in `mask` the bit of every token whose bytes end at `node` (usually none or one). */
+  markTokens(mask: Uint32Array, node: number): void {
+    const id = this.token[node] as number;
+    if (id < 0) return;
+    mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    const more = this.duplicates.get(node);
+    if (more)
+      for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
   }
 }
 
