@@ -42,8 +42,8 @@ export interface OpenAICompatibleBackendDescription {
  * A `LanguageBackend` for any OpenAI-compatible server: vLLM, SGLang, llama.cpp's server, OpenAI
  * itself, or `haggle serve`. Asks for structured output in the server's dialect, retries what a
  * network breaks (with backoff, jitter and `retry-after`), keeps each replica under its concurrency
- * limit, and cancels the HTTP request when the caller's signal fires. Built on `fetch`: no runtime
- * dependency.
+ * limit, and cancels the HTTP request when the caller's signal fires. Posts through `node:http` (Node
+ * 20's `fetch` costs about 10x the CPU per request; one can still be passed in): no runtime dependency.
  */
 export class OpenAICompatibleBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;
