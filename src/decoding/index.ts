@@ -7,7 +7,7 @@ export { GrammarMatcher } from './grammar-matcher.js';
 export type { EncodeText, JumpForward } from './jump-forward.js';
 export { jumpForward } from './jump-forward.js';
 export type { SchemaCompileOptions } from './schema-compiler.js';
-export { SUPPORTED_KEYWORDS } from './schema-compiler.js';
+export { SUPPORTED_KEYWORDS } from './schema-keywords.js';
 export type { TokenSamplerOptions } from './token-sampler.js';
 export { TokenSampler } from './token-sampler.js';
 export type { TokenTrie } from './token-trie.js';

@@ -1,0 +1,50 @@
+import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
+import type { GrammarNode } from './nodes.js';
+import { type NumberBound, NumberLeaf } from './number-leaf.js';
+import type { SchemaCompiler } from './schema-compiler.js';
+import type { Schema } from './schema-keywords.js';
+
+/** `type: number` or `integer` with its bounds, enforced digit by digit. */
+export function compileNumber(c: SchemaCompiler, s: Schema, path: string, integer: boolean): GrammarNode {
+  const lower = bound(s, 'minimum', 'exclusiveMinimum', path);
+  const upper = bound(s, 'maximum', 'exclusiveMaximum', path);
+  const leaf = c.add(
+    (id) =>
+      new NumberLeaf(id, {
+        integer,
+        lower,
+        upper,
+        maxFractionDigits: c.maxFractionDigits,
+        maxDigits: c.maxDigits,
+      }),
+  );
+  if (!leaf.satisfiable()) {
+    throw new UnsatisfiableSchemaError(path, `no ${integer ? 'integer' : 'number'} is within the bounds`);
+  }
+  return leaf;
+}
+
+function bound(s: Schema, inclusive: string, exclusive: string, path: string): NumberBound | undefined {
+  const candidates: NumberBound[] = [];
+  const plain = s[inclusive];
+  const strict = s[exclusive];
+  if (plain !== undefined) {
+    if (typeof plain !== 'number' || !Number.isFinite(plain))
+      throw new UnsupportedSchemaError(inclusive, path, 'not a number');
+    // Draft 4 spelled exclusive bounds as `exclusiveMinimum: true` beside `minimum`.
+    candidates.push({ value: plain, exclusive: strict === true });
+  }
+  if (typeof strict === 'number') {
+    if (!Number.isFinite(strict)) throw new UnsupportedSchemaError(exclusive, path, 'not a finite number');
+    candidates.push({ value: strict, exclusive: true });
+  } else if (strict !== undefined && typeof strict !== 'boolean') {
+    throw new UnsupportedSchemaError(exclusive, path, 'not a number');
+  }
+  const lower = inclusive === 'minimum';
+  // The tighter of the two applies.
+  return candidates.reduce<NumberBound | undefined>((tightest, b) => {
+    if (!tightest) return b;
+    if (b.value === tightest.value) return b.exclusive ? b : tightest;
+    return lower === b.value > tightest.value ? b : tightest;
+  }, undefined);
+}
