@@ -26,6 +26,18 @@ export interface SchemaCompileOptions {
   maxFractionDigits?: number;
   /** Most significant digits of a number (default 15: every such decimal is exact as a double). */
   maxDigits?: number;
+  /**
+   * `schema` (default): declared properties are written in the order of `properties`, the order a model
+   * is trained to write them in (and one spelling per object, so fewer tokens to choose between).
+   * `any`: in any order, each at most once, as a JSON Schema validator reads an object.
+   */
+  propertyOrder?: 'schema' | 'any';
+  /**
+   * What an object schema without `additionalProperties` allows beyond its declared properties:
+   * `forbid` (default: a model writes only the keys it was asked for) or `allow` (JSON Schema's own
+   * meaning: any other key, with any value, subject to `patternProperties` and `propertyNames`).
+   */
+  additionalProperties?: 'forbid' | 'allow';
 }
 
 export interface CompiledNodes {
@@ -42,6 +54,8 @@ export class SchemaCompiler {
   readonly flexible: boolean;
   readonly maxFractionDigits: number;
   readonly maxDigits: number;
+  readonly propertyOrder: 'schema' | 'any';
+  readonly additionalPropertiesDefault: 'forbid' | 'allow';
 
   constructor(
     private readonly document: unknown,
@@ -50,6 +64,8 @@ export class SchemaCompiler {
     this.flexible = options.whitespace === 'flexible';
     this.maxFractionDigits = options.maxFractionDigits ?? 6;
     this.maxDigits = options.maxDigits ?? 15;
+    this.propertyOrder = options.propertyOrder ?? 'schema';
+    this.additionalPropertiesDefault = options.additionalProperties ?? 'forbid';
   }
 
   compileDocument(): CompiledNodes {
