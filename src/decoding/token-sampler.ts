@@ -28,6 +28,12 @@ export interface TokenSamplerOptions {
  * Draws the next token from logits, after the grammar's mask: only allowed tokens are ever candidates,
  * so temperature, top-k, top-p and min-p reshape the distribution over valid continuations. One
  * sampler per sequence (it owns that sequence's seeded generator).
+ *
+ * Speed matters: a draw reads a whole row of logits (151,936 for Qwen3), and with a small model or a
+ * batch of rows the draw costs as much as the forward pass. So a draw makes ONE pass over the allowed
+ * logits (finding the top and sorting each candidate into a unit-wide bin of scaled logit), then draws
+ * by rejection from the bins without an `exp` per candidate; top-k and top-p look only at the bins
+ * they need.
  */
 export class TokenSampler {
   readonly temperature: number;
@@ -37,10 +43,12 @@ export class TokenSampler {
   readonly repetitionPenalty: number;
   readonly repetitionWindow: number;
   private readonly random: Random;
+  /** Allowed ids of the current draw, in id order. */
   private ids = new Int32Array(0);
-  private values = new Float64Array(0);
-  private binOf = new Uint8Array(0);
-  private order = new Int32Array(0);
+  /** Per allowed id (same index): its absolute bin `floor(logit / T) + BIN_OFFSET`, or EXCLUDED. */
+  private binOf = new Uint16Array(0);
+  private readonly counts = new Float64Array(BIN_COUNT);
+  private penalised = new Float32Array(0);
 
   constructor(options: TokenSamplerOptions = {}) {
     const issues: ValidationIssue[] = [];
@@ -79,235 +87,411 @@ export class TokenSampler {
    * outranks a model that refuses everything valid. Throws when the mask allows nothing.
    */
   sample(logits: ArrayLike<number>, mask: Uint32Array | null, recent: readonly number[] = []): number {
-    const count = this.gather(logits, mask, recent);
-    if (count === 0) {
+    const source = this.withPenalty(logits, recent);
+    const size = source.length;
+    const allowed = this.scanTop(source, mask);
+    if (allowed === 0) {
       throw new InvalidInputError('sample', [{ path: 'mask', message: 'no token is allowed' }]);
     }
-    const ids = this.ids;
-    const values = this.values;
-    let best = -1;
-    let max = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < count; i++) {
-      const v = values[i] as number;
-      if (v > max) {
-        max = v;
-        best = i;
-      }
+    if (this.topLogit === Number.NEGATIVE_INFINITY) {
+      const count = this.collectAllowed(size, mask);
+      return this.ids[Math.floor(this.random.next() * count)] as number;
     }
-    if (best < 0) return ids[Math.floor(this.random.next() * count)] as number;
-    if (this.temperature === 0) return ids[best] as number;
-
-    // Work in scaled logits (logit / T); weights are exp(scaled - max), so the largest weight is 1.
-    const t = this.temperature;
-    const top = max / t;
+    if (this.temperature === 0) return this.topId;
+    const top = this.topLogit / this.temperature;
+    // min-p keeps scaled logits within -log(minP) of the top.
     const floor = this.minP > 0 ? top + Math.log(this.minP) : Number.NEGATIVE_INFINITY;
-    if (this.topP === 1) return this.sampleByBins(count, top, floor);
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const scaled = (values[i] as number) / t;
-      if (scaled >= floor && scaled > Number.NEGATIVE_INFINITY) {
-        ids[n] = ids[i] as number;
-        values[n] = Math.exp(scaled - top);
-        n++;
-      }
+    const plain = this.topK === 0 && this.topP === 1 && top < Number.POSITIVE_INFINITY;
+    if (plain && allowed * 2 >= size) {
+      const quick = this.proposeUniformly(source, mask, size, top, floor);
+      if (quick >= 0) return quick;
     }
-    if (this.topK > 0 && this.topK < n) n = this.keepTopK(n);
-    if (this.topP < 1) n = this.keepTopP(n);
-    let total = 0;
-    for (let i = 0; i < n; i++) total += values[i] as number;
-    let r = this.random.next() * total;
-    for (let i = 0; i < n; i++) {
-      r -= values[i] as number;
-      if (r < 0) return ids[i] as number;
+    const count = this.collectAllowed(size, mask);
+    if (plain && allowed * 2 < size) {
+      const quick = this.proposeUniformly(source, null, count, top, floor, this.ids);
+      if (quick >= 0) return quick;
     }
-    return ids[n - 1] as number;
+    this.binScaled(source, count);
+    if (top === Number.POSITIVE_INFINITY || !this.binsInRange)
+      return this.drawExact(source, count, top, floor);
+    if (!plain) return this.drawFiltered(source, count, top, floor);
+    return this.drawByRejection(source, count, top, floor);
   }
+
+  /** Top logit and its first id (set by scanTop). */
+  private topLogit = Number.NEGATIVE_INFINITY;
+  private topId = -1;
 
   /**
-   * Exact sampling without an exp per candidate (the message of a turn allows ~147k tokens): bin the
-   * candidates by how far their scaled logit is below the top (bin j holds weights in (e^-(j+1), e^-j]),
-   * draw a bin in proportion to count × e^-j, a member uniformly, and accept it with probability
-   * weight / e^-j (rejection sampling; at most e proposals expected). Top-k keeps the k best first.
+   * One pass over the allowed logits: the largest (and the first id holding it); returns how many
+   * tokens are allowed. NaN never wins a comparison, so it ranks like -Infinity.
    */
-  private sampleByBins(count: number, top: number, floor: number): number {
-    const ids = this.ids;
-    const values = this.values;
-    const t = this.temperature;
-    const bins = this.binOf.length;
-    if (this.binOf.length < ids.length) this.binOf = new Uint8Array(ids.length);
-    const binOf = this.binOf;
-    const counts = new Float64Array(BINS + 1);
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const scaled = (values[i] as number) / t;
-      if (!(scaled >= floor) || scaled === Number.NEGATIVE_INFINITY) continue;
-      const distance = top - scaled;
-      const bin = distance >= BINS ? BINS : Math.floor(distance);
-      ids[n] = ids[i] as number;
-      values[n] = scaled;
-      binOf[n] = bin;
-      counts[bin] = (counts[bin] as number) + 1;
-      n++;
-    }
-    void bins;
-    if (this.topK > 0 && this.topK < n) return this.sampleExact(this.keepTopKScaled(n, counts), top);
-    // Members of each bin, contiguous, by counting sort.
-    const starts = new Float64Array(BINS + 2);
-    for (let b = 0; b <= BINS; b++) starts[b + 1] = (starts[b] as number) + (counts[b] as number);
-    if (this.order.length < n) this.order = new Int32Array(ids.length);
-    const order = this.order;
-    const fill = starts.slice();
-    for (let i = 0; i < n; i++) {
-      const b = binOf[i] as number;
-      order[fill[b] as number] = i;
-      fill[b] = (fill[b] as number) + 1;
-    }
-    let envelope = 0;
-    const bounds = new Float64Array(BINS + 1);
-    for (let b = 0; b <= BINS; b++) {
-      bounds[b] = Math.exp(-b);
-      envelope += (counts[b] as number) * (bounds[b] as number);
-    }
-    for (let attempt = 0; attempt < 10_000; attempt++) {
-      let r = this.random.next() * envelope;
-      let bin = 0;
-      for (; bin < BINS; bin++) {
-        r -= (counts[bin] as number) * (bounds[bin] as number);
-        if (r < 0) break;
-      }
-      const size = counts[bin] as number;
-      if (size === 0) continue;
-      const member = order[(starts[bin] as number) + Math.floor(this.random.next() * size)] as number;
-      const weight = Math.exp((values[member] as number) - top);
-      if (this.random.next() * (bounds[bin] as number) < weight) return ids[member] as number;
-    }
-    return this.sampleExact(n, top); // unreachable in practice: each proposal is accepted with p >= 1/e
-  }
-
-  /** Keeps the k candidates with the largest scaled logits (ties at the threshold kept); returns how many. */
-  private keepTopKScaled(n: number, counts: Float64Array): number {
-    let cumulative = 0;
-    let bin = 0;
-    for (; bin <= BINS; bin++) {
-      cumulative += counts[bin] as number;
-      if (cumulative >= this.topK) break;
-    }
-    const boundary: number[] = [];
-    for (let i = 0; i < n; i++) if (this.binOf[i] === bin) boundary.push(this.values[i] as number);
-    boundary.sort((a, b) => b - a);
-    const needed = this.topK - (cumulative - (counts[bin] as number));
-    const threshold = boundary[needed - 1] as number;
-    let kept = 0;
-    for (let i = 0; i < n; i++) {
-      const b = this.binOf[i] as number;
-      if (b < bin || (b === bin && (this.values[i] as number) >= threshold)) {
-        this.ids[kept] = this.ids[i] as number;
-        this.values[kept++] = this.values[i] as number;
-      }
-    }
-    return kept;
-  }
-
-  /** Sampling with exact weights over candidates whose scaled logits are in `values[0..n)`. */
-  private sampleExact(n: number, top: number): number {
-    let total = 0;
-    for (let i = 0; i < n; i++) {
-      const w = Math.exp((this.values[i] as number) - top);
-      this.values[i] = w;
-      total += w;
-    }
-    let r = this.random.next() * total;
-    for (let i = 0; i < n; i++) {
-      r -= this.values[i] as number;
-      if (r < 0) return this.ids[i] as number;
-    }
-    return this.ids[n - 1] as number;
-  }
-
-  /** Fills ids/values with the allowed tokens and their (penalised) logits; returns how many. */
-  private gather(logits: ArrayLike<number>, mask: Uint32Array | null, recent: readonly number[]): number {
-    const size = logits.length;
-    if (this.ids.length < size) {
-      this.ids = new Int32Array(size);
-      this.values = new Float64Array(size);
-    }
-    const ids = this.ids;
-    const values = this.values;
-    let count = 0;
+  private scanTop(source: ArrayLike<number>, mask: Uint32Array | null): number {
+    const size = source.length;
+    let top = Number.NEGATIVE_INFINITY;
+    let topId = -1;
+    let allowed = 0;
     if (mask === null) {
       for (let id = 0; id < size; id++) {
-        ids[count] = id;
-        values[count++] = finite(logits[id] as number);
+        const v = source[id] as number;
+        if (v > top) {
+          top = v;
+          topId = id;
+        }
       }
+      allowed = size;
     } else {
       const words = Math.min(mask.length, (size + 31) >>> 5);
       for (let w = 0; w < words; w++) {
         let word = mask[w] as number;
+        if (word === 0) continue;
+        const base = w << 5;
+        if (word === 0xffffffff && base + 32 <= size) {
+          for (let id = base; id < base + 32; id++) {
+            const v = source[id] as number;
+            if (v > top) {
+              top = v;
+              topId = id;
+            }
+          }
+          allowed += 32;
+          continue;
+        }
         while (word !== 0) {
           const bit = 31 - Math.clz32(word & -word);
           word &= word - 1;
-          const id = (w << 5) + bit;
+          const id = base + bit;
           if (id >= size) break;
-          ids[count] = id;
-          values[count++] = finite(logits[id] as number);
+          allowed++;
+          const v = source[id] as number;
+          if (v > top) {
+            top = v;
+            topId = id;
+          }
         }
       }
     }
-    if (this.repetitionPenalty > 1 && recent.length > 0) {
-      const penalised = new Set(recent.slice(-this.repetitionWindow));
-      const p = this.repetitionPenalty;
-      for (let i = 0; i < count; i++) {
-        if (penalised.has(ids[i] as number)) {
-          const v = values[i] as number;
-          values[i] = v > 0 ? v / p : v * p;
-        }
+    this.topLogit = top;
+    this.topId = topId;
+    return allowed;
+  }
+
+  /**
+   * Rejection sampling with a uniform proposal: pick an allowed token at random and keep it with
+   * probability weight / top weight. Exact, and nearly free when the distribution is flat (a small or
+   * early model, a high temperature); when it is peaked, proposals keep failing, and after
+   * QUICK_PROPOSALS the exact binned draw takes over (stopping early does not bias the result: each
+   * accepted proposal is already a draw from the target). Returns -1 when it gave up.
+   */
+  private proposeUniformly(
+    source: ArrayLike<number>,
+    mask: Uint32Array | null,
+    range: number,
+    top: number,
+    floor: number,
+    ids?: Int32Array,
+  ): number {
+    const inverse = 1 / this.temperature;
+    for (let attempt = 0; attempt < QUICK_PROPOSALS; attempt++) {
+      const pick = Math.floor(this.random.next() * range);
+      const id = ids ? (ids[pick] as number) : pick;
+      if (mask !== null && ((mask[id >>> 5] as number) & (1 << (id & 31))) === 0) continue;
+      const scaled = (source[id] as number) * inverse;
+      if (!(scaled >= floor)) continue;
+      if (this.random.next() < Math.exp(scaled - top)) return id;
+    }
+    return -1;
+  }
+
+  /** The logits, or a copy with the repetition guard applied to the recent tokens. */
+  private withPenalty(logits: ArrayLike<number>, recent: readonly number[]): ArrayLike<number> {
+    if (this.repetitionPenalty <= 1 || recent.length === 0) return logits;
+    if (this.penalised.length !== logits.length) this.penalised = new Float32Array(logits.length);
+    const copy = this.penalised;
+    for (let i = 0; i < logits.length; i++) copy[i] = logits[i] as number;
+    const p = this.repetitionPenalty;
+    for (const id of new Set(recent.slice(-this.repetitionWindow))) {
+      if (id < 0 || id >= copy.length) continue;
+      const v = copy[id] as number;
+      copy[id] = v > 0 ? v / p : v * p;
+    }
+    return copy;
+  }
+
+  /** Fills `ids` with the allowed ids below `size`, in order; returns how many. */
+  private collectAllowed(size: number, mask: Uint32Array | null): number {
+    if (this.ids.length < size) {
+      this.ids = new Int32Array(size);
+      this.binOf = new Uint16Array(size);
+    }
+    const ids = this.ids;
+    if (mask === null) {
+      for (let id = 0; id < size; id++) ids[id] = id;
+      return size;
+    }
+    let count = 0;
+    const words = Math.min(mask.length, (size + 31) >>> 5);
+    for (let w = 0; w < words; w++) {
+      let word = mask[w] as number;
+      const base = w << 5;
+      if (word === 0xffffffff && base + 32 <= size) {
+        // Inside a string most words are full: no bit arithmetic.
+        for (let id = base; id < base + 32; id++) ids[count++] = id;
+        continue;
+      }
+      while (word !== 0) {
+        const bit = 31 - Math.clz32(word & -word);
+        word &= word - 1;
+        const id = base + bit;
+        if (id >= size) break;
+        ids[count++] = id;
       }
     }
     return count;
   }
 
-  /** Keeps the k largest weights (ties at the threshold are kept too). */
-  private keepTopK(n: number): number {
-    const sorted = this.values.slice(0, n).sort();
-    const threshold = sorted[n - this.topK] as number;
-    let kept = 0;
-    for (let i = 0; i < n; i++) {
-      if ((this.values[i] as number) >= threshold) {
-        this.ids[kept] = this.ids[i] as number;
-        this.values[kept++] = this.values[i] as number;
+  private binsInRange = true;
+
+  /**
+   * The one pass: each allowed logit scaled by 1/T goes to bin `floor(scaled) + BIN_OFFSET` (counted
+   * in `counts`); -Infinity and NaN are excluded. Returns the top scaled logit.
+   */
+  private binScaled(source: ArrayLike<number>, count: number): number {
+    const ids = this.ids;
+    const binOf = this.binOf;
+    const counts = this.counts;
+    counts.fill(0);
+    const inverse = 1 / this.temperature;
+    let top = Number.NEGATIVE_INFINITY;
+    let inRange = true;
+    for (let i = 0; i < count; i++) {
+      const scaled = (source[ids[i] as number] as number) * inverse;
+      // NaN fails both comparisons: excluded like -Infinity.
+      if (!(scaled > Number.NEGATIVE_INFINITY)) {
+        binOf[i] = EXCLUDED;
+        continue;
+      }
+      if (scaled > top) top = scaled;
+      const bin = Math.floor(scaled) + BIN_OFFSET;
+      if (bin >= 0 && bin < BIN_COUNT) {
+        binOf[i] = bin;
+        counts[bin] = (counts[bin] as number) + 1;
+      } else {
+        binOf[i] = EXCLUDED;
+        inRange = false;
       }
     }
-    return kept;
+    this.binsInRange = inRange;
+    return top;
   }
 
-  /** Keeps the most likely tokens until their share of the total reaches topP. */
-  private keepTopP(n: number): number {
-    const order = Array.from({ length: n }, (_, i) => i).sort(
-      (a, b) =>
-        (this.values[b] as number) - (this.values[a] as number) ||
-        (this.ids[a] as number) - (this.ids[b] as number),
-    );
-    let total = 0;
-    for (let i = 0; i < n; i++) total += this.values[i] as number;
-    const keepIds: number[] = [];
-    const keepValues: number[] = [];
-    let sum = 0;
-    for (const i of order) {
-      keepIds.push(this.ids[i] as number);
-      keepValues.push(this.values[i] as number);
-      sum += this.values[i] as number;
-      if (sum >= this.topP * total) break;
+  /**
+   * Exact sampling without an exp per candidate: draw a bin in proportion to (members × the bin's
+   * largest possible weight), a member of it uniformly, and accept it with probability
+   * weight / that bound (rejection sampling: each proposal is accepted with probability >= 1/e).
+   */
+  private drawByRejection(source: ArrayLike<number>, count: number, top: number, floor: number): number {
+    const counts = this.counts;
+    const topBin = Math.floor(top) + BIN_OFFSET;
+    const bounds = this.bounds;
+    let envelope = 0;
+    let lowest = topBin;
+    for (let bin = topBin; bin >= 0; bin--) {
+      const upper = bin + 1 - BIN_OFFSET;
+      // Bins wholly under the min-p floor, or whose weights underflow, never win.
+      if (upper <= floor) break;
+      const bound = Math.exp(Math.min(upper, top) - top);
+      if (bound === 0) break;
+      bounds[bin] = bound;
+      envelope += (counts[bin] as number) * bound;
+      lowest = bin;
     }
-    this.ids.set(keepIds);
-    this.values.set(keepValues);
-    return keepIds.length;
+    const inverse = 1 / this.temperature;
+    for (let attempt = 0; attempt < 10_000; attempt++) {
+      let r = this.random.next() * envelope;
+      let bin = topBin;
+      for (; bin > lowest; bin--) {
+        r -= (counts[bin] as number) * (bounds[bin] as number);
+        if (r < 0) break;
+      }
+      const size = counts[bin] as number;
+      if (size === 0) continue;
+      const member = this.nthInBin(bin, Math.floor(this.random.next() * size), count);
+      const scaled = (source[this.ids[member] as number] as number) * inverse;
+      if (scaled < floor) continue;
+      if (this.random.next() * (bounds[bin] as number) < Math.exp(scaled - top)) {
+        return this.ids[member] as number;
+      }
+    }
+    return this.drawExact(source, count, top, floor); // unreachable in practice
+  }
+
+  private readonly bounds = new Float64Array(BIN_COUNT);
+
+  /** Index (into `ids`) of the n-th member of `bin`. */
+  private nthInBin(bin: number, n: number, count: number): number {
+    const binOf = this.binOf;
+    let seen = 0;
+    for (let i = 0; i < count; i++) {
+      if (binOf[i] === bin) {
+        if (seen === n) return i;
+        seen++;
+      }
+    }
+    throw new Error('TokenSampler: bin counts out of step'); // an invariant, not user input
+  }
+
+  /**
+   * top-k and top-p need the best candidates in order, but only near the top: candidates more than
+   * TAIL below the top scaled logit (weight < e^-40 of the top's, together < 1e-12 of the mass) are
+   * left out. Candidates go into fine bins by distance below the top (1/FINE of a unit each); a cut
+   * is found by walking bins from the best, and only the one bin where it falls is sorted, so a
+   * draw sorts a few hundred values, never the vocabulary.
+   */
+  private drawFiltered(source: ArrayLike<number>, count: number, top: number, floor: number): number {
+    const inverse = 1 / this.temperature;
+    const cutoff = Math.max(floor, top - TAIL);
+    const lowBin = Math.floor(top) + BIN_OFFSET - TAIL - 1;
+    // Candidates: index into ids, scaled logit, weight, fine bin (0 = nearest the top).
+    const index = new Int32Array(count);
+    const scaled = new Float64Array(count);
+    const fine = new Uint16Array(count);
+    const fineCounts = new Float64Array(TAIL * FINE + 1);
+    const ids = this.ids;
+    const binOf = this.binOf;
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const bin = binOf[i] as number;
+      if (bin === EXCLUDED || bin < lowBin) continue;
+      const value = (source[ids[i] as number] as number) * inverse;
+      if (!(value >= cutoff)) continue;
+      const f = Math.min(TAIL * FINE, Math.floor((top - value) * FINE));
+      index[n] = i;
+      scaled[n] = value;
+      fine[n] = f;
+      fineCounts[f] = (fineCounts[f] as number) + 1;
+      n++;
+    }
+    const inBin = (f: number) => {
+      const members: number[] = [];
+      for (let j = 0; j < n; j++) if (fine[j] === f) members.push(j);
+      // Best first; ties by token id (candidates are in id order).
+      return members.sort((a, b) => (scaled[b] as number) - (scaled[a] as number) || a - b);
+    };
+    // kept(j): fine bin above `edge`, or in `edge` and among `edgeKept`.
+    let edge = TAIL * FINE + 1;
+    let edgeKept: Set<number> | null = null;
+    const kept = (j: number) =>
+      (fine[j] as number) < edge || (fine[j] === edge && (edgeKept === null || edgeKept.has(j)));
+    if (this.topK > 0 && this.topK < n) {
+      let cumulative = 0;
+      let f = 0;
+      while (cumulative + (fineCounts[f] as number) < this.topK) cumulative += fineCounts[f++] as number;
+      const members = inBin(f);
+      const threshold = scaled[members[this.topK - cumulative - 1] as number] as number;
+      edge = f;
+      edgeKept = new Set(members.filter((j) => (scaled[j] as number) >= threshold));
+    }
+    const weights = new Float64Array(n);
+    let mass = 0;
+    for (let j = 0; j < n; j++) {
+      if (!kept(j)) continue;
+      const w = Math.exp((scaled[j] as number) - top);
+      weights[j] = w;
+      mass += w;
+    }
+    if (this.topP < 1) {
+      const massByBin = new Float64Array(TAIL * FINE + 1);
+      for (let j = 0; j < n; j++) {
+        const f = fine[j] as number;
+        massByBin[f] = (massByBin[f] as number) + (weights[j] as number);
+      }
+      const target = this.topP * mass;
+      let sum = 0;
+      let f = 0;
+      while (f < TAIL * FINE && sum + (massByBin[f] as number) < target) sum += massByBin[f++] as number;
+      const members = inBin(f).filter(kept);
+      const chosen = new Set<number>();
+      for (const j of members) {
+        chosen.add(j);
+        sum += weights[j] as number;
+        if (sum >= target) break;
+      }
+      edge = f;
+      edgeKept = chosen;
+      mass = 0;
+      for (let j = 0; j < n; j++) {
+        if (kept(j)) mass += weights[j] as number;
+        else weights[j] = 0;
+      }
+    }
+    let r = this.random.next() * mass;
+    let last = -1;
+    for (let j = 0; j < n; j++) {
+      const w = weights[j] as number;
+      if (w === 0) continue;
+      last = j;
+      r -= w;
+      if (r < 0) break;
+    }
+    return this.ids[index[last] as number] as number;
+  }
+
+  /** Plain weights, for logits beyond the bins' range (|logit / T| > 1024) or +Infinity. */
+  private drawExact(source: ArrayLike<number>, count: number, top: number, floor: number): number {
+    const inverse = 1 / this.temperature;
+    const chosen: number[] = [];
+    const weights: number[] = [];
+    let total = 0;
+    for (let i = 0; i < count; i++) {
+      const scaled = (source[this.ids[i] as number] as number) * inverse;
+      if (!(scaled >= floor) || scaled === Number.NEGATIVE_INFINITY) continue;
+      // With a +Infinity logit, only the +Infinity tokens remain (uniformly).
+      const w = top === Number.POSITIVE_INFINITY ? (scaled === top ? 1 : 0) : Math.exp(scaled - top);
+      if (w === 0) continue;
+      chosen.push(this.ids[i] as number);
+      weights.push(w);
+      total += w;
+    }
+    if (this.topK > 0 || this.topP < 1) {
+      // Rare (extreme logits): apply the cuts on the exact weights.
+      const order = chosen.map((_, i) => i);
+      order.sort((a, b) => (weights[b] as number) - (weights[a] as number) || a - b);
+      let kept = this.topK > 0 ? Math.min(this.topK, order.length) : order.length;
+      const threshold = weights[order[kept - 1] as number] as number;
+      while (kept < order.length && weights[order[kept] as number] === threshold) kept++;
+      let sum = 0;
+      for (let j = 0; j < kept; j++) {
+        sum += weights[order[j] as number] as number;
+        if (this.topP < 1 && sum >= this.topP * total) {
+          kept = j + 1;
+          break;
+        }
+      }
+      let r = this.random.next() * order.slice(0, kept).reduce((s, i) => s + (weights[i] as number), 0);
+      for (let j = 0; j < kept; j++) {
+        r -= weights[order[j] as number] as number;
+        if (r < 0) return chosen[order[j] as number] as number;
+      }
+      return chosen[order[kept - 1] as number] as number;
+    }
+    let r = this.random.next() * total;
+    for (let j = 0; j < chosen.length; j++) {
+      r -= weights[j] as number;
+      if (r < 0) return chosen[j] as number;
+    }
+    return chosen[chosen.length - 1] as number;
   }
 }
 
-/** Bins of the rejection sampler: weights below e^-64 share the last bin (with e^-64 as its bound). */
-const BINS = 64;
+/** Unit-wide bins of scaled logit from -1024 to 1023; beyond that the exact path takes over. */
+const BIN_OFFSET = 1024;
+const BIN_COUNT = 2048;
+const EXCLUDED = 0xffff;
+/** How far below the top (in scaled logit) top-k and top-p still look. */
+const TAIL = 40;
+/** Uniform proposals tried before the binned draw (see proposeUniformly). */
+const QUICK_PROPOSALS = 64;
 
-/** NaN counts as "never": only -Infinity and finite values compare sensibly. */
-function finite(value: number): number {
-  return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
-}
+/** Fine bins per unit of scaled logit in the top-k / top-p search. */
+const FINE = 64;

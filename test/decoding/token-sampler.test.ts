@@ -89,4 +89,93 @@ describe('TokenSampler', () => {
     expect(() => new TokenSampler({ repetitionPenalty: 0.5 })).toThrow(InvalidInputError);
     expect(() => new TokenSampler().sample([1, 2], maskOf(2, []))).toThrow(InvalidInputError);
   });
+
+  describe('matches the exact distribution on a large vocabulary, on every path', () => {
+    const size = 3000;
+    // Flat logits (the uniform-proposal path), peaked ones (the binned fallback), extreme ones (exact).
+    const flat = Array.from({ length: size }, (_, i) => Math.sin(i * 12.9898) * 1.5);
+    const peaked = flat.map((v, i) => (i % 500 === 7 ? 9 + (i % 3) : v * 2));
+    const extreme = flat.map((v) => v * 2000);
+    const sparse = maskOf(
+      size,
+      Array.from({ length: size }, (_, i) => i).filter((i) => i % 7 === 0 || i % 500 === 7),
+    );
+
+    /** The exact target: softmax(logits / T) over allowed ids, then min-p, top-k, top-p as documented. */
+    function target(logits: number[], mask: Uint32Array | null, o: Record<string, number>): number[] {
+      const t = o.temperature ?? 1;
+      const ids = logits
+        .map((_, i) => i)
+        .filter((i) => !mask || ((mask[i >>> 5] as number) >>> (i & 31)) & 1);
+      const top = Math.max(...ids.map((i) => (logits[i] as number) / t));
+      let w = ids.map((i) => ({ id: i, w: Math.exp((logits[i] as number) / t - top) }));
+      if (o.minP) w = w.filter((x) => x.w >= (o.minP as number));
+      w.sort((a, b) => b.w - a.w || a.id - b.id);
+      if (o.topK) {
+        const threshold = (w[Math.min(o.topK, w.length) - 1] as { w: number }).w;
+        w = w.filter((x, j) => j < (o.topK as number) || x.w === threshold);
+      }
+      if (o.topP) {
+        const total = w.reduce((s, x) => s + x.w, 0);
+        let sum = 0;
+        const kept = [];
+        for (const x of w) {
+          kept.push(x);
+          sum += x.w;
+          if (sum >= (o.topP as number) * total) break;
+        }
+        w = kept;
+      }
+      const total = w.reduce((s, x) => s + x.w, 0);
+      const p = new Array<number>(logits.length).fill(0);
+      for (const x of w) p[x.id] = x.w / total;
+      return p;
+    }
+
+    it.each([
+      ['flat, full vocabulary', flat, null, {}],
+      ['flat, sparse mask', flat, sparse, {}],
+      ['peaked (binned fallback)', peaked, null, {}],
+      ['peaked, sparse mask, T=0.7', peaked, sparse, { temperature: 0.7 }],
+      ['min-p', peaked, null, { minP: 0.05 }],
+      ['top-k', flat, null, { topK: 40 }],
+      ['top-p', flat, null, { topP: 0.5 }],
+      ['top-k and top-p, peaked', peaked, null, { topK: 5, topP: 0.9 }],
+      ['logits beyond the bins (exact path)', extreme, sparse, { temperature: 1 }],
+    ] as Array<[string, number[], Uint32Array | null, Record<string, number>]>)(
+      '%s',
+      (_, logits, mask, o) => {
+        const p = target(logits, mask, o);
+        const sampler = new TokenSampler({ ...o, seed: 11 });
+        const input = Float32Array.from(logits);
+        const draws = 20_000;
+        const seen = new Array<number>(logits.length).fill(0);
+        for (let i = 0; i < draws; i++) {
+          const id = sampler.sample(input, mask);
+          seen[id] = (seen[id] as number) + 1;
+        }
+        // Tokens grouped by their exact probability (ten groups of equal size, least likely first): each
+        // group's drawn share must match its exact mass within 5 standard errors. A wrong weight, cut or
+        // bin moves mass between likely and unlikely tokens, which these groups see.
+        const ranked = p
+          .map((x, id) => ({ x, id }))
+          .filter((e) => e.x > 0)
+          .sort((a, b) => a.x - b.x);
+        const groups = Math.min(10, ranked.length);
+        for (let g = 0; g < groups; g++) {
+          const members = ranked.slice(
+            Math.floor((g * ranked.length) / groups),
+            Math.floor(((g + 1) * ranked.length) / groups),
+          );
+          const mass = members.reduce((s, e) => s + e.x, 0);
+          const share = members.reduce((s, e) => s + (seen[e.id] as number), 0) / draws;
+          const tolerance = 5 * Math.sqrt((mass * (1 - mass)) / draws) + 1e-3;
+          expect(Math.abs(share - mass), `group ${g}: drawn ${share}, exact ${mass}`).toBeLessThan(tolerance);
+        }
+        for (let id = 0; id < logits.length; id++) {
+          if (p[id] === 0) expect(seen[id], `token ${id} is outside the target`).toBe(0);
+        }
+      },
+    );
+  });
 });
