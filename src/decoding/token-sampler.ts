@@ -102,20 +102,133 @@ export class TokenSampler {
     // min-p keeps scaled logits within -log(minP) of the top.
     const floor = this.minP > 0 ? top + Math.log(this.minP) : Number.NEGATIVE_INFINITY;
     const plain = this.topK === 0 && this.topP === 1 && top < Number.POSITIVE_INFINITY;
-    if (plain && allowed * 2 >= size) {
-      const quick = this.proposeUniformly(source, mask, size, top, floor);
+    if (plain) {
+      const dense = allowed * 2 >= size;
+      const ids = dense ? null : this.ids.subarray(0, this.collectAllowed(size, mask));
+      const quick = ids
+        ? this.proposeUniformly(source, null, ids.length, top, floor, ids)
+        : this.proposeUniformly(source, mask, size, top, floor);
       if (quick >= 0) return quick;
+      const drawn = this.drawHeadAndTail(source, dense ? mask : null, ids, allowed, top, floor);
+      if (drawn >= 0) return drawn;
     }
     const count = this.collectAllowed(size, mask);
-    if (plain && allowed * 2 < size) {
-      const quick = this.proposeUniformly(source, null, count, top, floor, this.ids);
-      if (quick >= 0) return quick;
-    }
     this.binScaled(source, count);
     if (top === Number.POSITIVE_INFINITY || !this.binsInRange)
       return this.drawExact(source, count, top, floor);
     if (!plain) return this.drawFiltered(source, count, top, floor);
     return this.drawByRejection(source, count, top, floor);
+  }
+
+  /**
+   * Exact rejection sampling for peaked distributions (a trained model): the head, the tokens within
+   * HEAD of the top scaled logit, is gathered with exact weights in one compare-only pass; the tail is
+   * covered by the weight of its best token, per token. A draw picks the head in proportion to its
+   * exact mass, or a uniform tail token accepted with probability weight / that bound. Returns -1 if the tail keeps
+   * refusing (then the binned draw takes over).
+   */
+  private drawHeadAndTail(
+    source: ArrayLike<number>,
+    mask: Uint32Array | null,
+    ids: Int32Array | null,
+    allowed: number,
+    top: number,
+    floor: number,
+  ): number {
+    const inverse = 1 / this.temperature;
+    const headCut = Math.max(floor, top - HEAD);
+    const { head, weights, headMass, tailTop } = this.gatherHead(source, mask, ids, headCut, top);
+    const tailCount = allowed - head.length;
+    // Below the min-p floor nothing counts: with the floor above the head's edge there is no tail.
+    const tailWeight = floor >= top - HEAD ? 0 : Math.exp(tailTop - top);
+    const tailBound = tailCount * tailWeight;
+    const size = ids ? ids.length : source.length;
+    for (let attempt = 0; attempt < 1000; attempt++) {
+      let r = this.random.next() * (headMass + tailBound);
+      if (r < headMass) {
+        for (let j = 0; j < head.length; j++) {
+          r -= weights[j] as number;
+          if (r < 0) return head[j] as number;
+        }
+        return head[head.length - 1] as number;
+      }
+      // A uniform tail token: propose allowed tokens until one is outside the head.
+      let id = -1;
+      for (let tries = 0; tries < 64 && id < 0; tries++) {
+        const pick = Math.floor(this.random.next() * size);
+        const candidate = ids ? (ids[pick] as number) : pick;
+        if (mask !== null && ((mask[candidate >>> 5] as number) & (1 << (candidate & 31))) === 0) continue;
+        // The same test as gatherHead's, in logit units, so no token is both head and tail.
+        if ((source[candidate] as number) >= headCut * this.temperature) continue;
+        id = candidate;
+      }
+      if (id < 0) return -1;
+      const scaled = (source[id] as number) * inverse;
+      if (!(scaled >= floor)) continue;
+      if (this.random.next() * tailWeight < Math.exp(scaled - top)) return id;
+    }
+    return -1;
+  }
+
+  /**
+   * The head (allowed ids with scaled logit >= headCut) with exact weights, and the largest scaled
+   * logit outside it, which bounds every tail weight. A compare-only pass: pushes are rare.
+   */
+  private gatherHead(
+    source: ArrayLike<number>,
+    mask: Uint32Array | null,
+    ids: Int32Array | null,
+    headCut: number,
+    top: number,
+  ): { head: number[]; weights: number[]; headMass: number; tailTop: number } {
+    const inverse = 1 / this.temperature;
+    const head: number[] = [];
+    // Compare raw logits against the cut in logit units (T > 0): no multiply in the loop.
+    const rawCut = headCut * this.temperature;
+    let tailRaw = Number.NEGATIVE_INFINITY;
+    const size = source.length;
+    if (ids) {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i] as number;
+        const v = source[id] as number;
+        if (v >= rawCut) head.push(id);
+        else if (v > tailRaw) tailRaw = v;
+      }
+    } else if (mask === null) {
+      for (let id = 0; id < size; id++) {
+        const v = source[id] as number;
+        if (v >= rawCut) head.push(id);
+        else if (v > tailRaw) tailRaw = v;
+      }
+    } else {
+      const words = Math.min(mask.length, (size + 31) >>> 5);
+      for (let w = 0; w < words; w++) {
+        let word = mask[w] as number;
+        if (word === 0) continue;
+        const base = w << 5;
+        if (word === 0xffffffff && base + 32 <= size) {
+          for (let id = base; id < base + 32; id++) {
+            const v = source[id] as number;
+            if (v >= rawCut) head.push(id);
+            else if (v > tailRaw) tailRaw = v;
+          }
+          continue;
+        }
+        while (word !== 0) {
+          const bit = 31 - Math.clz32(word & -word);
+          word &= word - 1;
+          const id = base + bit;
+          if (id >= size) break;
+          const v = source[id] as number;
+          if (v >= rawCut) head.push(id);
+          else if (v > tailRaw) tailRaw = v;
+        }
+      }
+    }
+    const weights = head.map((id) => Math.exp((source[id] as number) * inverse - top));
+    let headMass = 0;
+    for (const w of weights) headMass += w;
+    return { head, weights, headMass, tailTop: tailRaw * inverse };
   }
 
   /** Top logit and its first id (set by scanTop). */
@@ -490,6 +603,8 @@ const BIN_COUNT = 2048;
 const EXCLUDED = 0xffff;
 /** How far below the top (in scaled logit) top-k and top-p still look. */
 const TAIL = 40;
+/** The head of drawHeadAndTail: scaled logits within this of the top (weights above e^-8). */
+const HEAD = 8;
 /** Uniform proposals tried before the binned draw (see proposeUniformly). */
 const QUICK_PROPOSALS = 64;
 

@@ -135,7 +135,7 @@ describe('TokenSampler', () => {
     it.each([
       ['flat, full vocabulary', flat, null, {}],
       ['flat, sparse mask', flat, sparse, {}],
-      ['peaked (binned fallback)', peaked, null, {}],
+      ['peaked (exact head, bounded tail)', peaked, null, {}],
       ['peaked, sparse mask, T=0.7', peaked, sparse, { temperature: 0.7 }],
       ['min-p', peaked, null, { minP: 0.05 }],
       ['top-k', flat, null, { topK: 40 }],
