@@ -194,31 +194,21 @@ export class TokenSampler {
         if (v >= rawCut) head.push(id);
         else if (v > tailRaw) tailRaw = v;
       }
-    } else if (mask === null) {
-      for (let id = 0; id < size; id++) {
-        const v = source[id] as number;
-        if (v >= rawCut) head.push(id);
-        else if (v > tailRaw) tailRaw = v;
-      }
     } else {
-      const words = Math.min(mask.length, (size + 31) >>> 5);
+      // Only blocks whose best logit reaches the cut hold head tokens; the others add their best to
+      // the tail bound without being read again.
+      const blockTop = this.blockTop;
+      const words = (size + 31) >>> 5;
       for (let w = 0; w < words; w++) {
-        let word = mask[w] as number;
-        if (word === 0) continue;
-        const base = w << 5;
-        if (word === 0xffffffff && base + 32 <= size) {
-          for (let id = base; id < base + 32; id++) {
-            const v = source[id] as number;
-            if (v >= rawCut) head.push(id);
-            else if (v > tailRaw) tailRaw = v;
-          }
+        const best = blockTop[w] as number;
+        if (!(best >= rawCut)) {
+          if (best > tailRaw) tailRaw = best;
           continue;
         }
-        while (word !== 0) {
-          const bit = 31 - Math.clz32(word & -word);
-          word &= word - 1;
-          const id = base + bit;
-          if (id >= size) break;
+        const base = w << 5;
+        const word = mask === null ? FULL_WORD : (mask[w] as number);
+        for (let id = base; id < Math.min(base + 32, size); id++) {
+          if ((word & (1 << (id & 31))) === 0) continue;
           const v = source[id] as number;
           if (v >= rawCut) head.push(id);
           else if (v > tailRaw) tailRaw = v;
@@ -236,40 +226,29 @@ export class TokenSampler {
   private topId = -1;
 
   /**
-   * One pass over the allowed logits: the largest (and the first id holding it); returns how many
-   * tokens are allowed. NaN never wins a comparison, so it ranks like -Infinity.
+   * One pass over the allowed logits: the largest (and the first id holding it), and the largest of
+   * each block of 32 ids (so later passes skip blocks that cannot matter); returns how many tokens
+   * are allowed. NaN never wins a comparison, so it ranks like -Infinity.
    */
   private scanTop(source: ArrayLike<number>, mask: Uint32Array | null): number {
     const size = source.length;
+    const words = (size + 31) >>> 5;
+    if (this.blockTop.length < words) this.blockTop = new Float64Array(words);
+    const blockTop = this.blockTop;
     let top = Number.NEGATIVE_INFINITY;
     let topId = -1;
     let allowed = 0;
-    if (mask === null) {
-      for (let id = 0; id < size; id++) {
-        const v = source[id] as number;
-        if (v > top) {
-          top = v;
-          topId = id;
+    for (let w = 0; w < words; w++) {
+      const base = w << 5;
+      let word = mask === null ? FULL_WORD : w < mask.length ? (mask[w] as number) : 0;
+      let blockBest = Number.NEGATIVE_INFINITY;
+      if (word === FULL_WORD && base + 32 <= size) {
+        for (let id = base; id < base + 32; id++) {
+          const v = source[id] as number;
+          if (v > blockBest) blockBest = v;
         }
-      }
-      allowed = size;
-    } else {
-      const words = Math.min(mask.length, (size + 31) >>> 5);
-      for (let w = 0; w < words; w++) {
-        let word = mask[w] as number;
-        if (word === 0) continue;
-        const base = w << 5;
-        if (word === 0xffffffff && base + 32 <= size) {
-          for (let id = base; id < base + 32; id++) {
-            const v = source[id] as number;
-            if (v > top) {
-              top = v;
-              topId = id;
-            }
-          }
-          allowed += 32;
-          continue;
-        }
+        allowed += 32;
+      } else {
         while (word !== 0) {
           const bit = 31 - Math.clz32(word & -word);
           word &= word - 1;
@@ -277,10 +256,23 @@ export class TokenSampler {
           if (id >= size) break;
           allowed++;
           const v = source[id] as number;
-          if (v > top) {
-            top = v;
-            topId = id;
-          }
+          if (v > blockBest) blockBest = v;
+        }
+      }
+      blockTop[w] = blockBest;
+      if (blockBest > top) {
+        top = blockBest;
+        topId = w;
+      }
+    }
+    // The first id holding the top, inside the first block that holds it.
+    if (topId >= 0) {
+      const base = topId << 5;
+      const word = mask === null ? FULL_WORD : (mask[topId] as number);
+      for (let id = base; id < Math.min(base + 32, size); id++) {
+        if ((word & (1 << (id & 31))) !== 0 && source[id] === top) {
+          topId = id;
+          break;
         }
       }
     }
@@ -288,6 +280,8 @@ export class TokenSampler {
     this.topId = topId;
     return allowed;
   }
+
+  private blockTop = new Float64Array(0);
 
   /**
    * Rejection sampling with a uniform proposal: pick an allowed token at random and keep it with
@@ -603,6 +597,7 @@ const BIN_COUNT = 2048;
 const EXCLUDED = 0xffff;
 /** How far below the top (in scaled logit) top-k and top-p still look. */
 const TAIL = 40;
+const FULL_WORD = 0xffffffff;
 /** The head of drawHeadAndTail: scaled logits within this of the top (weights above e^-8). */
 const HEAD = 8;
 /** Uniform proposals tried before the binned draw (see proposeUniformly). */
