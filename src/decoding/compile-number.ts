@@ -4,10 +4,20 @@ import { type NumberBound, NumberLeaf } from './number-leaf.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import type { Schema } from './schema-keywords.js';
 
-/** `type: number` or `integer` with its bounds, enforced digit by digit. */
+/** `type: number` or `integer` with its bounds and multipleOf, enforced digit by digit. */
 export function compileNumber(c: SchemaCompiler, s: Schema, path: string, integer: boolean): GrammarNode {
   const lower = bound(s, 'minimum', 'exclusiveMinimum', path);
   const upper = bound(s, 'maximum', 'exclusiveMaximum', path);
+  const multipleOf = s.multipleOf;
+  if (multipleOf !== undefined) {
+    if (typeof multipleOf !== 'number' || !(multipleOf > 0) || !Number.isFinite(multipleOf)) {
+      throw new UnsupportedSchemaError('multipleOf', path, 'not a positive number');
+    }
+    const digits = { integer, maxFractionDigits: c.maxFractionDigits };
+    if (!NumberLeaf.supportsMultipleOf(multipleOf, digits)) {
+      throw new UnsupportedSchemaError('multipleOf', path, 'more fraction digits than numbers are written with');
+    }
+  }
   const leaf = c.add(
     (id) =>
       new NumberLeaf(id, {
@@ -16,6 +26,7 @@ export function compileNumber(c: SchemaCompiler, s: Schema, path: string, intege
         upper,
         maxFractionDigits: c.maxFractionDigits,
         maxDigits: c.maxDigits,
+        ...(multipleOf === undefined ? {} : { multipleOf: multipleOf as number }),
       }),
   );
   if (!leaf.satisfiable()) {

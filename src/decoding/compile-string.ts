@@ -1,30 +1,75 @@
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
+import { patternLengths } from './pattern-lengths.js';
 import { PatternAutomaton, PatternSyntaxError } from './regex.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { nonNegativeInteger, type Schema } from './schema-keywords.js';
+import { formatRule } from './string-formats.js';
 import { StringLeaf } from './string-leaf.js';
 
-/** `type: string` with its length and pattern. */
+/**
+ * Automata by their patterns, shared by every grammar of the process: masks inside a string are cached
+ * across grammars by automaton and state (see inside-cache.ts), so the same `format` or `pattern` in
+ * many schemas costs its masks once. The oldest go first beyond the limit; a grammar keeps its own.
+ */
+const automata = new Map<string, PatternAutomaton>();
+const MAX_SHARED_AUTOMATA = 1024;
+
+function automatonFor(sources: string[]): PatternAutomaton {
+  const key = JSON.stringify(sources);
+  let automaton = automata.get(key);
+  if (!automaton) {
+    automaton = PatternAutomaton.all(sources);
+    if (automata.size >= MAX_SHARED_AUTOMATA) {
+      const oldest = automata.keys().next().value;
+      if (oldest !== undefined) automata.delete(oldest);
+    }
+    automata.set(key, automaton);
+  }
+  return automaton;
+}
+
+/** `type: string` with its length, `pattern` and `format` (the last two as one automaton). */
 export function compileString(c: SchemaCompiler, s: Schema, path: string, collect: boolean): GrammarNode {
   const minLength = nonNegativeInteger(s.minLength, 'minLength', path) ?? 0;
-  const maxLength = nonNegativeInteger(s.maxLength, 'maxLength', path) ?? Number.POSITIVE_INFINITY;
-  if (minLength > maxLength) throw new UnsatisfiableSchemaError(path, 'minLength is above maxLength');
-  let pattern: PatternAutomaton | null = null;
+  let maxLength = nonNegativeInteger(s.maxLength, 'maxLength', path) ?? Number.POSITIVE_INFINITY;
+  const sources: string[] = [];
   if (s.pattern !== undefined) {
     if (typeof s.pattern !== 'string') throw new UnsupportedSchemaError('pattern', path, 'not a string');
-    if (s.minLength !== undefined || s.maxLength !== undefined) {
-      throw new UnsupportedSchemaError('pattern', path, 'pattern together with minLength/maxLength');
+    sources.push(s.pattern);
+  }
+  if (s.format !== undefined) {
+    if (typeof s.format !== 'string') throw new UnsupportedSchemaError('format', path, 'not a string');
+    const rule = formatRule(s.format);
+    if (rule.kind === 'unsupported') {
+      throw new UnsupportedSchemaError('format', path, `format "${s.format}" cannot be enforced`);
     }
+    if (rule.kind === 'pattern') {
+      sources.push(rule.source);
+      if (rule.maxLength !== undefined) maxLength = Math.min(maxLength, rule.maxLength);
+    }
+  }
+  if (minLength > maxLength) throw new UnsatisfiableSchemaError(path, 'minLength is above maxLength');
+  let pattern: PatternAutomaton | null = null;
+  if (sources.length > 0) {
     try {
-      pattern = new PatternAutomaton(s.pattern);
+      pattern = automatonFor(sources);
     } catch (error) {
       if (error instanceof PatternSyntaxError)
         throw new UnsupportedSchemaError('pattern', path, error.message);
       throw error;
     }
-    if (pattern.shortestAccepted(pattern.start) === null) {
-      throw new UnsatisfiableSchemaError(path, `no string matches /${s.pattern}/`);
+    const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
+    const satisfiable = bounded
+      ? patternLengths(pattern).canFinish(pattern.start, minLength, maxLength)
+      : pattern.shortestAccepted(pattern.start) !== null;
+    if (!satisfiable) {
+      const what = [
+        s.pattern !== undefined ? `/${s.pattern}/` : '',
+        s.format !== undefined ? `format "${s.format}"` : '',
+        bounded ? `${minLength}..${maxLength} characters` : '',
+      ].filter((part) => part !== '');
+      throw new UnsatisfiableSchemaError(path, `no string matches ${what.join(' and ')}`);
     }
   }
   return c.add((id) => new StringLeaf(id, { minLength, maxLength, pattern, collect }));

@@ -1,5 +1,6 @@
 import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
+import { type InsideCache, insideCache } from './inside-cache.js';
 import { LiteralLeaf } from './literal-leaf.js';
 import type { GrammarNode, Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
@@ -11,7 +12,8 @@ import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary
 export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
-   * start of the document and the inside of each string (for patterns, a few of their states).
+   * start of the document and the inside of the strings (for patterns, a few of their states), at most
+   * `WARM_LIMIT` of the latter, so a schema with hundreds of patterns does not pay for all of them.
    */
   warm?: boolean;
   /** Most masks kept per grammar (default 1024, about 19 MB for Qwen3); the oldest go first. */
@@ -93,8 +95,8 @@ export class CompiledGrammar {
   readonly maskWords: number;
   readonly vocabularySize: number;
   private readonly masks = new Map<string, Uint32Array>();
-  /** Masks of tokens that stay inside a string, by the string's own state (shared by all contexts). */
-  private readonly insideMasks = new Map<string, Uint32Array>();
+  /** Tokens that stay inside a string, by the string's own state (shared by all grammars). */
+  private readonly inside: InsideCache;
   private readonly quotes: TokenTrie;
   private readonly eos: readonly number[];
   /** Counters of the mask cache, for benchmarks and tuning. */
@@ -111,6 +113,7 @@ export class CompiledGrammar {
     this.maskWords = maskWords(this.vocabularySize);
     this.eos = vocabulary.eosTokenIds;
     this.quotes = quoteTrie(vocabulary);
+    this.inside = insideCache(trie, this.maskWords);
   }
 
   /** A fresh matcher at the start of the document. */
@@ -120,25 +123,21 @@ export class CompiledGrammar {
     return new GrammarMatcher(this, start);
   }
 
-  /** See `CompileOptions.warm`. */
+  /**
+   * See `CompileOptions.warm`. The opening of every string first (most share one mask, computed once
+   * per vocabulary), then further pattern states, until `WARM_LIMIT` states have been warmed.
+   */
   warm(nodes: readonly GrammarNode[]): void {
     this.matcher().mask();
-    for (const node of nodes) {
-      if (!(node instanceof StringLeaf)) continue;
-      for (const state of node.warmStates(8)) this.insideMaskFor(node, state);
+    const queues = nodes.flatMap((node) => (node instanceof StringLeaf ? [{ leaf: node, states: node.warmStates(8) }] : []));
+    let warmed = 0;
+    for (let round = 0; round < 8; round++) {
+      for (const { leaf, states } of queues) {
+        if (round >= states.length) continue;
+        if (warmed++ >= WARM_LIMIT) return;
+        this.inside.mask(leaf, states[round]);
+      }
     }
-  }
-
-  private insideMaskFor(leaf: StringLeaf, state: unknown): Uint32Array {
-    const key = leaf.insideKey(state, this.trie.maxTokenBytes);
-    let inside = this.insideMasks.get(key);
-    if (!inside) {
-      inside = new Uint32Array(this.maskWords);
-      this.stats.nodesVisited += leaf.insideMask(state, this.trie, inside);
-      if (this.insideMasks.size >= this.maskCacheSize) this.insideMasks.clear();
-      this.insideMasks.set(key, inside);
-    }
-    return inside;
   }
 
   /** The allowed tokens at a position: from the cache, or by one pass over the trie. Read-only. */
@@ -164,7 +163,7 @@ export class CompiledGrammar {
     if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
       // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
       // only tokens holding a quote can reach what follows, and they are few.
-      const mask = this.insideMaskFor(top.node, top.state).slice();
+      const mask = this.inside.mask(top.node, top.state).slice();
       this.walk(this.quotes, frames, mask);
       return mask;
     }
@@ -216,32 +215,62 @@ export class CompiledGrammar {
   /**
    * Sets the bits of the tokens of `trie` below node `root` (default: all) that the parser accepts from
    * `frames`, the positions after the bytes that lead to `root`.
+   *
+   * Where a path opens a free-running string mid-token (`"`, ` "`, `, "`: a key of an open object, a
+   * string value), its subtree holds thousands of tokens that stay inside the string; they are the same
+   * for every grammar, so they come from the shared cache as a list, and only the children that lead
+   * to a `"` (the tokens that may close the string, which depend on what follows) are walked on.
    */
   private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0): void {
-    const { byte, depth, end } = trie;
+    const { byte, depth, end, quoteBelow } = trie;
+    const strings = trie === this.trie;
     // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
     // are reused from node to node (only frames are allocated).
     const positions: Frame[][] = [];
     for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
+    // covered[d]: the path's first d bytes end inside a string whose staying tokens are already set.
+    const covered = new Uint8Array(trie.maxTokenBytes + 1);
     positions[depth[root] as number] = [...frames];
     const nodeCount = end[root] as number;
     let visited = 0;
     let i = root + 1;
     while (i < nodeCount) {
-      visited++;
       const d = depth[i] as number;
+      const b = byte[i] as number;
+      if (covered[d - 1] === 1 && b !== 0x22 && quoteBelow[i] === 0) {
+        i = end[i] as number; // no quote ahead: these tokens stay inside (already set) or are refused
+        continue;
+      }
+      visited++;
       const from = positions[d - 1] as Frame[];
       const next = positions[d] as Frame[];
       next.length = 0;
-      const b = byte[i] as number;
       for (let f = 0; f < from.length; f++) stepFrame(from[f] as Frame, b, next);
       if (next.length === 0) {
         i = end[i] as number; // the whole subtree shares a refused prefix
         continue;
       }
       trie.markTokens(mask, i);
+      covered[d] = 0;
+      if (strings && next.length === 1 && (end[i] as number) - i > 1) {
+        const only = next[0] as Frame;
+        if (only.node instanceof StringLeaf && only.node.isInside(only.state)) {
+          if (covered[d - 1] === 1) covered[d] = 1;
+          else if ((end[i] as number) - i >= OPENING_SUBTREE) {
+            for (const id of this.inside.idsBelow(i, only.node, only.state)) {
+              mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+            }
+            covered[d] = 1;
+          }
+        }
+      }
       i++;
     }
     this.stats.nodesVisited += visited;
   }
 }
+
+/** How many opened strings' inside masks compile-time warming computes at most. */
+const WARM_LIMIT = 16;
+/** Subtrees this large (in trie nodes) where a string opens take its staying tokens from the cache. */
+const OPENING_SUBTREE = 64;

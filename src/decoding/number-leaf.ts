@@ -14,6 +14,8 @@ export interface NumberLeafOptions {
   maxFractionDigits: number;
   /** Most significant digits in all; 15 keeps every decimal exactly representable as a double. */
   maxDigits: number;
+  /** `multipleOf`, when it has at most as many fraction digits as the leaf writes. */
+  multipleOf?: number;
 }
 
 const BYTE_MINUS = 0x2d;
@@ -34,6 +36,8 @@ export class NumberLeaf extends Leaf {
   /** Smallest and largest allowed scaled value (null: unbounded). */
   private readonly low: bigint | null;
   private readonly high: bigint | null;
+  /** multipleOf, scaled (1n when there is none): every value written is a multiple of it. */
+  private readonly divisor: bigint;
 
   constructor(
     id: number,
@@ -51,6 +55,18 @@ export class NumberLeaf extends Leaf {
       const { floor, exact } = scaled(upper.value, this.fractionDigits);
       this.high = upper.exclusive && exact ? floor - 1n : floor;
     } else this.high = null;
+    this.divisor = 1n;
+    if (options.multipleOf !== undefined) {
+      const { floor, exact } = scaled(options.multipleOf, this.fractionDigits);
+      if (!exact || floor <= 0n) throw new RangeError(`multipleOf ${options.multipleOf} is finer than the digits written`);
+      this.divisor = floor;
+    }
+  }
+
+  /** Whether `multipleOf` can be enforced exactly (see NumberLeafOptions.multipleOf). */
+  static supportsMultipleOf(multipleOf: number, options: { integer: boolean; maxFractionDigits: number }): boolean {
+    const { floor, exact } = scaled(multipleOf, options.integer ? 0 : options.maxFractionDigits);
+    return exact && floor > 0n;
   }
 
   /** Whether any number at all satisfies the bounds under the digit limits. */
@@ -78,7 +94,7 @@ export class NumberLeaf extends Leaf {
     const magnitude = this.magnitude(parts.int, parts.frac ?? '');
     if (magnitude === null) return false;
     if (parts.negative && magnitude === 0n) return false; // no "-0"
-    return this.inRange(parts.negative ? -magnitude : magnitude);
+    return magnitude % this.divisor === 0n && this.inRange(parts.negative ? -magnitude : magnitude);
   }
 
   mustEnd(): boolean {
@@ -93,7 +109,10 @@ export class NumberLeaf extends Leaf {
     // matters (sign, digits so far, point): "899." and "640." allow the same tokens under [200, 2000].
     if ((this.low !== null || this.high !== null) && !this.boundsInactive(parts)) return text;
     const shape = parts.int === '' ? 'e' : parts.int === '0' ? 'z' : `d${parts.int.length}`;
-    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}`;
+    // Under multipleOf, what follows depends on the remainder so far (digits append affinely).
+    const remainder =
+      this.divisor === 1n || parts.int === '' ? '' : `%${this.magnitudeSoFar(parts) % this.divisor}`;
+    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}${remainder}`;
   }
 
   /** Greedy: end as soon as possible, else take the first byte that keeps a completion in reach. */
@@ -139,6 +158,12 @@ export class NumberLeaf extends Leaf {
     const lo = negative ? -to : from;
     const hi = negative ? -from : to;
     return (this.low === null || lo >= this.low) && (this.high === null || hi <= this.high);
+  }
+
+  /** The scaled magnitude of the digits written so far, as if the number ended here. */
+  private magnitudeSoFar(parts: NumberParts): bigint {
+    const frac = parts.frac ?? '';
+    return BigInt(parts.int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length);
   }
 
   private maxFraction(intDigits: number): number {
@@ -199,7 +224,9 @@ export class NumberLeaf extends Leaf {
     if (this.low !== null && this.low > lo) lo = this.low;
     if (this.high !== null && this.high < hi) hi = this.high;
     if (lo > hi) return false;
-    return ceilDiv(lo, step) * step <= hi;
+    // Reachable values are the multiples of `step`; with multipleOf, of both.
+    const spacing = this.divisor === 1n ? step : lcm(step, this.divisor);
+    return ceilDiv(lo, spacing) * spacing <= hi;
   }
 }
 
@@ -218,6 +245,13 @@ function parse(text: string): NumberParts | null {
   const int = match[2] ?? '';
   if (match[3] !== undefined && int === '') return null;
   return { negative: match[1] === '-', int, frac: match[3] === undefined ? null : (match[4] ?? '') };
+}
+
+function lcm(a: bigint, b: bigint): bigint {
+  let x = a;
+  let y = b;
+  while (y !== 0n) [x, y] = [y, x % y];
+  return (a / x) * b;
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {

@@ -1,371 +1,185 @@
+import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
+
 /**
- * The ECMAScript regular-expression subset JSON Schema `pattern`s use, compiled to an automaton over
- * code points: literals, `.`, classes (`[a-z]`, `[^"]`, `\d \w \s` and negations), groups, `|`,
- * `* + ? {n} {n,} {n,m}` (lazy forms accept the same strings). `^` and `$` only at the ends: a pattern
- * without them matches anywhere in the string, as JSON Schema says. Back-references, look-around and
- * `\b` are refused with a `PatternSyntaxError` (the compiler turns it into an `UnsupportedSchemaError`).
+ * JSON Schema `pattern`s (the regular-expression subset in regex-syntax.ts) compiled to an automaton
+ * over code points: literals, `.`, classes, groups, `|`, `* + ? {n} {n,} {n,m}` (lazy forms accept the
+ * same strings), and `^` / `$` anywhere (as assertions on the string's start and end). A pattern
+ * matches anywhere in the string unless anchored, as JSON Schema says. Back-references, look-around
+ * and `\b` are refused with a `PatternSyntaxError` (the compiler turns it into an
+ * `UnsupportedSchemaError`).
+ *
+ * Several patterns can be combined into one automaton that accepts the strings all of them match
+ * (`PatternAutomaton.all`), for `pattern` together with `format`.
  */
-
-export class PatternSyntaxError extends Error {}
-
-type Ranges = ReadonlyArray<readonly [number, number]>;
-
-type Ast =
-  | { type: 'set'; ranges: Ranges }
-  | { type: 'seq'; items: Ast[] }
-  | { type: 'alt'; options: Ast[] }
-  | { type: 'repeat'; item: Ast; min: number; max: number };
-
-const MAX_CODE_POINT = 0x10ffff;
-const ANY: Ranges = [[0, MAX_CODE_POINT]];
-const DIGIT: Ranges = [[0x30, 0x39]];
-const WORD: Ranges = [
-  [0x30, 0x39],
-  [0x41, 0x5a],
-  [0x5f, 0x5f],
-  [0x61, 0x7a],
-];
-// What JavaScript's \s matches (and String.prototype.trim removes).
-const SPACE: Ranges = [
-  [0x09, 0x0d],
-  [0x20, 0x20],
-  [0xa0, 0xa0],
-  [0x1680, 0x1680],
-  [0x2000, 0x200a],
-  [0x2028, 0x2029],
-  [0x202f, 0x202f],
-  [0x205f, 0x205f],
-  [0x3000, 0x3000],
-  [0xfeff, 0xfeff],
-];
-const LINE_TERMINATORS: Ranges = [
-  [0x0a, 0x0a],
-  [0x0d, 0x0d],
-  [0x2028, 0x2029],
-];
-
-function normalize(ranges: Array<readonly [number, number]>): Ranges {
-  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
-  const out: Array<[number, number]> = [];
-  for (const [lo, hi] of sorted) {
-    const last = out[out.length - 1];
-    if (last && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
-    else out.push([lo, hi]);
-  }
-  return out;
-}
-
-function negate(ranges: Ranges): Ranges {
-  const out: Array<[number, number]> = [];
-  let next = 0;
-  for (const [lo, hi] of normalize([...ranges])) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = hi + 1;
-  }
-  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
-  return out;
-}
-
-class Parser {
-  private pos = 0;
-  constructor(private readonly source: string) {}
-
-  parse(): { ast: Ast; anchoredStart: boolean; anchoredEnd: boolean } {
-    let anchoredStart = false;
-    if (this.source.startsWith('^')) {
-      anchoredStart = true;
-      this.pos = 1;
-    }
-    const ast = this.alternation();
-    let anchoredEnd = false;
-    if (this.peek() === '$') {
-      anchoredEnd = true;
-      this.pos++;
-    }
-    if (this.pos !== this.source.length) this.fail(`unexpected "${this.peek()}"`);
-    return { ast, anchoredStart, anchoredEnd };
-  }
-
-  private fail(message: string): never {
-    throw new PatternSyntaxError(`${message} at offset ${this.pos} of /${this.source}/`);
-  }
-
-  private peek(): string | undefined {
-    return this.source[this.pos];
-  }
-
-  private alternation(): Ast {
-    const options = [this.sequence()];
-    while (this.peek() === '|') {
-      this.pos++;
-      options.push(this.sequence());
-    }
-    return options.length === 1 ? (options[0] as Ast) : { type: 'alt', options };
-  }
-
-  private sequence(): Ast {
-    const items: Ast[] = [];
-    for (;;) {
-      const c = this.peek();
-      if (c === undefined || c === '|' || c === ')') break;
-      if (c === '$') {
-        if (this.pos === this.source.length - 1) break;
-        this.fail('"$" is supported only at the end');
-      }
-      if (c === '^') this.fail('"^" is supported only at the start');
-      items.push(this.quantified(this.atom()));
-    }
-    return { type: 'seq', items };
-  }
-
-  private quantified(item: Ast): Ast {
-    let result = item;
-    for (;;) {
-      const c = this.peek();
-      let min: number;
-      let max: number;
-      if (c === '*') [min, max] = [0, Number.POSITIVE_INFINITY];
-      else if (c === '+') [min, max] = [1, Number.POSITIVE_INFINITY];
-      else if (c === '?') [min, max] = [0, 1];
-      else if (c === '{') {
-        const match = /^\{(\d+)(,(\d*))?\}/.exec(this.source.slice(this.pos));
-        if (!match) return result; // a literal "{", as JavaScript reads it outside unicode mode
-        min = Number(match[1]);
-        max = match[2] === undefined ? min : match[3] === '' ? Number.POSITIVE_INFINITY : Number(match[3]);
-        if (max < min) this.fail('numbers out of order in {} quantifier');
-        if (min > 1000 || (max !== Number.POSITIVE_INFINITY && max > 1000))
-          this.fail('repeat count above 1000');
-        this.pos += match[0].length - 1;
-      } else return result;
-      this.pos++;
-      if (this.peek() === '?') this.pos++; // lazy: same language
-      result = { type: 'repeat', item: result, min, max };
-    }
-  }
-
-  private atom(): Ast {
-    const c = this.peek() as string;
-    if (c === '(') {
-      this.pos++;
-      if (this.source.startsWith('?:', this.pos)) this.pos += 2;
-      else if (this.source.startsWith('?<', this.pos) && !/^\?<[=!]/.test(this.source.slice(this.pos))) {
-        const close = this.source.indexOf('>', this.pos);
-        if (close < 0) this.fail('unterminated group name');
-        this.pos = close + 1;
-      } else if (c === '(' && this.peek() === '?') this.fail('look-around is not supported');
-      const inner = this.alternation();
-      if (this.peek() !== ')') this.fail('missing ")"');
-      this.pos++;
-      return inner;
-    }
-    if (c === '[') return { type: 'set', ranges: this.characterClass() };
-    if (c === '.') {
-      this.pos++;
-      return { type: 'set', ranges: negate(LINE_TERMINATORS) };
-    }
-    if (c === '\\') return { type: 'set', ranges: this.escape(false) };
-    if (c === '*' || c === '+' || c === '?') this.fail('nothing to repeat');
-    const cp = this.source.codePointAt(this.pos) as number;
-    this.pos += cp > 0xffff ? 2 : 1;
-    return { type: 'set', ranges: [[cp, cp]] };
-  }
-
-  private characterClass(): Ranges {
-    this.pos++; // [
-    let negated = false;
-    if (this.peek() === '^') {
-      negated = true;
-      this.pos++;
-    }
-    const ranges: Array<readonly [number, number]> = [];
-    let first = true;
-    while (this.peek() !== ']' || (first && false)) {
-      if (this.peek() === undefined) this.fail('unterminated character class');
-      first = false;
-      const lo = this.classAtom();
-      if (
-        this.peek() === '-' &&
-        this.source[this.pos + 1] !== ']' &&
-        this.source[this.pos + 1] !== undefined
-      ) {
-        this.pos++;
-        const hi = this.classAtom();
-        if (lo.length !== 1 || hi.length !== 1) this.fail('a class escape cannot bound a range');
-        const from = (lo[0] as readonly [number, number])[0];
-        const to = (hi[0] as readonly [number, number])[0];
-        if (to < from) this.fail('range out of order in character class');
-        ranges.push([from, to]);
-      } else ranges.push(...lo);
-    }
-    this.pos++; // ]
-    const set = normalize(ranges);
-    return negated ? negate(set) : set;
-  }
-
-  private classAtom(): Ranges {
-    if (this.peek() === '\\') return this.escape(true);
-    const cp = this.source.codePointAt(this.pos) as number;
-    this.pos += cp > 0xffff ? 2 : 1;
-    return [[cp, cp]];
-  }
-
-  private escape(inClass: boolean): Ranges {
-    this.pos++; // backslash
-    const c = this.peek();
-    if (c === undefined) this.fail('trailing backslash');
-    this.pos++;
-    switch (c) {
-      case 'd':
-        return DIGIT;
-      case 'D':
-        return negate(DIGIT);
-      case 'w':
-        return WORD;
-      case 'W':
-        return negate(WORD);
-      case 's':
-        return SPACE;
-      case 'S':
-        return negate(SPACE);
-      case 'n':
-        return [[0x0a, 0x0a]];
-      case 'r':
-        return [[0x0d, 0x0d]];
-      case 't':
-        return [[0x09, 0x09]];
-      case 'f':
-        return [[0x0c, 0x0c]];
-      case 'v':
-        return [[0x0b, 0x0b]];
-      case '0':
-        return [[0, 0]];
-      case 'b':
-        if (inClass) return [[0x08, 0x08]];
-        return this.fail('"\\b" (word boundary) is not supported');
-      case 'x': {
-        const hex = this.source.slice(this.pos, this.pos + 2);
-        if (!/^[0-9a-fA-F]{2}$/.test(hex)) this.fail('bad \\x escape');
-        this.pos += 2;
-        const cp = Number.parseInt(hex, 16);
-        return [[cp, cp]];
-      }
-      case 'u': {
-        const hex = this.source.slice(this.pos, this.pos + 4);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail('bad \\u escape');
-        this.pos += 4;
-        const cp = Number.parseInt(hex, 16);
-        return [[cp, cp]];
-      }
-      default:
-        if (/[1-9]/.test(c)) this.fail('back-references are not supported');
-        if (/[a-zA-Z]/.test(c)) this.fail(`unknown escape "\\${c}"`);
-        return [[c.codePointAt(0) as number, c.codePointAt(0) as number]];
-    }
-  }
-}
+export { PatternSyntaxError };
 
 interface NfaEdge {
   ranges: Ranges;
   to: number;
 }
 
+/** The smallest and largest code points a successor edge reads, and the state it leads to. */
+export interface Successor {
+  lo: number;
+  hi: number;
+  to: number;
+}
+
+let nextAutomatonId = 0;
+
 /**
- * A pattern as a lazily built DFA over code points. States are sets of NFA states, numbered as they are
- * first reached, so a pattern costs only the states its strings visit. `-1` is the dead state.
+ * A lazily built DFA. NFA positions are "configurations": an NFA state times a mode bit, where mode 1
+ * means a `$` was passed, so only zero-width moves remain. DFA states are sets of configurations,
+ * numbered as they are first reached, so a pattern costs only the states its strings visit. `-1` is the
+ * dead state, and every other state can still reach a match.
  */
 export class PatternAutomaton {
+  /** Unique per automaton: DFA state numbers mean nothing across automata. */
+  readonly id = nextAutomatonId++;
   private readonly epsilon: number[][] = [];
+  /** `^` moves: taken only before the first character. */
+  private readonly startAsserts: number[][] = [];
+  /** `$` moves: into mode 1. */
+  private readonly endAsserts: number[][] = [];
   private readonly edges: NfaEdge[][] = [];
-  private accept = 0;
+  /** Per NFA state, the pattern (of `all`) it belongs to. */
+  private readonly component: number[] = [];
+  private readonly accepts: number[] = [];
   private readonly sets: number[][] = [];
   private readonly ids = new Map<string, number>();
   private readonly ascii: Int32Array[] = [];
   private readonly other: Array<Map<number, number>> = [];
   private readonly accepting: boolean[] = [];
-  /** Per DFA state: every code point any of its edges reads (a quick refusal for all the rest). */
-  private readonly alphabets: Ranges[] = [];
-  private coReachable: boolean[] = [];
+  /** Per DFA state (computed when first needed): every code point that leads to a live state. */
+  private readonly alphabets: Array<Ranges | undefined> = [];
+  private readonly successorLists: Array<Successor[] | undefined> = [];
+  /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
+  private readonly live: Array<boolean | undefined> = [];
+  private coReachable: Uint8Array = new Uint8Array(0);
   readonly start: number;
 
-  constructor(readonly source: string) {
-    const { ast, anchoredStart, anchoredEnd } = new Parser(source).parse();
-    const begin = this.newState();
-    let from = begin;
-    if (!anchoredStart) from = this.loopAny(from);
-    const end = this.build(ast, from);
-    this.accept = anchoredEnd ? end : this.loopAny(end);
+  constructor(source: string);
+  /** @internal */
+  constructor(source: string, sources: readonly string[]);
+  constructor(
+    readonly source: string,
+    sources: readonly string[] = [source],
+  ) {
+    const begins: number[] = [];
+    for (const [index, text] of sources.entries()) {
+      const ast = new Parser(text).parse();
+      const begin = this.newState(index);
+      begins.push(begin);
+      // Unanchored: anything may come before and after; `^` and `$` in the pattern cut these loops off.
+      const from = this.loopAny(begin);
+      const end = this.build(ast, from, index);
+      const accept = this.newState(index);
+      this.epsilon[end]?.push(accept);
+      this.loopAny(accept);
+      this.accepts.push(accept);
+    }
     this.computeCoReachable();
-    this.start = this.dfaState(this.closure([begin]));
+    this.start = this.dfaState(
+      this.closure(
+        begins.map((b) => b * 2),
+        true,
+      ),
+    );
   }
 
-  private newState(): number {
+  /** An automaton for the strings that every pattern in `sources` matches. */
+  static all(sources: readonly string[]): PatternAutomaton {
+    if (sources.length === 1) return new PatternAutomaton(sources[0] as string);
+    return new PatternAutomaton(sources.map((s) => `(?:${s})`).join('&&'), sources);
+  }
+
+  private newState(component: number): number {
     this.epsilon.push([]);
+    this.startAsserts.push([]);
+    this.endAsserts.push([]);
     this.edges.push([]);
+    this.component.push(component);
     return this.epsilon.length - 1;
   }
 
   private loopAny(from: number): number {
-    (this.edges[from] as NfaEdge[]).push({ ranges: ANY, to: from });
+    this.edges[from]?.push({ ranges: ANY, to: from });
     return from;
   }
 
   /** Thompson construction: returns the state reached after `ast` from `from`. */
-  private build(ast: Ast, from: number): number {
+  private build(ast: Ast, from: number, component: number): number {
     switch (ast.type) {
       case 'set': {
-        const to = this.newState();
-        (this.edges[from] as NfaEdge[]).push({ ranges: ast.ranges, to });
+        const to = this.newState(component);
+        this.edges[from]?.push({ ranges: ast.ranges, to });
+        return to;
+      }
+      case 'assert': {
+        const to = this.newState(component);
+        (ast.at === 'start' ? this.startAsserts : this.endAsserts)[from]?.push(to);
         return to;
       }
       case 'seq': {
         let at = from;
-        for (const item of ast.items) at = this.build(item, at);
+        for (const item of ast.items) at = this.build(item, at, component);
         return at;
       }
       case 'alt': {
-        const to = this.newState();
+        const to = this.newState(component);
         for (const option of ast.options) {
-          const end = this.build(option, from);
-          (this.epsilon[end] as number[]).push(to);
+          const end = this.build(option, from, component);
+          this.epsilon[end]?.push(to);
         }
         return to;
       }
       case 'repeat': {
         let at = from;
-        for (let i = 0; i < ast.min; i++) at = this.build(ast.item, at);
+        for (let i = 0; i < ast.min; i++) at = this.build(ast.item, at, component);
         if (ast.max === Number.POSITIVE_INFINITY) {
-          const loop = this.newState();
-          (this.epsilon[at] as number[]).push(loop);
-          const end = this.build(ast.item, loop);
-          (this.epsilon[end] as number[]).push(loop);
+          const loop = this.newState(component);
+          this.epsilon[at]?.push(loop);
+          const end = this.build(ast.item, loop, component);
+          this.epsilon[end]?.push(loop);
           return loop;
         }
-        const to = this.newState();
-        (this.epsilon[at] as number[]).push(to);
+        const to = this.newState(component);
+        this.epsilon[at]?.push(to);
         for (let i = ast.min; i < ast.max; i++) {
-          at = this.build(ast.item, at);
-          (this.epsilon[at] as number[]).push(to);
+          at = this.build(ast.item, at, component);
+          this.epsilon[at]?.push(to);
         }
         return to;
       }
     }
   }
 
+  /**
+   * Which configurations can still reach their pattern's accepting state, ignoring `^` moves (they are
+   * taken while the initial closure is built, never later).
+   */
   private computeCoReachable(): void {
-    const n = this.epsilon.length;
+    const n = this.epsilon.length * 2;
     const reverse: number[][] = Array.from({ length: n }, () => []);
-    for (let s = 0; s < n; s++) {
-      for (const t of this.epsilon[s] as number[]) (reverse[t] as number[]).push(s);
-      for (const e of this.edges[s] as NfaEdge[]) (reverse[e.to] as number[]).push(s);
+    for (let s = 0; s < this.epsilon.length; s++) {
+      for (const mode of [0, 1]) {
+        for (const t of this.epsilon[s] as number[]) reverse[t * 2 + mode]?.push(s * 2 + mode);
+        for (const t of this.endAsserts[s] as number[]) reverse[t * 2 + 1]?.push(s * 2 + mode);
+      }
+      for (const e of this.edges[s] as NfaEdge[]) reverse[e.to * 2]?.push(s * 2);
     }
-    const seen = new Array<boolean>(n).fill(false);
-    const queue = [this.accept];
-    seen[this.accept] = true;
+    const seen = new Uint8Array(n);
+    const queue: number[] = [];
+    for (const a of this.accepts) {
+      seen[a * 2] = 1;
+      seen[a * 2 + 1] = 1;
+      queue.push(a * 2, a * 2 + 1);
+    }
     while (queue.length > 0) {
-      const s = queue.pop() as number;
-      for (const p of reverse[s] as number[]) {
+      const c = queue.pop() as number;
+      for (const p of reverse[c] as number[]) {
         if (!seen[p]) {
-          seen[p] = true;
+          seen[p] = 1;
           queue.push(p);
         }
       }
@@ -373,24 +187,34 @@ export class PatternAutomaton {
     this.coReachable = seen;
   }
 
-  private closure(states: number[]): number[] {
-    const seen = new Set(states);
-    const queue = [...states];
-    while (queue.length > 0) {
-      const s = queue.pop() as number;
-      for (const t of this.epsilon[s] as number[]) {
-        if (!seen.has(t)) {
-          seen.add(t);
-          queue.push(t);
-        }
+  /** Zero-width closure of configurations; `atStart` lets `^` moves through. */
+  private closure(configs: number[], atStart: boolean): number[] {
+    const seen = new Set(configs);
+    const queue = [...configs];
+    const visit = (c: number): void => {
+      if (!seen.has(c)) {
+        seen.add(c);
+        queue.push(c);
       }
+    };
+    while (queue.length > 0) {
+      const c = queue.pop() as number;
+      const s = c >> 1;
+      const mode = c & 1;
+      for (const t of this.epsilon[s] as number[]) visit(t * 2 + mode);
+      for (const t of this.endAsserts[s] as number[]) visit(t * 2 + 1);
+      if (atStart) for (const t of this.startAsserts[s] as number[]) visit(t * 2 + mode);
     }
-    // Only states that can still reach the accepting state matter; dropping the rest merges DFA states.
-    return [...seen].filter((s) => this.coReachable[s]).sort((a, b) => a - b);
+    // Only configurations that can still reach acceptance matter; dropping the rest merges DFA states.
+    return [...seen].filter((c) => this.coReachable[c] === 1).sort((a, b) => a - b);
   }
 
   private dfaState(set: number[]): number {
     if (set.length === 0) return -1;
+    // An intersection is dead as soon as one of its patterns is.
+    for (let k = 0; k < this.accepts.length; k++) {
+      if (!set.some((c) => this.component[c >> 1] === k)) return -1;
+    }
     const key = set.join(',');
     const known = this.ids.get(key);
     if (known !== undefined) return known;
@@ -399,18 +223,107 @@ export class PatternAutomaton {
     this.ids.set(key, id);
     this.ascii.push(new Int32Array(128).fill(-2));
     this.other.push(new Map());
-    this.accepting.push(set.includes(this.accept));
-    // Only edges into states that can still match: then every code point in the alphabet leads somewhere live.
-    this.alphabets.push(
-      normalize(
-        set.flatMap((s) =>
-          (this.edges[s] as NfaEdge[])
-            .filter((e) => this.closure([e.to]).length > 0)
-            .flatMap((e) => [...e.ranges]),
-        ),
-      ),
-    );
+    this.accepting.push(this.accepts.every((a) => set.includes(a * 2) || set.includes(a * 2 + 1)));
+    this.alphabets.push(undefined);
+    this.successorLists.push(undefined);
+    this.live.push(this.accepts.length === 1 ? true : undefined);
     return id;
+  }
+
+  /** Whether a match is reachable from `state`: always, for one pattern (dead sets are dropped). */
+  private isLive(state: number): boolean {
+    if (state < 0) return false;
+    const known = this.live[state];
+    if (known !== undefined) return known;
+    // Breadth-first over the raw transitions; all states explored without a match are dead.
+    const seen = new Set<number>([state]);
+    const queue = [state];
+    for (let head = 0; head < queue.length; head++) {
+      const at = queue[head] as number;
+      if (this.accepting[at] || this.live[at] === true) {
+        this.live[state] = true;
+        return true;
+      }
+      for (const edge of this.rawSuccessors(at)) {
+        if (edge.to >= 0 && !seen.has(edge.to) && this.live[edge.to] !== false) {
+          seen.add(edge.to);
+          queue.push(edge.to);
+        }
+      }
+    }
+    for (const s of seen) this.live[s] = false;
+    return false;
+  }
+
+  /** The state after code point `cp` from a set, before checking that a match stays reachable. */
+  private rawNext(state: number, cp: number): number {
+    const targets: number[] = [];
+    for (const c of this.sets[state] as number[]) {
+      if (c & 1) continue; // after `$`, no character
+      for (const edge of this.edges[c >> 1] as NfaEdge[]) {
+        if (contains(edge.ranges, cp)) targets.push(edge.to * 2);
+      }
+    }
+    return this.dfaState(this.closure(targets, false));
+  }
+
+  /**
+   * The transitions of a state, as intervals of code points that all lead to the same state (from the
+   * boundaries of its edges' ranges; surrogates excluded). Dead targets are -1.
+   */
+  private rawSuccessors(state: number): Successor[] {
+    const known = this.successorLists[state];
+    if (known) return known;
+    const cuts = new Set<number>([0, 0xd800, 0xe000]);
+    for (const c of this.sets[state] as number[]) {
+      if (c & 1) continue;
+      for (const edge of this.edges[c >> 1] as NfaEdge[]) {
+        for (const [lo, hi] of edge.ranges) {
+          cuts.add(lo);
+          cuts.add(hi + 1);
+        }
+      }
+    }
+    const points = [...cuts].filter((p) => p <= 0x10ffff).sort((a, b) => a - b);
+    const out: Successor[] = [];
+    for (const [i, lo] of points.entries()) {
+      const hi = (points[i + 1] ?? 0x110000) - 1;
+      if (lo >= 0xd800 && lo <= 0xdfff) continue;
+      const to = this.rawNext(state, representative([[lo, hi]]));
+      if (to < 0) continue;
+      const last = out[out.length - 1];
+      if (last && last.to === to && last.hi === lo - 1) last.hi = hi;
+      else out.push({ lo, hi, to });
+    }
+    this.successorLists[state] = out;
+    return out;
+  }
+
+  /** The transitions of a state into live states (see `rawSuccessors`). */
+  successors(state: number): Successor[] {
+    if (state < 0) return [];
+    const all = this.rawSuccessors(state);
+    return this.accepts.length === 1 ? all : all.filter((s) => this.isLive(s.to));
+  }
+
+  private alphabet(state: number): Ranges {
+    let known = this.alphabets[state];
+    if (known === undefined) {
+      if (this.accepts.length === 1) {
+        // Cheaper than the successor intervals: the union of the edges' ranges (every edge of a kept
+        // configuration leads somewhere live).
+        const ranges: Array<readonly [number, number]> = [];
+        for (const c of this.sets[state] as number[]) {
+          if (c & 1) continue;
+          for (const e of this.edges[c >> 1] as NfaEdge[]) {
+            if (this.coReachable[e.to * 2] === 1) ranges.push(...e.ranges);
+          }
+        }
+        known = normalize(ranges);
+      } else known = normalize(this.successors(state).map((s) => [s.lo, s.hi] as const));
+      this.alphabets[state] = known;
+    }
+    return known;
   }
 
   /** The state after code point `cp`, or -1 when no string with this prefix matches. */
@@ -424,17 +337,12 @@ export class PatternAutomaton {
       const cached = (this.other[state] as Map<number, number>).get(cp);
       if (cached !== undefined) return cached;
     }
-    if (!contains(this.alphabets[state] as Ranges, cp)) {
+    if (!contains(this.alphabet(state), cp)) {
       if (cp < 128) table[cp] = -1;
       return -1; // not cached: the vocabulary holds thousands of distinct characters
     }
-    const targets: number[] = [];
-    for (const s of this.sets[state] as number[]) {
-      for (const edge of this.edges[s] as NfaEdge[]) {
-        if (contains(edge.ranges, cp)) targets.push(edge.to);
-      }
-    }
-    const result = this.dfaState(this.closure(targets));
+    let result = this.rawNext(state, cp);
+    if (!this.isLive(result)) result = -1;
     if (cp < 128) table[cp] = result;
     else (this.other[state] as Map<number, number>).set(cp, result);
     return result;
@@ -446,7 +354,7 @@ export class PatternAutomaton {
    */
   allowsSome(state: number, lo: number, hi: number): boolean {
     if (state < 0) return false;
-    for (const [a, b] of this.alphabets[state] as Ranges) {
+    for (const [a, b] of this.alphabet(state)) {
       const from = Math.max(a, lo);
       const to = Math.min(b, hi);
       if (from > to) continue;
@@ -477,18 +385,10 @@ export class PatternAutomaton {
         }
         return path.reverse();
       }
-      // Trying the first code point of every edge's ranges reaches every NFA target an edge can.
-      const candidates = new Set<number>();
-      for (const s of this.sets[at] as number[]) {
-        for (const edge of this.edges[s] as NfaEdge[]) {
-          candidates.add(representative(edge.ranges));
-        }
-      }
-      for (const cp of candidates) {
-        const next = this.next(at, cp);
-        if (next >= 0 && !previous.has(next)) {
-          previous.set(next, { from: at, cp });
-          queue.push(next);
+      for (const edge of this.successors(at)) {
+        if (!previous.has(edge.to)) {
+          previous.set(edge.to, { from: at, cp: representative([[edge.lo, edge.hi]]) });
+          queue.push(edge.to);
         }
       }
     }
@@ -504,7 +404,7 @@ export class PatternAutomaton {
 }
 
 /** A member of `ranges`, preferring `a`, then a printable character that needs no JSON escape. */
-function representative(ranges: Ranges): number {
+export function representative(ranges: Ranges): number {
   if (contains(ranges, 0x61)) return 0x61;
   for (const [lo, hi] of ranges) {
     for (let cp = Math.max(lo, 0x20); cp <= hi && cp < 0x80; cp++) {

@@ -6,6 +6,7 @@ import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ReferenceNode, SequenceNode, type Shortest } from './nodes.js';
 import { checkExclusive } from './oneof-exclusivity.js';
+import { type Flat, SchemaAlgebra, valuesOf } from './schema-algebra.js';
 import {
   ALL_TYPES,
   ANNOTATIONS,
@@ -15,6 +16,7 @@ import {
   type Schema,
   SUPPORTED,
 } from './schema-keywords.js';
+import { canonical, satisfies } from './value-check.js';
 
 export interface SchemaCompileOptions {
   /**
@@ -46,11 +48,19 @@ export interface CompiledNodes {
   shortest: Shortest;
 }
 
+/** Keywords that combine schemas: the algebra rewrites them before compiling (schema-algebra.ts). */
+const COMBINATORS = ['allOf', 'not', 'if', 'then', 'else'];
+/** Most rewritten schemas in one document: intersections of recursive definitions can keep growing. */
+const MAX_DERIVED = 2000;
+
 /** JSON Schema (the subset in SUPPORTED_KEYWORDS) to a grammar graph. */
 export class SchemaCompiler {
   private readonly nodes: GrammarNode[] = [];
   private readonly references = new Map<string, ReferenceNode>();
   private anyValue: ReferenceNode | null = null;
+  /** Schemas rewritten by the algebra, by their canonical text: a recursive one is compiled once. */
+  private readonly derivedSchemas = new Map<string, ReferenceNode>();
+  private readonly algebra = new SchemaAlgebra((ref, path) => this.resolve(ref, path));
   readonly flexible: boolean;
   readonly maxFractionDigits: number;
   readonly maxDigits: number;
@@ -130,17 +140,62 @@ export class SchemaCompiler {
     const constraints = Object.keys(s).filter(
       (k) => !ANNOTATIONS.has(k) && k !== '$defs' && k !== 'definitions',
     );
-    if (s.$ref !== undefined) {
-      if (constraints.length > 1) {
-        throw new UnsupportedSchemaError('$ref', path, 'sibling keywords next to $ref are not supported yet');
-      }
-      return this.reference(s.$ref, path);
+    const combined = COMBINATORS.some((k) => s[k] !== undefined);
+    if (combined || (s.$ref !== undefined && constraints.length > 1) || (s.oneOf !== undefined && constraints.length > 1)) {
+      return this.derived(s, path, collect);
     }
+    if (s.$ref !== undefined) return this.reference(s.$ref, path);
     if (s.oneOf !== undefined || s.anyOf !== undefined) return this.alternatives(s, path, collect);
     if (s.const !== undefined || s.enum !== undefined) return this.enumeration(s, path);
     const types = this.typesOf(s, path);
-    const options = types.map((type) => this.compileType(type, s, path, collect));
+    const options = types.map((type) => this.compileType(type, this.withoutEmptyProperties(s, path), path, collect));
     return this.choice(options);
+  }
+
+  /** A schema with allOf, not, if/then/else, or siblings beside $ref or oneOf: flattened, then compiled. */
+  private derived(s: Schema, path: string, collect: boolean): GrammarNode {
+    const key = `${collect}:${canonical(s)}`;
+    const known = this.derivedSchemas.get(key);
+    if (known) return known;
+    if (this.derivedSchemas.size >= MAX_DERIVED) {
+      throw new UnsupportedSchemaError('allOf', path, 'the combined schemas keep growing');
+    }
+    const node = this.add((id) => new ReferenceNode(id));
+    this.derivedSchemas.set(key, node);
+    const flat = this.algebra.flatten(s, path);
+    if (flat === false) throw new UnsatisfiableSchemaError(path, 'its combined parts exclude each other');
+    node.target = this.compile(flat, path, collect);
+    return node;
+  }
+
+  /**
+   * An optional property no value can satisfy (`{type: object, enum: ["a"]}`, a common slip) can only be
+   * absent: it becomes `false`. Provable emptiness only; anything unsure is compiled as written.
+   */
+  private withoutEmptyProperties(s: Schema, path: string): Schema {
+    const properties = s.properties;
+    if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return s;
+    const required = Array.isArray(s.required) ? s.required : [];
+    let out: Record<string, unknown> | null = null;
+    for (const [name, sub] of Object.entries(properties)) {
+      if (sub === false || required.includes(name) || !this.provablyEmpty(sub, path)) continue;
+      out ??= { ...properties };
+      out[name] = false;
+    }
+    return out ? { ...s, properties: out } : s;
+  }
+
+  private provablyEmpty(schema: unknown, path: string): boolean {
+    let flat: Flat;
+    try {
+      flat = this.algebra.flatten(schema, path);
+      if (flat === false) return true;
+      const values = valuesOf(flat);
+      return values !== null && !values.some((v) => satisfies(v, flat, (ref) => this.resolve(ref, path)));
+    } catch (error) {
+      if (error instanceof UnsupportedSchemaError) return false;
+      throw error;
+    }
   }
 
   private typesOf(s: Schema, path: string): JsonType[] {
@@ -179,61 +234,84 @@ export class SchemaCompiler {
 
   private enumeration(s: Schema, path: string): GrammarNode {
     const keyword = s.const !== undefined ? 'const' : 'enum';
-    const others = Object.keys(s).filter((k) => !ANNOTATIONS.has(k) && k !== keyword && k !== 'type');
-    if (others.length > 0 || (s.const !== undefined && s.enum !== undefined)) {
-      throw new UnsupportedSchemaError(
-        keyword,
-        path,
-        `${keyword} together with ${others.join(', ') || 'enum'}`,
-      );
-    }
     let values: unknown[];
     if (s.const !== undefined) values = [s.const];
     else if (Array.isArray(s.enum)) values = s.enum;
     else throw new UnsupportedSchemaError('enum', path, 'not a list');
-    if (s.type !== undefined) {
-      const types = this.typesOf(s, path);
-      values = values.filter((v) => types.some((t) => matchesType(v, t)));
-    }
+    if (s.type !== undefined) this.typesOf(s, path);
+    // Every other keyword is checked on each value, by JSON Schema's rules (or refused if it cannot be).
+    const { enum: _enum, const: _const, ...others } = s;
+    if (s.const !== undefined && s.enum !== undefined) others.enum = s.enum;
+    values = values.filter((v) => satisfies(v, others, (ref) => this.resolve(ref, path), path));
     const texts = [...new Set(values.map((v) => JSON.stringify(v)))];
     if (texts.length === 0) throw new UnsatisfiableSchemaError(path, `no value of ${keyword} is allowed`);
-    // JSON text is compact whatever the whitespace mode: one spelling per value.
-    return this.choice(texts.map((text) => this.literal(text)));
+    return this.choice(texts.map((text) => this.value(JSON.parse(text))));
+  }
+
+  /** One JSON value, spelled as JSON.stringify does, with whitespace where the mode allows it. */
+  private value(v: unknown): GrammarNode {
+    if (Array.isArray(v) && v.length > 0) {
+      const parts: GrammarNode[] = [this.punctuation('[', false, true)];
+      v.forEach((item, i) => {
+        if (i > 0) parts.push(this.punctuation(',', true, true));
+        parts.push(this.value(item));
+      });
+      parts.push(this.punctuation(']', true, false));
+      return this.sequence(parts);
+    }
+    if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0) {
+      const parts: GrammarNode[] = [this.punctuation('{', false, true)];
+      Object.entries(v).forEach(([key, item], i) => {
+        if (i > 0) parts.push(this.punctuation(',', true, true));
+        parts.push(this.literal(JSON.stringify(key)), this.punctuation(':', true, true), this.value(item));
+      });
+      parts.push(this.punctuation('}', true, false));
+      return this.sequence(parts);
+    }
+    return this.literal(JSON.stringify(v));
   }
 
   private alternatives(s: Schema, path: string, collect: boolean): GrammarNode {
-    if (s.oneOf !== undefined && s.anyOf !== undefined) {
-      throw new UnsupportedSchemaError('anyOf', path, 'oneOf and anyOf together');
-    }
     const keyword = s.oneOf !== undefined ? 'oneOf' : 'anyOf';
     const list = s[keyword];
     if (!Array.isArray(list) || list.length === 0) {
       throw new UnsupportedSchemaError(keyword, path, 'not a non-empty list of schemas');
     }
-    // Sibling keywords apply to every branch: fold them in (a conflicting keyword is refused).
+    // Sibling keywords apply to every branch: each branch is intersected with them.
     const siblings = Object.fromEntries(
       Object.entries(s).filter(
         ([k]) => !ANNOTATIONS.has(k) && k !== keyword && k !== '$defs' && k !== 'definitions',
       ),
     );
-    const branches = list.map((branch, i) => {
-      if (Object.keys(siblings).length === 0) return branch;
-      if (typeof branch !== 'object' || branch === null) return branch;
-      const merged: Schema = { ...siblings };
-      for (const [k, v] of Object.entries(branch as Schema)) {
-        if (k in merged && JSON.stringify(merged[k]) !== JSON.stringify(v)) {
-          throw new UnsupportedSchemaError(
-            k,
-            `${path}/${keyword}/${i}`,
-            `differs from the same keyword beside ${keyword}`,
-          );
-        }
-        merged[k] = v;
+    if (Object.keys(siblings).length > 0) {
+      const branches = list.flatMap((branch, i) => {
+        const at = `${path}/${keyword}/${i}`;
+        const flat = this.algebra.meet(siblings, this.algebra.flatten(branch, at), at);
+        return flat === false ? [] : [this.compile(flat, at, collect)];
+      });
+      if (branches.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
+      return this.choice(branches);
+    }
+    if (keyword === 'oneOf') {
+      const flat = list.map((branch, i) => ({ branch: this.algebra.flatten(branch, `${path}/oneOf/${i}`), index: i }));
+      try {
+        checkExclusive(
+          flat.filter(({ branch }) => branch !== false),
+          path,
+          this.algebra,
+        );
+      } catch (error) {
+        // The algebra may still make the branches exclusive (see SchemaAlgebra.exclusive).
+        if (error instanceof UnsupportedSchemaError) return this.derived(s, path, collect);
+        throw error;
       }
-      return merged;
-    });
-    if (keyword === 'oneOf') checkExclusive(branches, path, (ref) => this.resolve(ref, path));
-    return this.choice(branches.map((branch, i) => this.compile(branch, `${path}/${keyword}/${i}`, collect)));
+    }
+    // A branch that can match nothing (`false`, contradictory parts) is dropped.
+    const possible = list.flatMap((branch, i) =>
+      this.algebra.flatten(branch, `${path}/${keyword}/${i}`) === false ? [] : [{ branch, i }],
+    );
+    if (possible.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
+    return this.choice(possible.map(({ branch, i }) => this.compile(branch, `${path}/${keyword}/${i}`, collect)));
   }
 
   private reference(ref: unknown, path: string): GrammarNode {

@@ -8,6 +8,7 @@ import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState } from './n
 export class Frame {
   private cachedKey: string | undefined;
   private cachedHorizon = -1;
+  private cachedEndings: Frame[] | undefined;
   constructor(
     readonly node: GrammarNode | null,
     readonly state: unknown,
@@ -24,6 +25,21 @@ export class Frame {
       this.cachedKey = this.parent === null ? own : `${own}|${this.parent.key(horizon)}`;
     }
     return this.cachedKey;
+  }
+
+  /**
+   * The positions after ending this frame's leaf here (for a leaf that `canEnd`): what follows a number
+   * or optional whitespace. Kept, because a mask steps the same frame with every byte the trie offers
+   * next, and each would otherwise rebuild the same frames (the enclosing lists, objects and choices).
+   */
+  endings(): readonly Frame[] {
+    if (this.cachedEndings === undefined) {
+      const out: Frame[] = [];
+      const leaf = this.node as Leaf;
+      finish(this.parent, leaf.valueKey(this.state), out);
+      this.cachedEndings = out;
+    }
+    return this.cachedEndings;
   }
 }
 
@@ -69,9 +85,7 @@ export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
     else out.push(new Frame(leaf, next, frame.parent));
   }
   if (leaf.canEnd(frame.state)) {
-    const after: Frame[] = [];
-    finish(frame.parent, leaf.valueKey(frame.state), after);
-    for (const f of after) stepFrame(f, byte, out);
+    for (const f of frame.endings()) stepFrame(f, byte, out);
   }
 }
 
@@ -87,9 +101,7 @@ export function canComplete(frame: Frame): boolean {
   if (frame === COMPLETE) return true;
   const leaf = frame.node as Leaf | null;
   if (leaf === null || !leaf.canEnd(frame.state)) return false;
-  const after: Frame[] = [];
-  finish(frame.parent, leaf.valueKey(frame.state), after);
-  return after.some(canComplete);
+  return frame.endings().some(canComplete);
 }
 
 /** Removes equal positions (exact keys), keeping the first; keeps the set small across many tokens. */

@@ -1,4 +1,5 @@
 import { DEAD, Leaf } from './nodes.js';
+import { type PatternLengths, patternLengths } from './pattern-lengths.js';
 import type { PatternAutomaton } from './regex.js';
 import type { TokenTrie } from './token-trie.js';
 
@@ -92,6 +93,12 @@ export function patternAllowsPrefix(
  * when no completion could then meet the length bounds or the pattern.
  */
 export class StringLeaf extends Leaf {
+  /**
+   * For a pattern with length bounds: which lengths each pattern state can still complete with (a
+   * character that matches the pattern can still leave no completion within the bounds).
+   */
+  private readonly lengths: PatternLengths | null;
+
   /** Whether `state` is inside the quotes (where `insideMask` applies). */
   isInside(state: unknown): boolean {
     return (state as StringState).phase === 1;
@@ -102,6 +109,42 @@ export class StringLeaf extends Leaf {
     readonly options: StringLeafOptions,
   ) {
     super(id);
+    const { pattern, minLength, maxLength } = options;
+    const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
+    this.lengths = pattern && bounded ? patternLengths(pattern) : null;
+  }
+
+  /**
+   * Whether the pattern, from DFA state `state` after `codePoints` characters of `units` code units, can
+   * read some code point in [lo, hi] and still complete within the length bounds.
+   */
+  private canRead(state: number, lo: number, hi: number, codePoints: number, units: number): boolean {
+    const pattern = this.options.pattern as PatternAutomaton;
+    if (!this.lengths) return pattern.allowsSome(state, lo, hi);
+    const { minLength, maxLength } = this.options;
+    return this.lengths.canRead(state, lo, hi, Math.max(0, minLength - codePoints), maxLength - units);
+  }
+
+  /** Whether the pattern can complete from `state` within the length bounds. */
+  private canFinish(state: number, codePoints: number, units: number): boolean {
+    if (!this.lengths) return true;
+    const { minLength, maxLength } = this.options;
+    return this.lengths.canFinish(state, Math.max(0, minLength - codePoints), maxLength - units);
+  }
+
+  /** Like `patternAllowsPrefix`, with the length bounds. */
+  private canReadPrefix(
+    s: { pattern: number; codePoints: number; units: number },
+    partial: number,
+    remaining: number,
+    bits: number,
+    min: number,
+    max: number,
+  ): boolean {
+    const shift = remaining * bits;
+    const lo = Math.max(partial * 2 ** shift, min);
+    const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, max);
+    return lo <= hi && this.canRead(s.pattern, lo, hi, s.codePoints, s.units);
   }
 
   initial(): unknown {
@@ -115,7 +158,7 @@ export class StringLeaf extends Leaf {
     const pattern = this.options.pattern;
     if (s.escape === 1) {
       if (byte === 0x75) {
-        if (pattern && !pattern.allowsSome(s.pattern, 0, 0xffff)) return DEAD;
+        if (pattern && !this.canRead(s.pattern, 0, 0xffff, s.codePoints, s.units)) return DEAD;
         return { ...s, escape: 5, partial: 0 };
       }
       const ch = SIMPLE_ESCAPES[byte];
@@ -126,8 +169,7 @@ export class StringLeaf extends Leaf {
       if (digit < 0) return DEAD;
       const partial = (s.partial << 4) | digit;
       if (s.escape > 2) {
-        if (pattern && !patternAllowsPrefix(pattern, s.pattern, partial, s.escape - 2, 4, 0, 0xffff))
-          return DEAD;
+        if (pattern && !this.canReadPrefix(s, partial, s.escape - 2, 4, 0, 0xffff)) return DEAD;
         return { ...s, escape: s.escape - 1, partial };
       }
       // A lone surrogate is valid JSON but cannot be fed to a pattern as a character.
@@ -140,9 +182,8 @@ export class StringLeaf extends Leaf {
       if (s.pending > 1) {
         if (
           pattern &&
-          !patternAllowsPrefix(
-            pattern,
-            s.pattern,
+          !this.canReadPrefix(
+            s,
             partial,
             s.pending - 1,
             6,
@@ -158,7 +199,7 @@ export class StringLeaf extends Leaf {
     }
     if (byte === 0x22) return this.close(s);
     if (byte === 0x5c) {
-      if (pattern && !pattern.allowsSome(s.pattern, 0, 0xffff)) return DEAD;
+      if (pattern && !this.canRead(s.pattern, 0, 0xffff, s.codePoints, s.units)) return DEAD;
       return this.hasRoom(s, 1) ? { ...s, escape: 1 } : DEAD;
     }
     if (byte < 0x20) return DEAD;
@@ -184,9 +225,8 @@ export class StringLeaf extends Leaf {
     const width = pending + 1;
     if (
       pattern &&
-      !patternAllowsPrefix(
-        pattern,
-        s.pattern,
+      !this.canReadPrefix(
+        s,
         byte & mask,
         pending,
         6,
@@ -213,8 +253,11 @@ export class StringLeaf extends Leaf {
     const { minLength, maxLength, pattern, collect } = this.options;
     const toMax = maxLength - s.units;
     const toMin = Math.max(0, minLength - s.codePoints);
-    const room = toMax > horizon ? 'H' : String(toMax);
-    const need = toMin > horizon ? 'H' : String(toMin);
+    // With a pattern, what the bounds allow depends on the exact counts (the lengths it can match),
+    // except for a room far beyond what the pattern's lengths can tell apart.
+    const far = this.lengths ? this.farFromMax(s, horizon) : toMax > horizon;
+    const room = far ? 'H' : String(toMax);
+    const need = toMin > horizon && !this.lengths ? 'H' : String(toMin);
     // The partial code point matters only when characters are checked or kept.
     const partial = pattern || collect ? `${s.partial}/${s.width}` : 0;
     // The value matters only while it is a prefix of a value already in the list: else no completion
@@ -230,7 +273,13 @@ export class StringLeaf extends Leaf {
     const { pattern, minLength } = this.options;
     if (pattern) {
       if (s.escape !== 0 || s.pending !== 0) return null;
-      const path = pattern.shortestAccepted(s.pattern);
+      const path = this.lengths
+        ? this.lengths.completion(
+            s.pattern,
+            Math.max(0, minLength - s.codePoints),
+            this.options.maxLength - s.units,
+          )
+        : pattern.shortestAccepted(s.pattern);
       if (path === null) return null;
       out.push(...encoder.encode(JSON.stringify(String.fromCodePoint(...path)).slice(1, -1)));
     } else {
@@ -260,11 +309,13 @@ export class StringLeaf extends Leaf {
     // exceeds it; only then can positions share a mask regardless of their counts.
     const toMax = maxLength - s.units;
     const toMin = Math.max(0, minLength - s.codePoints);
-    const room = toMax - toMin > horizon ? 'H' : `${toMax}/${toMin}`;
+    // With a pattern, the need stays exact: which lengths it can still match depends on it.
+    const far = this.farFromMax(s, horizon);
+    const room = far ? (this.lengths ? `H/${toMin}` : 'H') : `${toMax}/${toMin}`;
     const partial = pattern ? `${s.partial}/${s.width}` : 0;
     // Keyed by the string's constraints, not the leaf: identical strings (the message of two actions)
-    // share their masks.
-    return `${minLength},${maxLength},${pattern?.source ?? ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+    // share their masks. A pattern by its automaton: state numbers mean nothing in another one.
+    return `${minLength},${maxLength},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
   }
 
   /**
@@ -344,7 +395,7 @@ export class StringLeaf extends Leaf {
         if (b === 0x75) {
           e = 5;
           pa = 0;
-          if (pattern && !pattern.allowsSome(st, 0, 0xffff)) ok = false;
+          if (pattern && !this.canRead(st, 0, 0xffff, c, u)) ok = false;
         } else {
           const ch = SIMPLE_ESCAPES[b];
           if (ch === undefined) ok = false;
@@ -359,7 +410,12 @@ export class StringLeaf extends Leaf {
         else {
           pa = (pa << 4) | digit;
           e--;
-          if (e > 1 && pattern && !patternAllowsPrefix(pattern, st, pa, e - 1, 4, 0, 0xffff)) ok = false;
+          if (
+            e > 1 &&
+            pattern &&
+            !this.canReadPrefix({ pattern: st, codePoints: c, units: u }, pa, e - 1, 4, 0, 0xffff)
+          )
+            ok = false;
           if (e === 1) {
             e = 0;
             if (pattern && pa >= 0xd800 && pa <= 0xdfff) ok = false;
@@ -378,7 +434,14 @@ export class StringLeaf extends Leaf {
             w = 0;
           } else if (
             pattern &&
-            !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
+            !this.canReadPrefix(
+              { pattern: st, codePoints: c, units: u },
+              pa,
+              n,
+              6,
+              MIN_BY_WIDTH[w] as number,
+              MAX_BY_WIDTH[w] as number,
+            )
           ) {
             ok = false;
           }
@@ -386,6 +449,7 @@ export class StringLeaf extends Leaf {
       } else if (b === 0x22 || b < 0x20) ok = false;
       else if (b === 0x5c) {
         if (u + 1 + Math.max(0, minLength - c - 1) > maxLength) ok = false;
+        else if (pattern && !this.canRead(st, 0, 0xffff, c, u)) ok = false;
         else e = 1;
       } else if (b < 0x80) cp = b;
       else {
@@ -410,7 +474,14 @@ export class StringLeaf extends Leaf {
         if (
           ok &&
           pattern &&
-          !patternAllowsPrefix(pattern, st, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
+          !this.canReadPrefix(
+            { pattern: st, codePoints: c, units: u },
+            pa,
+            n,
+            6,
+            MIN_BY_WIDTH[w] as number,
+            MAX_BY_WIDTH[w] as number,
+          )
         ) {
           ok = false;
         }
@@ -423,7 +494,7 @@ export class StringLeaf extends Leaf {
           c++;
           if (pattern) {
             st = pattern.next(st, cp);
-            if (st < 0) ok = false;
+            if (st < 0 || !this.canFinish(st, c, u)) ok = false;
           }
         }
       }
@@ -446,6 +517,16 @@ export class StringLeaf extends Leaf {
     return visited;
   }
 
+  /**
+   * Whether no token (at most `horizon` units) read from `s` can come near enough to maxLength for the
+   * exact room to change what is allowed: then positions may share a mask whatever their counts.
+   */
+  private farFromMax(s: StringState, horizon: number): boolean {
+    const room = this.options.maxLength - s.units - Math.max(0, this.options.minLength - s.codePoints);
+    if (!this.lengths) return room > horizon;
+    return room > horizon + this.lengths.slack(s.pattern);
+  }
+
   /** Whether `units` more code units still leave room to reach minLength within maxLength. */
   private hasRoom(s: StringState, units: number): boolean {
     const needed = Math.max(0, this.options.minLength - s.codePoints - 1);
@@ -458,7 +539,7 @@ export class StringLeaf extends Leaf {
     let pattern = s.pattern;
     if (this.options.pattern) {
       pattern = this.options.pattern.next(pattern, cp);
-      if (pattern < 0) return DEAD;
+      if (pattern < 0 || !this.canFinish(pattern, s.codePoints + 1, s.units + units)) return DEAD;
     }
     return {
       ...s,

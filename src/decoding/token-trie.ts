@@ -20,6 +20,11 @@ export class TokenTrie {
   readonly nodeCount: number;
   /** Longest token, in bytes: a grammar state can only be observed this far ahead by one token. */
   readonly maxTokenBytes: number;
+  /**
+   * 1 when some edge strictly below node i reads a `"`: inside a string, the only subtrees where a token
+   * can close it (and so depend on what follows the string).
+   */
+  readonly quoteBelow: Uint8Array;
 
   /** `only`: keep just the tokens it accepts (a sub-index, e.g. of tokens holding a quote). */
   constructor(vocabulary: DecoderVocabulary, only?: (bytes: Uint8Array) => boolean) {
@@ -84,6 +89,16 @@ export class TokenTrie {
       stack.push(i);
     }
     for (const i of stack) end[i] = count;
+    const quoteBelow = new Uint8Array(count);
+    const ancestors: number[] = [];
+    for (let i = 1; i < count; i++) {
+      const d = depth[i] as number;
+      ancestors[d] = i;
+      if (byte[i] !== 0x22) continue;
+      quoteBelow[0] = 1;
+      for (let a = 1; a < d; a++) quoteBelow[ancestors[a] as number] = 1;
+    }
+    this.quoteBelow = quoteBelow;
     this.byte = byte.subarray(0, count);
     this.depth = depth.subarray(0, count);
     this.token = token.subarray(0, count);
@@ -91,6 +106,32 @@ export class TokenTrie {
     this.duplicates = duplicates;
     this.nodeCount = count;
     this.maxTokenBytes = maxTokenBytes;
+  }
+
+  /**
+   * The tokens below `node` as a trie of their remaining bytes (depths counted from `node`, token ids
+   * unchanged): for passes written for a whole trie, such as a string's inside mask, run from the middle
+   * of a token. Copies the subtree's depths and ends.
+   */
+  subtree(node: number): TokenTrie {
+    const stop = this.end[node] as number;
+    const base = this.depth[node] as number;
+    const depth = this.depth.slice(node, stop).map((d) => d - base);
+    const end = this.end.slice(node, stop).map((e) => e - node);
+    const duplicates = new Map<number, readonly number[]>();
+    for (const [at, ids] of this.duplicates) if (at >= node && at < stop) duplicates.set(at - node, ids);
+    const view: TokenTrie = Object.create(TokenTrie.prototype);
+    Object.assign(view, {
+      byte: this.byte.subarray(node, stop),
+      depth,
+      end,
+      token: this.token.subarray(node, stop),
+      duplicates,
+      nodeCount: stop - node,
+      maxTokenBytes: this.maxTokenBytes - base,
+      quoteBelow: this.quoteBelow.subarray(node, stop),
+    });
+    return view;
   }
 
   /** The child of `node` along byte `b`, or -1 (children are contiguous subtrees: a scan of siblings). */

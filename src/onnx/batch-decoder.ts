@@ -242,7 +242,8 @@ export class BatchDecoder {
         row.deliver(
           logits.type === 'float16'
             ? halfToFloat32(logits.data as Uint16Array, start, start + vocab)
-            : (logits.data as Float32Array).slice(start, start + vocab),
+            : // A view, not a copy: each step's logits are a fresh buffer that nothing writes again.
+              (logits.data as Float32Array).subarray(start, start + vocab),
         );
       });
     } finally {
