@@ -133,7 +133,12 @@ async function bare(batch: number, tokensPerTurn: number, sampled = false): Prom
               [],
             );
         } else {
-          for (let i = 1; i < 151_669; i++) if ((logits[i] as number) > (logits[best] as number)) best = i;
+          // Every row's argmax, as a real batch must pick a token per row; row 0's is fed to all.
+          for (let b = batch - 1; b >= 0; b--) {
+            const row = logits.subarray(b * 151_936, b * 151_936 + 151_669);
+            best = 0;
+            for (let i = 1; i < row.length; i++) if ((row[i] as number) > (row[best] as number)) best = i;
+          }
         }
         past = out;
         length += width;
