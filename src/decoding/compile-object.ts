@@ -60,6 +60,11 @@ function isTrivial(schema: unknown): boolean {
   return Object.keys(assertionsOf(schema)).every((k) => k === '$defs' || k === 'definitions');
 }
 
+/** A schema's assertions as text: two schemas that differ only in titles and descriptions are equal. */
+function schemaText(schema: unknown): string {
+  return JSON.stringify(isSchemaObject(schema) ? assertionsOf(schema) : schema);
+}
+
 /** An object of any keys whose values match `value` (null: `{}` only). Repeated keys are not tracked. */
 function freeObject(c: SchemaCompiler, value: unknown, path: string): GrammarNode {
   const opener = c.punctuation('{', false, true);
@@ -240,7 +245,7 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
       const a = patterns[i] as PatternProperty;
       const b = patterns[j] as PatternProperty;
       const differ =
-        !isTrivial(a.schema) && !isTrivial(b.schema) && JSON.stringify(a.schema) !== JSON.stringify(b.schema);
+        !isTrivial(a.schema) && !isTrivial(b.schema) && schemaText(a.schema) !== schemaText(b.schema);
       if (differ && mayOverlap(a.automaton, b.automaton)) {
         throw new UnsupportedSchemaError(
           'patternProperties',
@@ -296,7 +301,7 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
     }
     if (candidates.some((k) => k.schema === false)) return null;
     const strict = candidates.filter((k) => !isTrivial(k.schema));
-    if (new Set(strict.map((k) => JSON.stringify(k.schema))).size > 1) {
+    if (new Set(strict.map((k) => schemaText(k.schema))).size > 1) {
       throw new UnsupportedSchemaError(
         'patternProperties',
         path,
