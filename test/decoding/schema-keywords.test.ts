@@ -299,10 +299,14 @@ describe('unsupported keywords are compile-time errors naming keyword and path',
       'multipleOf',
       '#/properties/p',
     ],
-    [{ type: 'object', additionalProperties: { type: 'string' } }, 'additionalProperties', '#'],
+    [{ type: 'object', dependentSchemas: { a: { required: ['b'] } } }, 'dependentSchemas', '#/dependentSchemas/a'],
     [{ type: 'array', prefixItems: [{ type: 'string' }], items: [{ type: 'string' }] }, 'items', '#'],
     [{ not: { type: 'string', minLength: 2 } }, 'not', '#/not'],
-    [{ type: 'object', patternProperties: { '^x': {} } }, 'patternProperties', '#'],
+    [
+      { type: 'object', patternProperties: { a: { type: 'string' }, b: { type: 'integer' } } },
+      'patternProperties',
+      '#',
+    ],
   ])('%j', (schema, keyword, path) => {
     try {
       compile(schema);
