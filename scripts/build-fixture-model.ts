@@ -13,10 +13,12 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     // Leave out the optional `num_logits_to_keep` input: exactly an Optimum export's names.
     'optimum-strict': { type: 'boolean', default: false },
+    // Also write onnx/model_fp16.onnx: float16 KV cache and logits, as an fp16 export has.
+    fp16: { type: 'boolean', default: false },
   },
 });
 if (!values.out) {
-  console.error('usage: build-fixture-model --out DIR [--seed S] [--optimum-strict]');
+  console.error('usage: build-fixture-model --out DIR [--seed S] [--optimum-strict] [--fp16]');
   process.exit(2);
 }
 const seed = Number(values.seed);
@@ -25,5 +27,5 @@ if (!Number.isInteger(seed)) {
   process.exit(2);
 }
 const started = Date.now();
-writeFixtureModel(resolve(values.out), seed, { logitsToKeep: !values['optimum-strict'] });
+writeFixtureModel(resolve(values.out), seed, { logitsToKeep: !values['optimum-strict'], fp16: values.fp16 });
 console.log(`wrote ${resolve(values.out)} (seed ${seed}) in ${Date.now() - started} ms`);

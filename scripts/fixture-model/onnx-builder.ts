@@ -7,9 +7,12 @@ const proto = (require('onnx-proto') as { onnx: typeof onnx }).onnx;
 
 const FLOAT = 1;
 const INT64 = 7;
+const FLOAT16 = 10;
 
 /** One ONNX dimension: a number, or a symbolic name such as `batch_size`. */
 export type Dim = number | string;
+/** Element types the fixture's inputs and outputs use. */
+export type ElemType = 'float' | 'float16' | 'int64';
 
 /**
  * A minimal graph writer over onnx-proto: nodes get unique output names, initializers carry raw
@@ -22,12 +25,12 @@ export class GraphBuilder {
   private readonly outputs: onnx.IValueInfoProto[] = [];
   private counter = 0;
 
-  input(name: string, elemType: 'float' | 'int64', dims: Dim[]): string {
+  input(name: string, elemType: ElemType, dims: Dim[]): string {
     this.inputs.push(valueInfo(name, elemType, dims));
     return name;
   }
 
-  output(name: string, from: string, elemType: 'float' | 'int64', dims: Dim[]): void {
+  output(name: string, from: string, elemType: ElemType, dims: Dim[]): void {
     this.op('Identity', [from], {}, name);
     this.outputs.push(valueInfo(name, elemType, dims));
   }
@@ -110,12 +113,12 @@ export class GraphBuilder {
   }
 }
 
-function valueInfo(name: string, elemType: 'float' | 'int64', dims: Dim[]): onnx.IValueInfoProto {
+function valueInfo(name: string, elemType: ElemType, dims: Dim[]): onnx.IValueInfoProto {
   return {
     name,
     type: {
       tensorType: {
-        elemType: elemType === 'float' ? FLOAT : INT64,
+        elemType: elemType === 'float' ? FLOAT : elemType === 'float16' ? FLOAT16 : INT64,
         shape: { dim: dims.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) },
       },
     },

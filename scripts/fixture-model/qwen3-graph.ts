@@ -18,6 +18,12 @@ export interface GraphOptions {
    * graph has exactly Optimum's names, and prefill returns logits for every prompt position.
    */
   logitsToKeep?: boolean;
+  /**
+   * `float16`: the interface of an fp16 export (`model_fp16.onnx`): the KV cache in and out and the
+   * logits are float16 tensors, as the decode loop meets them on a GPU; the arithmetic inside stays
+   * float32 (Cast at the edges), so the logits equal the fp32 graph's rounded to half precision.
+   */
+  interfaceType?: 'float' | 'float16';
 }
 
 export function buildQwen3Graph(
@@ -31,12 +37,16 @@ export function buildQwen3Graph(
   const inputIds = g.input('input_ids', 'int64', ['batch_size', 'sequence_length']);
   const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
   const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
+  const io = options.interfaceType ?? 'float';
+  // To and from the interface type: nothing for float, a Cast for float16 (ONNX type 1 and 10).
+  const inward = (x: string) => (io === 'float' ? x : g.op('Cast', [x], { to: 1 }));
+  const outward = (x: string) => (io === 'float' ? x : g.op('Cast', [x], { to: 10 }));
   const past: { key: string; value: string }[] = [];
   for (let l = 0; l < config.layers; l++) {
     const dims = ['batch_size', kvHeads, 'past_sequence_length', headDim];
     past.push({
-      key: g.input(`past_key_values.${l}.key`, 'float', dims),
-      value: g.input(`past_key_values.${l}.value`, 'float', dims),
+      key: inward(g.input(`past_key_values.${l}.key`, io, dims)),
+      value: inward(g.input(`past_key_values.${l}.value`, io, dims)),
     });
   }
 
@@ -113,13 +123,13 @@ export function buildQwen3Graph(
     const v = project(normed, w.v, 'v', kvHeads, null);
     const presentKey = g.op('Concat', [p.key, k], { axis: 2 }); // (B, kv, L, hd)
     const presentValue = g.op('Concat', [p.value, v], { axis: 2 });
-    g.output(`present.${l}.key`, presentKey, 'float', [
+    g.output(`present.${l}.key`, outward(presentKey), io, [
       'batch_size',
       kvHeads,
       'total_sequence_length',
       headDim,
     ]);
-    g.output(`present.${l}.value`, presentValue, 'float', [
+    g.output(`present.${l}.value`, outward(presentValue), io, [
       'batch_size',
       kvHeads,
       'total_sequence_length',
@@ -182,7 +192,7 @@ export function buildQwen3Graph(
       { axis: 0 },
     ),
   ]);
-  g.output('logits', logits, 'float', [
+  g.output('logits', outward(logits), io, [
     'batch_size',
     options.logitsToKeep !== false ? 'num_logits' : 'sequence_length',
     vocab,

@@ -20,6 +20,8 @@ export function qwen3TokenizerFolder(): string {
 export interface FixtureOptions extends GraphOptions {
   /** Replace an existing folder (default true); false keeps the one a parallel writer finished first. */
   replace?: boolean;
+  /** Also write `onnx/model_fp16.onnx`: the same weights behind an fp16 interface (KV cache, logits). */
+  fp16?: boolean;
 }
 
 export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
@@ -28,6 +30,12 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
   mkdirSync(join(staging, 'onnx'), { recursive: true });
   const weights = makeWeights(TINY_QWEN3, seed);
   writeFileSync(join(staging, 'onnx', 'model.onnx'), buildQwen3Graph(TINY_QWEN3, weights, options));
+  if (options.fp16) {
+    writeFileSync(
+      join(staging, 'onnx', 'model_fp16.onnx'),
+      buildQwen3Graph(TINY_QWEN3, weights, { ...options, interfaceType: 'float16' }),
+    );
+  }
   writeFileSync(join(staging, 'config.json'), `${JSON.stringify(configJson(TINY_QWEN3), null, 2)}\n`);
   writeFileSync(join(staging, 'generation_config.json'), `${JSON.stringify(GENERATION_CONFIG, null, 2)}\n`);
   for (const name of ['tokenizer.json', 'tokenizer_config.json']) {

@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
+import { halfToFloat32 } from '../../src/onnx/float16.js';
+import { OnnxBackend } from '../../src/onnx/index.js';
+import { fixtureModel } from './fixture-model.js';
+
+// The fixture's fp16 export has the interface of a real one (`model_fp16.onnx`: KV cache and logits in
+// float16) around float32 arithmetic, so its logits are the fp32 graph's rounded to half precision. That
+// is the code path a GPU user meets: half-precision tensors in and out of every step.
+const { layers, kvHeads, headDim, vocabSize } = TINY_QWEN3;
+const folder = fixtureModel(1, { fp16: true });
+let fp32: ort.InferenceSession;
+let fp16: ort.InferenceSession;
+
+beforeAll(async () => {
+  fp32 = await ort.InferenceSession.create(join(folder, 'onnx', 'model.onnx'));
+  fp16 = await ort.InferenceSession.create(join(folder, 'onnx', 'model_fp16.onnx'));
+});
+afterAll(async () => {
+  await fp32?.release();
+  await fp16?.release();
+});
+
+async function prefill(session: ort.InferenceSession, ids: number[], type: 'float32' | 'float16') {
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
+    position_ids: new ort.Tensor(
+      'int64',
+      BigInt64Array.from(ids, (_, i) => BigInt(i)),
+      [1, ids.length],
+    ),
+    num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
+  };
+  for (let l = 0; l < layers; l++) {
+    for (const kind of ['key', 'value']) {
+      const empty = type === 'float32' ? new Float32Array(0) : new Uint16Array(0);
+      feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor(type, empty, [1, kvHeads, 0, headDim]);
+    }
+  }
+  return session.run(feeds);
+}
+
+describe('the fixture fp16 export', () => {
+  it('takes and returns the KV cache and logits as float16, equal to fp32 within half precision', async () => {
+    const ids = [151644, 872, 198, 9707, 11, 1879, 0];
+    const full = await prefill(fp32, ids, 'float32');
+    const half = await prefill(fp16, ids, 'float16');
+    expect(half.logits?.type).toBe('float16');
+    expect(half['present.0.key']?.type).toBe('float16');
+    const exact = full.logits?.data as Float32Array;
+    const rounded = halfToFloat32(half.logits?.data as Uint16Array, 0, vocabSize);
+    let worst = 0;
+    for (let i = 0; i < vocabSize; i++) {
+      const a = exact[i] as number;
+      worst = Math.max(worst, Math.abs(a - (rounded[i] as number)) / Math.max(1, Math.abs(a)));
+    }
+    // Half precision keeps 11 significant bits: a relative error of at most 2^-11.
+    expect(worst).toBeGreaterThan(0);
+    expect(worst).toBeLessThanOrEqual(2 ** -11);
+  });
+
+  it('OnnxBackend loads it with dtype fp16, keeps an fp16 KV cache and returns valid JSON', async () => {
+    const backend = await OnnxBackend.load(folder, { device: 'cpu', dtype: 'fp16' });
+    try {
+      expect(backend.dtype).toBe('fp16');
+      expect(backend.shape.kvDtype).toBe('float16');
+      const schema = {
+        type: 'object',
+        properties: {
+          action: { enum: ['offer', 'accept'] },
+          price: { type: 'number', minimum: 10, maximum: 90 },
+        },
+        required: ['action', 'price'],
+        additionalProperties: false,
+      };
+      const result = await backend.doGenerate({
+        prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
+        responseFormat: { type: 'json', schema },
+        seed: 3,
+        n: 4,
+        maxTokens: 40,
+      });
+      for (const choice of result.choices) {
+        const value = JSON.parse(choice.text) as { action: string; price: number };
+        expect(['offer', 'accept']).toContain(value.action);
+        expect(value.price).toBeGreaterThanOrEqual(10);
+        expect(value.price).toBeLessThanOrEqual(90);
+      }
+      expect(result.usage.completionTokens).toBeGreaterThan(4);
+    } finally {
+      await backend.dispose();
+    }
+  });
+});
