@@ -1,9 +1,9 @@
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ListNode } from './nodes.js';
-import { TupleNode } from './tuple-node.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { nonNegativeInteger, type Schema } from './schema-keywords.js';
+import { TupleNode } from './tuple-node.js';
 
 /**
  * `type: array`: items, counts and uniqueness. `additionalItems` means something only beside the array
@@ -64,12 +64,24 @@ interface Tuple {
 /** The positional form of an array schema, in either spelling, or null for a plain list. */
 function tupleOf(s: Schema, path: string): Tuple | null {
   if (Array.isArray(s.prefixItems)) {
-    if (Array.isArray(s.items)) throw new UnsupportedSchemaError('items', path, 'an array beside prefixItems');
-    return { prefix: s.prefixItems, prefixKeyword: 'prefixItems', rest: s.items ?? true, restKeyword: 'items' };
+    if (Array.isArray(s.items))
+      throw new UnsupportedSchemaError('items', path, 'an array beside prefixItems');
+    return {
+      prefix: s.prefixItems,
+      prefixKeyword: 'prefixItems',
+      rest: s.items ?? true,
+      restKeyword: 'items',
+    };
   }
-  if (s.prefixItems !== undefined) throw new UnsupportedSchemaError('prefixItems', path, 'not a list of schemas');
+  if (s.prefixItems !== undefined)
+    throw new UnsupportedSchemaError('prefixItems', path, 'not a list of schemas');
   if (!Array.isArray(s.items)) return null;
-  return { prefix: s.items, prefixKeyword: 'items', rest: s.additionalItems ?? true, restKeyword: 'additionalItems' };
+  return {
+    prefix: s.items,
+    prefixKeyword: 'items',
+    rest: s.additionalItems ?? true,
+    restKeyword: 'additionalItems',
+  };
 }
 
 function compileTuple(

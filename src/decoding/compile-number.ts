@@ -15,7 +15,11 @@ export function compileNumber(c: SchemaCompiler, s: Schema, path: string, intege
     }
     const digits = { integer, maxFractionDigits: c.maxFractionDigits };
     if (!NumberLeaf.supportsMultipleOf(multipleOf, digits)) {
-      throw new UnsupportedSchemaError('multipleOf', path, 'more fraction digits than numbers are written with');
+      throw new UnsupportedSchemaError(
+        'multipleOf',
+        path,
+        'more fraction digits than numbers are written with',
+      );
     }
   }
   const leaf = c.add(

@@ -2,7 +2,7 @@ import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { KeyExtras } from './key-leaf.js';
 import { type GrammarNode, ListNode } from './nodes.js';
 import { type NamedKey, ObjectNode } from './object-node.js';
-import { mayOverlap } from './pattern-overlap.js';
+import { finiteMatches, mayOverlap } from './pattern-overlap.js';
 import { PatternAutomaton, PatternSyntaxError } from './regex.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { assertionsOf, escapePointer, nonNegativeInteger, type Schema } from './schema-keywords.js';
@@ -41,7 +41,10 @@ export function compileObject(c: SchemaCompiler, s: Schema, path: string): Gramm
   if (plain && typeof additional !== 'object') {
     if (names.length === 0) return freeObject(c, additional === false ? null : true, path);
     // Under the defaults the grammar is the one the fine-tune was trained on: declared keys, in order.
-    if (c.propertyOrder === 'schema' && (additional === false || c.additionalPropertiesDefault === 'forbid')) {
+    if (
+      c.propertyOrder === 'schema' &&
+      (additional === false || c.additionalPropertiesDefault === 'forbid')
+    ) {
       return orderedObject(c, properties, required as string[], path);
     }
   }
@@ -84,9 +87,7 @@ function freeObject(c: SchemaCompiler, value: unknown, path: string): GrammarNod
     value === true ? c.any() : c.compile(value, `${path}/additionalProperties`, false),
   ]);
   const separator = c.punctuation(',', true, true);
-  return c.add(
-    (id) => new ListNode(id, opener, pair, separator, closer, 0, Number.POSITIVE_INFINITY, false),
-  );
+  return c.add((id) => new ListNode(id, opener, pair, separator, closer, 0, Number.POSITIVE_INFINITY, false));
 }
 
 /** Declared properties only, in schema order; undeclared ones are never generated. */
@@ -131,6 +132,20 @@ interface PatternProperty {
   schema: unknown;
   /** The pattern matches every key (`.*`, `""`): no automaton needs to run. */
   everything: boolean;
+  /** No value satisfies its schema: keys it matches may not appear. */
+  forbidden: boolean;
+}
+
+/** Whether some value satisfies `schema` as far as compiling tells (`false` and contradictions do not). */
+function satisfiable(c: SchemaCompiler, schema: unknown, path: string): boolean {
+  if (schema === false) return false;
+  try {
+    c.compile(schema, path, false);
+    return true;
+  } catch (error) {
+    if (error instanceof UnsatisfiableSchemaError) return false;
+    throw error;
+  }
 }
 
 function compilePattern(source: string, keyword: string, path: string): PatternAutomaton {
@@ -229,21 +244,33 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
   const required = (s.required ?? []) as string[];
   const declared = Object.keys(properties);
   const patternSchemas = s.patternProperties ?? {};
-  if (!isSchemaObject(patternSchemas)) throw new UnsupportedSchemaError('patternProperties', path, 'not an object');
+  if (!isSchemaObject(patternSchemas))
+    throw new UnsupportedSchemaError('patternProperties', path, 'not an object');
   const patterns: PatternProperty[] = Object.entries(patternSchemas).map(([source, schema]) => {
     const where = `${path}/patternProperties/${escapePointer(source)}`;
     const automaton = compilePattern(source, 'patternProperties', where);
-    if (schema === false) {
-      throw new UnsupportedSchemaError('patternProperties', where, 'a pattern whose schema is false');
-    }
     // Without `$` at the end, a pattern that matches the empty string matches every string.
     const everything = automaton.isAccepting(automaton.start) && !source.endsWith('$');
-    return { source, automaton, schema, everything };
+    return { source, automaton, schema, everything, forbidden: !satisfiable(c, schema, where) };
   });
-  for (let i = 0; i < patterns.length; i++) {
-    for (let j = i + 1; j < patterns.length; j++) {
-      const a = patterns[i] as PatternProperty;
-      const b = patterns[j] as PatternProperty;
+  // Keys a pattern forbids (`false`, `{"not": {}}`) become names that may not appear, when they are few.
+  const forbiddenNames: string[] = [];
+  for (const p of patterns.filter((p) => p.forbidden)) {
+    const matches = finiteMatches(p.automaton);
+    if (matches === null) {
+      throw new UnsupportedSchemaError(
+        'patternProperties',
+        `${path}/patternProperties/${escapePointer(p.source)}`,
+        'a pattern that forbids its keys must match only a few of them',
+      );
+    }
+    forbiddenNames.push(...matches);
+  }
+  const allowedPatterns = patterns.filter((p) => !p.forbidden);
+  for (let i = 0; i < allowedPatterns.length; i++) {
+    for (let j = i + 1; j < allowedPatterns.length; j++) {
+      const a = allowedPatterns[i] as PatternProperty;
+      const b = allowedPatterns[j] as PatternProperty;
       const differ =
         !isTrivial(a.schema) && !isTrivial(b.schema) && schemaText(a.schema) !== schemaText(b.schema);
       if (differ && mayOverlap(a.automaton, b.automaton)) {
@@ -279,6 +306,7 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
     list.forEach(addName);
   }
   rule.only?.forEach(addName);
+  forbiddenNames.forEach(addName);
 
   const valueFor = (name: string): { schema: unknown; where: string } | null => {
     const candidates: Array<{ schema: unknown; where: string }> = [];
@@ -287,7 +315,10 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
     }
     for (const p of patterns) {
       if (p.everything || p.automaton.matches(name)) {
-        candidates.push({ schema: p.schema, where: `${path}/patternProperties/${escapePointer(p.source)}` });
+        candidates.push({
+          schema: p.forbidden ? false : p.schema,
+          where: `${path}/patternProperties/${escapePointer(p.source)}`,
+        });
       }
     }
     if (candidates.length === 0) {
@@ -343,9 +374,10 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
     };
   });
 
-  const { extras, classes } = extraKeys(c, patterns, extraSchema, rule, path);
+  const { extras, classes } = extraKeys(c, allowedPatterns, extraSchema, rule, path);
   const minProperties = nonNegativeInteger(s.minProperties, 'minProperties', path) ?? 0;
-  const maxProperties = nonNegativeInteger(s.maxProperties, 'maxProperties', path) ?? Number.POSITIVE_INFINITY;
+  const maxProperties =
+    nonNegativeInteger(s.maxProperties, 'maxProperties', path) ?? Number.POSITIVE_INFINITY;
   if (minProperties > maxProperties) {
     throw new UnsatisfiableSchemaError(path, 'minProperties is above maxProperties');
   }
@@ -420,11 +452,7 @@ function extraKeys(
     alternatives = running.map((_, k) => k);
   } else if (nameAutomaton >= 0) alternatives = [nameAutomaton];
   if (alternatives !== null && (rule.minLength > 0 || rule.maxLength !== Number.POSITIVE_INFINITY)) {
-    throw new UnsupportedSchemaError(
-      'propertyNames',
-      path,
-      'key lengths together with patterns for keys',
-    );
+    throw new UnsupportedSchemaError('propertyNames', path, 'key lengths together with patterns for keys');
   }
   const everything = patterns.map((p) => p.everything);
   const classify = (accepted: readonly boolean[]): number | null => {

@@ -129,7 +129,9 @@ export class CompiledGrammar {
    */
   warm(nodes: readonly GrammarNode[]): void {
     this.matcher().mask();
-    const queues = nodes.flatMap((node) => (node instanceof StringLeaf ? [{ leaf: node, states: node.warmStates(8) }] : []));
+    const queues = nodes.flatMap((node) =>
+      node instanceof StringLeaf ? [{ leaf: node, states: node.warmStates(8) }] : [],
+    );
     let warmed = 0;
     for (let round = 0; round < 8; round++) {
       for (const { leaf, states } of queues) {

@@ -58,13 +58,17 @@ export class NumberLeaf extends Leaf {
     this.divisor = 1n;
     if (options.multipleOf !== undefined) {
       const { floor, exact } = scaled(options.multipleOf, this.fractionDigits);
-      if (!exact || floor <= 0n) throw new RangeError(`multipleOf ${options.multipleOf} is finer than the digits written`);
+      if (!exact || floor <= 0n)
+        throw new RangeError(`multipleOf ${options.multipleOf} is finer than the digits written`);
       this.divisor = floor;
     }
   }
 
   /** Whether `multipleOf` can be enforced exactly (see NumberLeafOptions.multipleOf). */
-  static supportsMultipleOf(multipleOf: number, options: { integer: boolean; maxFractionDigits: number }): boolean {
+  static supportsMultipleOf(
+    multipleOf: number,
+    options: { integer: boolean; maxFractionDigits: number },
+  ): boolean {
     const { floor, exact } = scaled(multipleOf, options.integer ? 0 : options.maxFractionDigits);
     return exact && floor > 0n;
   }
@@ -163,7 +167,9 @@ export class NumberLeaf extends Leaf {
   /** The scaled magnitude of the digits written so far, as if the number ended here. */
   private magnitudeSoFar(parts: NumberParts): bigint {
     const frac = parts.frac ?? '';
-    return BigInt(parts.int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length);
+    return (
+      BigInt(parts.int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length)
+    );
   }
 
   private maxFraction(intDigits: number): number {

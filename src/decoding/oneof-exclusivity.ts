@@ -82,7 +82,9 @@ class Disjointness {
     const values = a.const !== undefined ? [a.const] : Array.isArray(a.enum) ? a.enum : null;
     if (values === null) return false;
     try {
-      return values.every((v) => !satisfies(v, a, this.algebra.resolve) || !satisfies(v, b, this.algebra.resolve));
+      return values.every(
+        (v) => !satisfies(v, a, this.algebra.resolve) || !satisfies(v, b, this.algebra.resolve),
+      );
     } catch (error) {
       if (error instanceof UnsupportedSchemaError) return false;
       throw error;
@@ -142,7 +144,9 @@ function typesOf(s: Schema): Set<string> {
   const values = s.const !== undefined ? [s.const] : Array.isArray(s.enum) ? s.enum : null;
   const listed = s.type === undefined ? null : ((Array.isArray(s.type) ? s.type : [s.type]) as string[]);
   const types = new Set<string>(ALL_TYPES);
-  if (listed) for (const t of ALL_TYPES) if (!listed.includes(t) && !(t === 'number' && listed.includes('integer'))) types.delete(t);
+  if (listed)
+    for (const t of ALL_TYPES)
+      if (!listed.includes(t) && !(t === 'number' && listed.includes('integer'))) types.delete(t);
   if (values) {
     const ofValues = new Set(values.map(jsonTypeOf));
     for (const t of [...types]) if (!ofValues.has(t)) types.delete(t);

@@ -12,7 +12,6 @@ import {
   ANNOTATIONS,
   assertionsOf,
   type JsonType,
-  matchesType,
   type Schema,
   SUPPORTED,
 } from './schema-keywords.js';
@@ -60,7 +59,9 @@ export class SchemaCompiler {
   private anyValue: ReferenceNode | null = null;
   /** Schemas rewritten by the algebra, by their canonical text: a recursive one is compiled once. */
   private readonly derivedSchemas = new Map<string, ReferenceNode>();
-  private readonly algebra = new SchemaAlgebra((ref, path) => this.resolve(ref, path));
+  private readonly algebra: SchemaAlgebra;
+  /** Drafts 4 to 7: keywords beside `$ref` are ignored (see SchemaAlgebra). */
+  private readonly refOverridesSiblings: boolean;
   readonly flexible: boolean;
   readonly maxFractionDigits: number;
   readonly maxDigits: number;
@@ -76,6 +77,9 @@ export class SchemaCompiler {
     this.maxDigits = options.maxDigits ?? 15;
     this.propertyOrder = options.propertyOrder ?? 'schema';
     this.additionalPropertiesDefault = options.additionalProperties ?? 'forbid';
+    const dialect = (document as { $schema?: unknown } | null)?.$schema;
+    this.refOverridesSiblings = typeof dialect === 'string' && /draft-0[3-7]\//.test(dialect);
+    this.algebra = new SchemaAlgebra((ref, path) => this.resolve(ref, path), this.refOverridesSiblings);
   }
 
   compileDocument(): CompiledNodes {
@@ -141,14 +145,21 @@ export class SchemaCompiler {
       (k) => !ANNOTATIONS.has(k) && k !== '$defs' && k !== 'definitions',
     );
     const combined = COMBINATORS.some((k) => s[k] !== undefined);
-    if (combined || (s.$ref !== undefined && constraints.length > 1) || (s.oneOf !== undefined && constraints.length > 1)) {
+    if (s.$ref !== undefined && this.refOverridesSiblings) return this.reference(s.$ref, path);
+    if (
+      combined ||
+      (s.$ref !== undefined && constraints.length > 1) ||
+      (s.oneOf !== undefined && constraints.length > 1)
+    ) {
       return this.derived(s, path, collect);
     }
     if (s.$ref !== undefined) return this.reference(s.$ref, path);
     if (s.oneOf !== undefined || s.anyOf !== undefined) return this.alternatives(s, path, collect);
     if (s.const !== undefined || s.enum !== undefined) return this.enumeration(s, path);
     const types = this.typesOf(s, path);
-    const options = types.map((type) => this.compileType(type, this.withoutEmptyProperties(s, path), path, collect));
+    const options = types.map((type) =>
+      this.compileType(type, this.withoutEmptyProperties(s, path), path, collect),
+    );
     return this.choice(options);
   }
 
@@ -284,16 +295,21 @@ export class SchemaCompiler {
       ),
     );
     if (Object.keys(siblings).length > 0) {
-      const branches = list.flatMap((branch, i) => {
-        const at = `${path}/${keyword}/${i}`;
-        const flat = this.algebra.meet(siblings, this.algebra.flatten(branch, at), at);
-        return flat === false ? [] : [this.compile(flat, at, collect)];
-      });
-      if (branches.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
-      return this.choice(branches);
+      return this.someOf(
+        list.map((branch, i) => {
+          const at = `${path}/${keyword}/${i}`;
+          return { schema: this.algebra.flatten(branch, at, [], siblings), at };
+        }),
+        keyword,
+        path,
+        collect,
+      );
     }
     if (keyword === 'oneOf') {
-      const flat = list.map((branch, i) => ({ branch: this.algebra.flatten(branch, `${path}/oneOf/${i}`), index: i }));
+      const flat = list.map((branch, i) => ({
+        branch: this.algebra.flatten(branch, `${path}/oneOf/${i}`),
+        index: i,
+      }));
       try {
         checkExclusive(
           flat.filter(({ branch }) => branch !== false),
@@ -306,12 +322,38 @@ export class SchemaCompiler {
         throw error;
       }
     }
-    // A branch that can match nothing (`false`, contradictory parts) is dropped.
-    const possible = list.flatMap((branch, i) =>
-      this.algebra.flatten(branch, `${path}/${keyword}/${i}`) === false ? [] : [{ branch, i }],
+    return this.someOf(
+      list.map((branch, i) => ({ schema: branch, at: `${path}/${keyword}/${i}` })),
+      keyword,
+      path,
+      collect,
     );
-    if (possible.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
-    return this.choice(possible.map(({ branch, i }) => this.compile(branch, `${path}/${keyword}/${i}`, collect)));
+  }
+
+  /** A choice of branches; one that can match nothing (contradictory parts, no value left) is dropped. */
+  private someOf(
+    branches: Array<{ schema: unknown; at: string }>,
+    keyword: string,
+    path: string,
+    collect: boolean,
+  ): GrammarNode {
+    const options: GrammarNode[] = [];
+    for (const { schema, at } of branches) {
+      if (schema === false) continue;
+      // Nodes made for a dropped branch are unreachable, but the memos must forget them: one of them may
+      // be a reference whose target was never set, which would read as an empty value.
+      const references = this.references.size;
+      const derived = this.derivedSchemas.size;
+      try {
+        options.push(this.compile(schema, at, collect));
+      } catch (error) {
+        if (!(error instanceof UnsatisfiableSchemaError)) throw error;
+        for (const key of [...this.references.keys()].slice(references)) this.references.delete(key);
+        for (const key of [...this.derivedSchemas.keys()].slice(derived)) this.derivedSchemas.delete(key);
+      }
+    }
+    if (options.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
+    return this.choice(options);
   }
 
   private reference(ref: unknown, path: string): GrammarNode {

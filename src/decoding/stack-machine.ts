@@ -9,6 +9,7 @@ export class Frame {
   private cachedKey: string | undefined;
   private cachedHorizon = -1;
   private cachedEndings: Frame[] | undefined;
+  private cachedFinishes: Map<string | undefined, Frame[]> | undefined;
   constructor(
     readonly node: GrammarNode | null,
     readonly state: unknown,
@@ -27,6 +28,12 @@ export class Frame {
     return this.cachedKey;
   }
 
+  /** @internal The frames `finish` reached from this frame, by value (see `finishedFrames`). */
+  finishMemo(): Map<string | undefined, Frame[]> {
+    this.cachedFinishes ??= new Map();
+    return this.cachedFinishes;
+  }
+
   /**
    * The positions after ending this frame's leaf here (for a leaf that `canEnd`): what follows a number
    * or optional whitespace. Kept, because a mask steps the same frame with every byte the trie offers
@@ -41,6 +48,30 @@ export class Frame {
     }
     return this.cachedEndings;
   }
+}
+
+/** Values longer than this (strings kept for `uniqueItems`) are not worth remembering `finish` by. */
+const FINISH_MEMO_VALUE = 64;
+
+/**
+ * `finish` for a frame, remembered by the value that ended its child: every token that closes the same
+ * key or string (`":`, `",`, `"}`, with any text before the quote) lands on the same frames, which
+ * would otherwise be rebuilt through the object, list and choice nodes for each of them.
+ */
+function finishedFrames(frame: Frame, value: string | undefined): readonly Frame[] {
+  if (value !== undefined && value.length > FINISH_MEMO_VALUE) {
+    const out: Frame[] = [];
+    advanceFrame(frame, value, out);
+    return out;
+  }
+  const memo = frame.finishMemo();
+  let frames = memo.get(value);
+  if (frames === undefined) {
+    frames = [];
+    advanceFrame(frame, value, frames);
+    memo.set(value, frames);
+  }
+  return frames;
 }
 
 /** The position after the last byte of the document. */
@@ -65,6 +96,10 @@ export function finish(frame: Frame | null, value: string | undefined, out: Fram
     out.push(COMPLETE);
     return;
   }
+  for (const next of finishedFrames(frame, value)) out.push(next);
+}
+
+function advanceFrame(frame: Frame, value: string | undefined, out: Frame[]): void {
   const node = frame.node;
   if (node === null || node.kind === 'leaf') return;
   for (const branch of node.advance(frame.state, value)) {

@@ -299,7 +299,11 @@ describe('unsupported keywords are compile-time errors naming keyword and path',
       'multipleOf',
       '#/properties/p',
     ],
-    [{ type: 'object', dependentSchemas: { a: { required: ['b'] } } }, 'dependentSchemas', '#/dependentSchemas/a'],
+    [
+      { type: 'object', dependentSchemas: { a: { required: ['b'] } } },
+      'dependentSchemas',
+      '#/dependentSchemas/a',
+    ],
     [{ type: 'array', prefixItems: [{ type: 'string' }], items: [{ type: 'string' }] }, 'items', '#'],
     [{ not: { type: 'string', minLength: 2 } }, 'not', '#/not'],
     [

@@ -1,0 +1,48 @@
+import { type CompiledGrammar, compileSchema, prepareVocabulary } from '../../src/decoding/index.js';
+import type { Engine, EngineMatcher, EngineSetup } from './engine.js';
+import { SchemaRefused } from './engine.js';
+
+/**
+ * MaskBench asks what a JSON Schema validator asks: any whitespace, properties in any order, other
+ * properties allowed unless the schema says otherwise, and numbers as Python prints them (up to 17
+ * significant digits, the shortest round trip of a double).
+ */
+export const MASKBENCH_OPTIONS = {
+  whitespace: 'flexible',
+  propertyOrder: 'any',
+  additionalProperties: 'allow',
+  maxFractionDigits: 15,
+  maxDigits: 17,
+} as const;
+
+const REFUSALS = new Set(['UnsupportedSchemaError', 'UnsatisfiableSchemaError']);
+
+export function haggleEngine(setup: EngineSetup): Engine {
+  const { vocabulary } = setup;
+  prepareVocabulary(vocabulary);
+  const eosTokenId = vocabulary.eosTokenIds[0] as number;
+  const buffer = new Uint32Array(Math.ceil(vocabulary.tokens.length / 32));
+  return {
+    name: 'haggle',
+    eosTokenId,
+    compile(schema) {
+      try {
+        return compileSchema(schema, vocabulary, MASKBENCH_OPTIONS);
+      } catch (error) {
+        if (REFUSALS.has((error as Error).name)) throw new SchemaRefused((error as Error).message);
+        throw error;
+      }
+    },
+    matcher(compiled): EngineMatcher {
+      const matcher = (compiled as CompiledGrammar).matcher();
+      return {
+        // A copy, as XGrammar hands back one: the same work for the caller on both sides.
+        mask: () => matcher.fillMask(buffer),
+        accept: (id) => matcher.accept(id),
+        finish: () => matcher.isComplete(),
+        dispose: () => {},
+      };
+    },
+    release() {},
+  };
+}

@@ -1,0 +1,104 @@
+import { type Percentiles, percentiles } from './percentiles.js';
+import type { SchemaResult, Verdict } from './run-schema.js';
+
+/** A failure as the report lists it, one line per schema and test, so two runs can be diffed. */
+export interface ReportedFailure {
+  file: string;
+  test: number | null;
+  kind: Exclude<Verdict, 'passing'>;
+  detail: string;
+}
+
+/** One engine's totals over a folder, in MaskBench's terms. */
+export interface EngineSummary {
+  engine: string;
+  schemas: number;
+  passing: number;
+  compileErrors: number;
+  validationErrors: number;
+  invalidationErrors: number;
+  crashes: number;
+  timeouts: number;
+  /** Tests whose verdict was wrong (a schema can have several). */
+  validTestsRefused: number;
+  invalidTestsAccepted: number;
+  masks: number;
+  maskUs: Percentiles;
+  /** Time to first mask (compile plus the first mask), over the schemas that compiled. */
+  compileMs: Percentiles;
+  setupMs: number | null;
+  /** The schemas with the slowest single masks, for tail-latency work. */
+  slowest: Array<{ file: string; us: number; test: number; step: number }>;
+  failures: ReportedFailure[];
+}
+
+const COUNTED: Record<Exclude<Verdict, 'passing'>, keyof EngineSummary> = {
+  'compile-error': 'compileErrors',
+  'validation-error': 'validationErrors',
+  'invalidation-error': 'invalidationErrors',
+  crash: 'crashes',
+  timeout: 'timeouts',
+};
+
+/** Accumulates schema results of one engine; mask times are kept in a growing typed array. */
+export class Tally {
+  private readonly results: Array<Omit<SchemaResult, 'maskUs'>> = [];
+  private times = new Float64Array(1 << 16);
+  private timeCount = 0;
+
+  constructor(readonly engine: string) {}
+
+  add(result: SchemaResult): void {
+    const { maskUs, ...rest } = result;
+    if (this.timeCount + maskUs.length > this.times.length) {
+      const grown = new Float64Array(Math.max(this.times.length * 2, this.timeCount + maskUs.length));
+      grown.set(this.times.subarray(0, this.timeCount));
+      this.times = grown;
+    }
+    this.times.set(maskUs, this.timeCount);
+    this.timeCount += maskUs.length;
+    this.results.push(rest);
+  }
+
+  /** Verdict counts so far, for the progress line. */
+  counts(): { schemas: number; passing: number } {
+    return {
+      schemas: this.results.length,
+      passing: this.results.filter((r) => r.verdict === 'passing').length,
+    };
+  }
+
+  summary(setupMs: number | null, slowestShown = 25): EngineSummary {
+    const summary: EngineSummary = {
+      engine: this.engine,
+      schemas: this.results.length,
+      passing: 0,
+      compileErrors: 0,
+      validationErrors: 0,
+      invalidationErrors: 0,
+      crashes: 0,
+      timeouts: 0,
+      validTestsRefused: 0,
+      invalidTestsAccepted: 0,
+      masks: this.timeCount,
+      maskUs: percentiles(this.times.subarray(0, this.timeCount)),
+      compileMs: percentiles(this.results.flatMap((r) => (r.compileMs === null ? [] : [r.compileMs]))),
+      setupMs,
+      slowest: this.results
+        .flatMap((r) => (r.slowest ? [{ file: r.file, ...r.slowest }] : []))
+        .sort((a, b) => b.us - a.us)
+        .slice(0, slowestShown),
+      failures: [],
+    };
+    for (const result of this.results) {
+      if (result.verdict === 'passing') summary.passing++;
+      else (summary[COUNTED[result.verdict]] as number)++;
+      for (const failure of result.failures) {
+        summary.failures.push({ file: result.file, ...failure });
+        if (failure.kind === 'validation-error') summary.validTestsRefused++;
+        if (failure.kind === 'invalidation-error') summary.invalidTestsAccepted++;
+      }
+    }
+    return summary;
+  }
+}

@@ -1,0 +1,95 @@
+import type { StringLeaf } from './string-leaf.js';
+import type { TokenTrie } from './token-trie.js';
+import { allowedTokenIds } from './vocabulary.js';
+
+/**
+ * The tokens that keep a string open, by the string's own state (`StringLeaf.insideKey`). They depend
+ * on the string's constraints and the vocabulary alone, never on the grammar around the string, so one
+ * cache serves every grammar compiled over a vocabulary: a free-form string (any message, any key of an
+ * open object) costs a full pass over the vocabulary once per process, not once per schema.
+ */
+export class InsideCache {
+  private readonly whole = new Map<string, Uint32Array>();
+  private readonly below = new Map<string, Int32Array>();
+  /** Sub-tries handed to `insideMask` for the nodes where strings open mid-token (a few dozen). */
+  private readonly views = new Map<number, TokenTrie>();
+
+  constructor(
+    readonly trie: TokenTrie,
+    /** Words of a mask over the whole vocabulary. */
+    private readonly words: number,
+    /** Most entries of each kind; the oldest go first. */
+    private readonly limit: number,
+  ) {}
+
+  /** Every token that keeps the string open from `state`, as a mask. Shared: read it only. */
+  mask(leaf: StringLeaf, state: unknown): Uint32Array {
+    const key = this.key(leaf, state);
+    let mask = this.whole.get(key);
+    if (!mask) {
+      mask = new Uint32Array(this.words);
+      leaf.insideMask(state, this.trie, mask);
+      remember(this.whole, key, mask, this.limit);
+    }
+    return mask;
+  }
+
+  /**
+   * The tokens below trie node `node` whose bytes after it keep the string open from `state` (the
+   * string's state once the bytes leading to `node` are read), as a list of ids: a token that begins
+   * with `"` or ` "` opens a string and may stay inside it.
+   */
+  idsBelow(node: number, leaf: StringLeaf, state: unknown): Int32Array {
+    const key = `${node}|${this.key(leaf, state)}`;
+    let ids = this.below.get(key);
+    if (!ids) {
+      let view = this.views.get(node);
+      if (!view) {
+        view = this.trie.subtree(node);
+        this.views.set(node, view);
+      }
+      const mask = new Uint32Array(this.words);
+      leaf.insideMask(state, view, mask);
+      ids = Int32Array.from(allowedTokenIds(mask));
+      remember(this.below, key, ids, this.limit);
+    }
+    return ids;
+  }
+
+  private key(leaf: StringLeaf, state: unknown): string {
+    // The class too: a subclass that read strings differently must not share a mask with its parent.
+    return `${classId(leaf)}|${leaf.insideKey(state, this.trie.maxTokenBytes)}`;
+  }
+}
+
+const classIds = new WeakMap<object, number>();
+let nextClassId = 0;
+function classId(leaf: StringLeaf): number {
+  const type = leaf.constructor;
+  let id = classIds.get(type);
+  if (id === undefined) {
+    id = nextClassId++;
+    classIds.set(type, id);
+  }
+  return id;
+}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T, limit: number): void {
+  if (cache.size >= limit) {
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(key, value);
+}
+
+const caches = new WeakMap<TokenTrie, InsideCache>();
+
+/** The cache shared by every grammar over `trie`'s vocabulary (about 10 MB of masks at most for Qwen3). */
+export function insideCache(trie: TokenTrie, words: number): InsideCache {
+  let cache = caches.get(trie);
+  if (!cache) {
+    cache = new InsideCache(trie, words, 512);
+    caches.set(trie, cache);
+  }
+  return cache;
+}

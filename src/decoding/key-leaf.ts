@@ -1,0 +1,382 @@
+import type { NameTrie } from './name-trie.js';
+import { DEAD } from './nodes.js';
+import type { PatternAutomaton } from './regex.js';
+import { StringLeaf } from './string-leaf.js';
+
+/** Trie tag of a name that may not be written here (used already, or forbidden by the schema). */
+export const BLOCKED = -2;
+
+/** What an undeclared key may be; shared by every key leaf of one object schema. */
+export interface KeyExtras {
+  /** Automata run over every undeclared key: `patternProperties` patterns, then `propertyNames`. */
+  readonly automata: readonly PatternAutomaton[];
+  /** Indices of automata of which one must accept the key; null: any key (within the lengths). */
+  readonly alternatives: readonly number[] | null;
+  /** In code points (`propertyNames`); only with `alternatives` null. */
+  readonly minLength: number;
+  readonly maxLength: number;
+  /** The class (which schema governs the value) of a key that `accepted[i]` automata accept; null: refused. */
+  classify(accepted: readonly boolean[]): number | null;
+}
+
+/** Field names shared with StringLeaf's state, so that its fast inside-the-string mask applies. */
+interface KeyState {
+  /** 0: before the opening quote, 1: inside, 2: closed. */
+  readonly phase: number;
+  readonly units: number;
+  readonly codePoints: number;
+  readonly escape: number;
+  readonly pending: number;
+  readonly low: number;
+  readonly high: number;
+  readonly partial: number;
+  readonly width: number;
+  readonly pattern: number;
+  /** The key read so far, kept only when the object remembers its undeclared keys. */
+  readonly value: string;
+  /** Node of the name trie, -1 once the key is none of its names. */
+  readonly node: number;
+  /** States of `extras.automata`. */
+  readonly autos: readonly number[];
+  /** Once closed: `n<index>` for a named key, `x<class>` for an undeclared one. */
+  readonly result: string;
+}
+
+const MIN_BY_WIDTH = [0, 0, 0x80, 0x800, 0x10000];
+const MAX_BY_WIDTH = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
+const SIMPLE_ESCAPES: Record<number, number> = {
+  34: 0x22,
+  92: 0x5c,
+  47: 0x2f,
+  98: 0x08,
+  102: 0x0c,
+  110: 0x0a,
+  114: 0x0d,
+  116: 0x09,
+};
+const encoder = new TextEncoder();
+
+/** Code points of [lo, hi] that can be characters (surrogates excluded). */
+function characterCount(lo: number, hi: number): number {
+  if (hi < lo) return 0;
+  const overlap = Math.max(0, Math.min(hi, 0xdfff) - Math.max(lo, 0xd800) + 1);
+  return hi - lo + 1 - overlap;
+}
+
+/**
+ * The key of an object member, decoded to code points (escapes and UTF-8 alike, so `"\u0061"` is the
+ * key `a`). It reads either a name of the trie tagged available (a declared or otherwise named key not
+ * used yet) or, when `extras` is given, an undeclared key: one that is no name of the trie at all. A byte
+ * is refused when no key can follow it, so every state it returns still has a valid completion. It
+ * reports which key it read through `valueKey`, for the object to pick the value's schema.
+ */
+export class KeyLeaf extends StringLeaf {
+  /** Per trie node: whether an available name lies at or below it. */
+  private readonly namedLive: Uint8Array;
+  private readonly liveMemo = new Map<string, boolean>();
+  /** Whether every token that stays inside the quotes is allowed (see `isInside`). */
+  private readonly freeInside: boolean;
+
+  constructor(
+    id: number,
+    readonly trie: NameTrie,
+    readonly extras: KeyExtras | null,
+    /** Keep the text of undeclared keys (the object refuses a repeated one). */
+    readonly keepText: boolean,
+  ) {
+    super(id, { minLength: 0, maxLength: Number.POSITIVE_INFINITY, pattern: null, collect: false });
+    this.namedLive = trie.reaching((tag) => tag >= 0);
+    this.freeInside =
+      extras !== null && extras.alternatives === null && extras.maxLength === Number.POSITIVE_INFINITY;
+  }
+
+  /** Whether some key can be read at all. */
+  get readable(): boolean {
+    return this.live(0, this.startAutos(), 0);
+  }
+
+  /**
+   * Inside the quotes of a key that may be any undeclared string, every token that stays inside is
+   * allowed whatever the names (a longer key is never a name): StringLeaf's cached inside mask applies,
+   * and only tokens that close the key are walked one by one.
+   */
+  override isInside(state: unknown): boolean {
+    return this.freeInside && (state as KeyState).phase === 1;
+  }
+
+  override initial(): unknown {
+    const state: KeyState = {
+      phase: 0,
+      units: 0,
+      codePoints: 0,
+      escape: 0,
+      pending: 0,
+      low: 0x80,
+      high: 0xbf,
+      partial: 0,
+      width: 0,
+      pattern: 0,
+      value: '',
+      node: 0,
+      autos: this.startAutos(),
+      result: '',
+    };
+    return state;
+  }
+
+  override step(raw: unknown, byte: number): unknown {
+    const s = raw as KeyState;
+    if (s.phase === 0) return byte === 0x22 ? { ...s, phase: 1 } : DEAD;
+    if (s.phase === 2) return DEAD;
+    if (s.escape === 1) {
+      if (byte === 0x75) return this.someLive(s, 0, 0xffff) ? { ...s, escape: 5, partial: 0 } : DEAD;
+      const ch = SIMPLE_ESCAPES[byte];
+      return ch === undefined ? DEAD : this.readCodePoint({ ...s, escape: 0 }, ch);
+    }
+    if (s.escape > 1) {
+      const digit = hexValue(byte);
+      if (digit < 0) return DEAD;
+      const partial = (s.partial << 4) | digit;
+      if (s.escape > 2) {
+        const shift = 4 * (s.escape - 2);
+        const lo = partial * 2 ** shift;
+        if (!this.someLive(s, lo, lo + 2 ** shift - 1)) return DEAD;
+        return { ...s, escape: s.escape - 1, partial };
+      }
+      // A surrogate escape is half a character: keys are matched by whole characters, so refuse it.
+      if (partial >= 0xd800 && partial <= 0xdfff) return DEAD;
+      return this.readCodePoint({ ...s, escape: 0, partial: 0 }, partial);
+    }
+    if (s.pending > 0) {
+      if (byte < s.low || byte > s.high) return DEAD;
+      const partial = (s.partial << 6) | (byte & 0x3f);
+      if (s.pending > 1) {
+        if (!this.prefixLive(s, partial, s.pending - 1, s.width)) return DEAD;
+        return { ...s, pending: s.pending - 1, low: 0x80, high: 0xbf, partial };
+      }
+      return this.readCodePoint({ ...s, pending: 0, low: 0x80, high: 0xbf, partial: 0, width: 0 }, partial);
+    }
+    if (byte === 0x22) return this.closeKey(s);
+    if (byte === 0x5c) return this.someLive(s, 0, 0xffff) ? { ...s, escape: 1 } : DEAD;
+    if (byte < 0x20) return DEAD;
+    if (byte < 0x80) return this.readCodePoint(s, byte);
+    let pending: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (byte >= 0xc2 && byte <= 0xdf) pending = 1;
+    else if (byte >= 0xe0 && byte <= 0xef) {
+      pending = 2;
+      if (byte === 0xe0) low = 0xa0;
+      if (byte === 0xed) high = 0x9f;
+    } else if (byte >= 0xf0 && byte <= 0xf4) {
+      pending = 3;
+      if (byte === 0xf0) low = 0x90;
+      if (byte === 0xf4) high = 0x8f;
+    } else return DEAD;
+    const partial = byte & (pending === 1 ? 0x1f : pending === 2 ? 0x0f : 0x07);
+    if (!this.prefixLive(s, partial, pending, pending + 1)) return DEAD;
+    return { ...s, pending, low, high, partial, width: pending + 1 };
+  }
+
+  override canEnd(): boolean {
+    return false;
+  }
+
+  override mustEnd(state: unknown): boolean {
+    return (state as KeyState).phase === 2;
+  }
+
+  override key(raw: unknown, horizon: number): string {
+    const s = raw as KeyState;
+    if (s.phase !== 1) return String(s.phase);
+    const extras = this.extras;
+    let length = '';
+    if (extras !== null && (extras.minLength > 0 || extras.maxLength !== Number.POSITIVE_INFINITY)) {
+      const toMax = extras.maxLength - s.codePoints;
+      length = `${s.codePoints < extras.minLength ? s.codePoints : '+'}/${toMax > horizon ? 'H' : toMax}`;
+    }
+    // The text matters only when it is reported (a repeated undeclared key is refused later).
+    const text = this.keepText ? s.value : '';
+    return `${s.escape},${s.pending},${s.low},${s.high},${s.partial},${s.node},${s.autos.join('.')},${length},${text}`;
+  }
+
+  /** A shortest-ish key from `state`, by breadth-first search over likely characters; null if not found. */
+  override completion(raw: unknown): number[] | null {
+    const s = raw as KeyState;
+    if (s.phase === 2) return [];
+    if (s.escape !== 0 || s.pending !== 0) return null;
+    const start = s.phase === 0 ? ({ ...s, phase: 1 } as KeyState) : s;
+    const prefix = s.phase === 0 ? [0x22] : [];
+    interface Step {
+      state: KeyState;
+      cps: number[];
+    }
+    const seen = new Set<string>();
+    let level: Step[] = [{ state: start, cps: [] }];
+    for (let depth = 0; depth < 64 && level.length > 0 && seen.size < 4000; depth++) {
+      const next: Step[] = [];
+      for (const step of level) {
+        if (this.closeKey(step.state) !== DEAD) {
+          const text = JSON.stringify(String.fromCodePoint(...step.cps)).slice(1);
+          return [...prefix, ...encoder.encode(text)];
+        }
+        for (const cp of this.candidates(step.state)) {
+          const after = this.readCodePoint(step.state, cp);
+          if (after === DEAD) continue;
+          const key = this.key(after, Number.POSITIVE_INFINITY);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          next.push({ state: after as KeyState, cps: [...step.cps, cp] });
+        }
+      }
+      level = next;
+    }
+    return null;
+  }
+
+  override valueKey(state: unknown): string | undefined {
+    const s = state as KeyState;
+    return s.phase === 2 ? s.result : undefined;
+  }
+
+  private startAutos(): number[] {
+    return this.extras ? this.extras.automata.map((a) => a.start) : [];
+  }
+
+  private candidates(s: KeyState): number[] {
+    const out = new Set<number>();
+    if (s.node >= 0) for (const cp of this.trie.children(s.node).codePoints) out.add(cp);
+    for (let cp = 0x61; cp <= 0x7a; cp++) out.add(cp);
+    for (let cp = 0x30; cp <= 0x39; cp++) out.add(cp);
+    out.add(0x5f);
+    this.extras?.automata.forEach((automaton, i) => {
+      const path = automaton.shortestAccepted(s.autos[i] as number);
+      if (path && path.length > 0) out.add(path[0] as number);
+    });
+    return [...out];
+  }
+
+  private readCodePoint(s: KeyState, cp: number): unknown {
+    const node = this.trie.child(s.node, cp);
+    const autos = this.extras
+      ? this.extras.automata.map((a, i) => a.next(s.autos[i] as number, cp))
+      : s.autos;
+    const codePoints = s.codePoints + 1;
+    if (!this.live(node, autos, codePoints)) return DEAD;
+    return {
+      ...s,
+      units: s.units + (cp > 0xffff ? 2 : 1),
+      codePoints,
+      node,
+      autos,
+      value: this.keepText ? s.value + String.fromCodePoint(cp) : s.value,
+    };
+  }
+
+  private closeKey(s: KeyState): unknown {
+    if (s.escape !== 0 || s.pending !== 0) return DEAD;
+    const tag = this.trie.tag(s.node);
+    if (tag >= 0) return { ...s, phase: 2, result: `n${tag}` };
+    const extras = this.extras;
+    if (tag !== -1 || extras === null) return DEAD;
+    if (s.codePoints < extras.minLength || s.codePoints > extras.maxLength) return DEAD;
+    const accepted = extras.automata.map((a, i) => a.isAccepting(s.autos[i] as number));
+    if (extras.alternatives !== null && !extras.alternatives.some((i) => accepted[i])) return DEAD;
+    const cls = extras.classify(accepted);
+    if (cls === null) return DEAD;
+    return { ...s, phase: 2, result: this.keepText ? `x${cls}:${s.value}` : `x${cls}` };
+  }
+
+  /** Whether a key that has read the code points leading to this trie node and automata states can end validly. */
+  private live(node: number, autos: readonly number[], codePoints: number): boolean {
+    if (node >= 0 && this.namedLive[node] === 1) return true;
+    return this.extras !== null && this.extrasLive(node, autos, codePoints);
+  }
+
+  private extrasLive(node: number, autos: readonly number[], codePoints: number): boolean {
+    const extras = this.extras as KeyExtras;
+    if (codePoints > extras.maxLength) return false;
+    if (extras.alternatives === null) {
+      if (node < 0) return true;
+      if (codePoints >= extras.minLength && this.trie.tag(node) === -1) return true;
+      // One more character outside the trie leaves every name behind.
+      return Math.max(codePoints + 1, extras.minLength) <= extras.maxLength;
+    }
+    return extras.alternatives.some((i) => this.automatonLive(i, autos[i] as number, node));
+  }
+
+  /** Whether automaton `i` in state `q` accepts some continuation that is not a name of the trie. */
+  private automatonLive(i: number, q: number, node: number): boolean {
+    if (q < 0) return false;
+    if (node < 0) return true;
+    const memoKey = `${i},${q},${node}`;
+    const known = this.liveMemo.get(memoKey);
+    if (known !== undefined) return known;
+    const automaton = (this.extras as KeyExtras).automata[i] as PatternAutomaton;
+    let live = automaton.isAccepting(q) && this.trie.tag(node) === -1;
+    const { codePoints, nodes } = this.trie.children(node);
+    let from = 0;
+    for (let k = 0; k <= codePoints.length && !live; k++) {
+      const to = k < codePoints.length ? (codePoints[k] as number) - 1 : 0x10ffff;
+      if (from <= to && automaton.allowsSome(q, from, to)) live = true;
+      from = to + 2;
+    }
+    for (let k = 0; k < codePoints.length && !live; k++) {
+      const cp = codePoints[k] as number;
+      if (this.automatonLive(i, automaton.next(q, cp), nodes[k] as number)) live = true;
+    }
+    this.liveMemo.set(memoKey, live);
+    return live;
+  }
+
+  /** Whether the next code point can start with the bits read so far of a UTF-8 sequence. */
+  private prefixLive(s: KeyState, partial: number, remaining: number, width: number): boolean {
+    const shift = 6 * remaining;
+    const lo = Math.max(partial * 2 ** shift, MIN_BY_WIDTH[width] as number);
+    const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, MAX_BY_WIDTH[width] as number);
+    return lo <= hi && this.someLive(s, lo, hi);
+  }
+
+  /** Whether some character in [lo, hi] can come next with a valid key still ahead. */
+  private someLive(s: KeyState, lo: number, hi: number): boolean {
+    const children = s.node >= 0 ? this.trie.children(s.node) : { codePoints: [], nodes: [] };
+    const inRange: number[] = [];
+    for (let k = 0; k < children.codePoints.length; k++) {
+      const cp = children.codePoints[k] as number;
+      if (cp >= lo && cp <= hi && (cp < 0xd800 || cp > 0xdfff)) inRange.push(k);
+    }
+    for (const k of inRange) if (this.namedLive[children.nodes[k] as number] === 1) return true;
+    const extras = this.extras;
+    if (extras === null || s.codePoints + 1 > extras.maxLength) return false;
+    const length = s.codePoints + 1;
+    if (extras.alternatives === null) {
+      // A character outside the trie: the key is then no name, and any longer key will do.
+      if (characterCount(lo, hi) > inRange.length) return true;
+      return inRange.some((k) => this.extrasLive(children.nodes[k] as number, s.autos, length));
+    }
+    for (const i of extras.alternatives) {
+      const automaton = extras.automata[i] as PatternAutomaton;
+      const q = s.autos[i] as number;
+      if (q < 0) continue;
+      let from = lo;
+      for (const k of inRange) {
+        const cp = children.codePoints[k] as number;
+        if (from <= cp - 1 && automaton.allowsSome(q, from, cp - 1)) return true;
+        from = cp + 1;
+      }
+      if (from <= hi && automaton.allowsSome(q, from, hi)) return true;
+      for (const k of inRange) {
+        const cp = children.codePoints[k] as number;
+        if (this.automatonLive(i, automaton.next(q, cp), children.nodes[k] as number)) return true;
+      }
+    }
+    return false;
+  }
+}
+
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  return -1;
+}
