@@ -187,22 +187,33 @@ export class GrammarMatcher {
     return rest === null ? null : [firstByte, ...rest];
   }
 
-  private completionFrom(frame: Frame): number[] | null {
+  private completionFrom(frame: Frame, depth = 0): number[] | null {
     if (frame === COMPLETE) return [];
     const leaf = frame.node;
     if (leaf === null || leaf.kind !== 'leaf') return null;
     const out = leaf.completion(frame.state);
     if (out === null) return null;
-    for (let f = frame.parent; f !== null; f = f.parent) {
+    let fast: number[] | null = [...out];
+    for (let f = frame.parent; f !== null && fast !== null; f = f.parent) {
       const node = f.node;
-      if (node === null || node.kind === 'leaf') return null;
-      const rest = node.remainder(f.state, this.grammar.shortest);
-      if (rest === null) return null;
-      out.push(...rest);
+      const rest = node === null || node.kind === 'leaf' ? null : node.remainder(f.state, this.grammar.shortest);
+      if (rest === null) fast = null;
+      else fast.push(...rest);
     }
     // Uniqueness or other context can make the easy completion wrong: check it.
-    const frames = this.advance([frame], new Uint8Array(out));
-    return frames?.some(canComplete) ? out : null;
+    if (fast !== null && this.advance([frame], new Uint8Array(fast))?.some(canComplete)) return fast;
+    // A parent that cannot say what follows until it knows what the leaf read (an object choosing the
+    // value's schema by the key): read the leaf's completion, then complete from where that leads.
+    if (depth >= MAX_COMPLETION_LEAVES) return null;
+    const after = this.advance([frame], new Uint8Array(out));
+    if (after === null) return null;
+    if (after.some(canComplete)) return out;
+    for (const next of after) {
+      if (next === frame) continue;
+      const rest = this.completionFrom(next, depth + 1);
+      if (rest !== null) return [...out, ...rest];
+    }
+    return null;
   }
 
   /** Breadth-first search over bytes; a fallback that the structural completion above rarely needs. */
@@ -237,6 +248,9 @@ export class GrammarMatcher {
     throw new Error('no completion found within the search limits');
   }
 }
+
+/** How many leaves a completion may read one after another when parents cannot say what follows. */
+const MAX_COMPLETION_LEAVES = 256;
 
 /** Bytes worth trying next: a literal's next byte when every position is inside a literal. */
 function literalCandidates(frames: readonly Frame[]): Iterable<number> {
