@@ -1,7 +1,7 @@
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
 import type { PatternAutomaton } from './regex.js';
-import { StringLeaf } from './string-leaf.js';
+import { STRING_START, StringLeaf } from './string-leaf.js';
 
 /** Trie tag of a name that may not be written here (used already, or forbidden by the schema). */
 export const BLOCKED = -2;
@@ -106,17 +106,7 @@ export class KeyLeaf extends StringLeaf {
 
   override initial(): unknown {
     const state: KeyState = {
-      phase: 0,
-      units: 0,
-      codePoints: 0,
-      escape: 0,
-      pending: 0,
-      low: 0x80,
-      high: 0xbf,
-      partial: 0,
-      width: 0,
-      pattern: 0,
-      value: '',
+      ...STRING_START,
       node: 0,
       autos: this.startAutos(),
       result: '',

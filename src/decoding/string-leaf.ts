@@ -50,7 +50,8 @@ interface StringState {
   value: string;
 }
 
-const START: StringState = {
+/** Before the opening quote. */
+export const STRING_START: StringState = {
   phase: 0,
   units: 0,
   codePoints: 0,
@@ -81,10 +82,23 @@ export function patternAllowsPrefix(
   min: number,
   max: number,
 ): boolean {
-  const shift = remaining * bits;
-  const lo = Math.max(partial * 2 ** shift, min);
-  const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, max);
+  const [lo, hi] = prefixRange(partial, remaining, bits, min, max);
   return lo <= hi && pattern.allowsSome(state, lo, hi);
+}
+
+/**
+ * The code points that start with the `partial` bits read so far, with `remaining` groups of `bits`
+ * bits still to come, within [min, max] (empty when lo > hi).
+ */
+export function prefixRange(
+  partial: number,
+  remaining: number,
+  bits: number,
+  min: number,
+  max: number,
+): [number, number] {
+  const shift = remaining * bits;
+  return [Math.max(partial * 2 ** shift, min), Math.min(partial * 2 ** shift + 2 ** shift - 1, max)];
 }
 
 /**
@@ -141,14 +155,12 @@ export class StringLeaf extends Leaf {
     min: number,
     max: number,
   ): boolean {
-    const shift = remaining * bits;
-    const lo = Math.max(partial * 2 ** shift, min);
-    const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, max);
+    const [lo, hi] = prefixRange(partial, remaining, bits, min, max);
     return lo <= hi && this.canRead(s.pattern, lo, hi, s.codePoints, s.units);
   }
 
   initial(): unknown {
-    return this.options.pattern ? { ...START, pattern: this.options.pattern.start } : START;
+    return this.options.pattern ? { ...STRING_START, pattern: this.options.pattern.start } : STRING_START;
   }
 
   step(raw: unknown, byte: number): unknown {
