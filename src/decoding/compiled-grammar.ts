@@ -161,6 +161,7 @@ export class CompiledGrammar {
   }
 
   private computeMask(frames: readonly Frame[]): Uint32Array {
+    if (frames.length > 1 && frames.some(isInsideString)) return this.unionMask(frames);
     const top = frames.length === 1 ? (frames[0] as Frame) : null;
     if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
       // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
@@ -177,6 +178,22 @@ export class CompiledGrammar {
     if (frames.some(canComplete)) {
       for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
     }
+    return mask;
+  }
+
+  /**
+   * A token is allowed from a set of positions when one of them takes it, so the mask of a set is the
+   * union of its members' masks. Inside the strings of several alternatives (`"name": "` of an anyOf of
+   * objects) each string gets its cached fast path this way, where one walk of the whole set would step
+   * every alternative through the whole vocabulary.
+   */
+  private unionMask(frames: readonly Frame[]): Uint32Array {
+    const mask = new Uint32Array(this.maskWords);
+    const rest = frames.filter((frame) => !isInsideString(frame));
+    const parts = frames.filter(isInsideString).map((frame) => this.maskFor([frame]));
+    if (rest.length > 0) parts.push(this.maskFor(rest));
+    for (const part of parts)
+      for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) | (part[w] as number);
     return mask;
   }
 
@@ -254,22 +271,27 @@ export class CompiledGrammar {
       }
       trie.markTokens(mask, i);
       covered[d] = 0;
-      if (strings && next.length === 1 && (end[i] as number) - i > 1) {
-        const only = next[0] as Frame;
-        if (only.node instanceof StringLeaf && only.node.isInside(only.state)) {
-          if (covered[d - 1] === 1) covered[d] = 1;
-          else if ((end[i] as number) - i >= OPENING_SUBTREE) {
-            for (const id of this.inside.idsBelow(i, only.node, only.state)) {
+      if (strings && (end[i] as number) - i > 1 && next.every(isInsideString)) {
+        // Inside one string, or several (the alternatives of an anyOf): a token stays open when one of
+        // them keeps it open, so the staying tokens are the union of each string's.
+        if (covered[d - 1] === 1) covered[d] = 1;
+        else if ((end[i] as number) - i >= OPENING_SUBTREE) {
+          for (const frame of next) {
+            for (const id of this.inside.idsBelow(i, frame.node as StringLeaf, frame.state)) {
               mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
             }
-            covered[d] = 1;
           }
+          covered[d] = 1;
         }
       }
       i++;
     }
     this.stats.nodesVisited += visited;
   }
+}
+
+function isInsideString(frame: Frame): boolean {
+  return frame.node instanceof StringLeaf && frame.node.isInside(frame.state);
 }
 
 /** How many opened strings' inside masks compile-time warming computes at most. */

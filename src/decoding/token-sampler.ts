@@ -47,7 +47,6 @@ export class TokenSampler {
   private ids = new Int32Array(0);
   /** Per allowed id (same index): its absolute bin `floor(logit / T) + BIN_OFFSET`, or EXCLUDED. */
   private binOf = new Uint16Array(0);
-  private readonly counts = new Float64Array(BIN_COUNT);
   private penalised = new Float32Array(0);
 
   constructor(options: TokenSamplerOptions = {}) {
@@ -113,11 +112,12 @@ export class TokenSampler {
       if (drawn >= 0) return drawn;
     }
     const count = this.collectAllowed(size, mask);
+    // The plain draws above gave up (a tail the uniform proposals keep missing): exact weights.
+    if (plain) return this.drawExact(source, count, top, floor);
     this.binScaled(source, count);
     if (top === Number.POSITIVE_INFINITY || !this.binsInRange)
       return this.drawExact(source, count, top, floor);
-    if (!plain) return this.drawFiltered(source, count, top, floor);
-    return this.drawByRejection(source, count, top, floor);
+    return this.drawFiltered(source, count, top, floor);
   }
 
   /**
@@ -125,7 +125,7 @@ export class TokenSampler {
    * HEAD of the top scaled logit, is gathered with exact weights in one compare-only pass; the tail is
    * covered by the weight of its best token, per token. A draw picks the head in proportion to its
    * exact mass, or a uniform tail token accepted with probability weight / that bound. Returns -1 if the tail keeps
-   * refusing (then the binned draw takes over).
+   * refusing (then exact weights take over).
    */
   private drawHeadAndTail(
     source: ArrayLike<number>,
@@ -287,7 +287,7 @@ export class TokenSampler {
    * Rejection sampling with a uniform proposal: pick an allowed token at random and keep it with
    * probability weight / top weight. Exact, and nearly free when the distribution is flat (a small or
    * early model, a high temperature); when it is peaked, proposals keep failing, and after
-   * QUICK_PROPOSALS the exact binned draw takes over (stopping early does not bias the result: each
+   * QUICK_PROPOSALS the head-and-tail draw takes over (stopping early does not bias the result: each
    * accepted proposal is already a draw from the target). Returns -1 when it gave up.
    */
   private proposeUniformly(
@@ -360,14 +360,12 @@ export class TokenSampler {
   private binsInRange = true;
 
   /**
-   * The one pass: each allowed logit scaled by 1/T goes to bin `floor(scaled) + BIN_OFFSET` (counted
-   * in `counts`); -Infinity and NaN are excluded. Returns the top scaled logit.
+   * For top-k / top-p: each allowed logit scaled by 1/T goes to bin `floor(scaled) + BIN_OFFSET` (one
+   * out of range sends the draw to the exact path); -Infinity and NaN are excluded. Returns the top.
    */
   private binScaled(source: ArrayLike<number>, count: number): number {
     const ids = this.ids;
     const binOf = this.binOf;
-    const counts = this.counts;
-    counts.fill(0);
     const inverse = 1 / this.temperature;
     let top = Number.NEGATIVE_INFINITY;
     let inRange = true;
@@ -382,7 +380,6 @@ export class TokenSampler {
       const bin = Math.floor(scaled) + BIN_OFFSET;
       if (bin >= 0 && bin < BIN_COUNT) {
         binOf[i] = bin;
-        counts[bin] = (counts[bin] as number) + 1;
       } else {
         binOf[i] = EXCLUDED;
         inRange = false;
@@ -390,62 +387,6 @@ export class TokenSampler {
     }
     this.binsInRange = inRange;
     return top;
-  }
-
-  /**
-   * Exact sampling without an exp per candidate: draw a bin in proportion to (members × the bin's
-   * largest possible weight), a member of it uniformly, and accept it with probability
-   * weight / that bound (rejection sampling: each proposal is accepted with probability >= 1/e).
-   */
-  private drawByRejection(source: ArrayLike<number>, count: number, top: number, floor: number): number {
-    const counts = this.counts;
-    const topBin = Math.floor(top) + BIN_OFFSET;
-    const bounds = this.bounds;
-    let envelope = 0;
-    let lowest = topBin;
-    for (let bin = topBin; bin >= 0; bin--) {
-      const upper = bin + 1 - BIN_OFFSET;
-      // Bins wholly under the min-p floor, or whose weights underflow, never win.
-      if (upper <= floor) break;
-      const bound = Math.exp(Math.min(upper, top) - top);
-      if (bound === 0) break;
-      bounds[bin] = bound;
-      envelope += (counts[bin] as number) * bound;
-      lowest = bin;
-    }
-    const inverse = 1 / this.temperature;
-    for (let attempt = 0; attempt < 10_000; attempt++) {
-      let r = this.random.next() * envelope;
-      let bin = topBin;
-      for (; bin > lowest; bin--) {
-        r -= (counts[bin] as number) * (bounds[bin] as number);
-        if (r < 0) break;
-      }
-      const size = counts[bin] as number;
-      if (size === 0) continue;
-      const member = this.nthInBin(bin, Math.floor(this.random.next() * size), count);
-      const scaled = (source[this.ids[member] as number] as number) * inverse;
-      if (scaled < floor) continue;
-      if (this.random.next() * (bounds[bin] as number) < Math.exp(scaled - top)) {
-        return this.ids[member] as number;
-      }
-    }
-    return this.drawExact(source, count, top, floor); // unreachable in practice
-  }
-
-  private readonly bounds = new Float64Array(BIN_COUNT);
-
-  /** Index (into `ids`) of the n-th member of `bin`. */
-  private nthInBin(bin: number, n: number, count: number): number {
-    const binOf = this.binOf;
-    let seen = 0;
-    for (let i = 0; i < count; i++) {
-      if (binOf[i] === bin) {
-        if (seen === n) return i;
-        seen++;
-      }
-    }
-    throw new Error('TokenSampler: bin counts out of step'); // an invariant, not user input
   }
 
   /**
@@ -600,7 +541,7 @@ const TAIL = 40;
 const FULL_WORD = 0xffffffff;
 /** The head of drawHeadAndTail: scaled logits within this of the top (weights above e^-8). */
 const HEAD = 8;
-/** Uniform proposals tried before the binned draw (see proposeUniformly). */
+/** Uniform proposals tried before the head-and-tail draw (see proposeUniformly). */
 const QUICK_PROPOSALS = 64;
 
 /** Fine bins per unit of scaled logit in the top-k / top-p search. */
