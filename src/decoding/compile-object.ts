@@ -150,7 +150,7 @@ function satisfiable(c: SchemaCompiler, schema: unknown, path: string): boolean 
 
 function compilePattern(source: string, keyword: string, path: string): PatternAutomaton {
   try {
-    return new PatternAutomaton(source);
+    return PatternAutomaton.shared(source);
   } catch (error) {
     if (error instanceof PatternSyntaxError) throw new UnsupportedSchemaError(keyword, path, error.message);
     throw error;

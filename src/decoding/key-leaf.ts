@@ -1,7 +1,9 @@
+import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
 import type { PatternAutomaton } from './regex.js';
 import { STRING_START, StringLeaf } from './string-leaf.js';
+import type { TokenTrie } from './token-trie.js';
 
 /** Trie tag of a name that may not be written here (used already, or forbidden by the schema). */
 export const BLOCKED = -2;
@@ -55,6 +57,10 @@ const SIMPLE_ESCAPES: Record<number, number> = {
   116: 0x09,
 };
 const encoder = new TextEncoder();
+const shapeIds = new Map<string, number>();
+let nextShapeId = 0;
+const MAX_SHAPES = 4096;
+const NO_CHILDREN = { codePoints: [] as readonly number[], nodes: [] as readonly number[] };
 
 /** Code points of [lo, hi] that can be characters (surrogates excluded). */
 function characterCount(lo: number, hi: number): number {
@@ -74,8 +80,10 @@ export class KeyLeaf extends StringLeaf {
   /** Per trie node: whether an available name lies at or below it. */
   private readonly namedLive: Uint8Array;
   private readonly liveMemo = new Map<string, boolean>();
-  /** Whether every token that stays inside the quotes is allowed (see `isInside`). */
+  /** Whether every key is live whatever the names (see `insideKey`). */
   private readonly freeInside: boolean;
+  /** What the inside masks depend on besides the state, as a number (computed when first needed). */
+  private shapeId = -1;
 
   constructor(
     id: number,
@@ -92,16 +100,38 @@ export class KeyLeaf extends StringLeaf {
 
   /** Whether some key can be read at all. */
   get readable(): boolean {
-    return this.live(0, this.startAutos(), 0);
+    return this.live(0, this.startAutos(), 0, 0);
   }
 
   /**
-   * Inside the quotes of a key that may be any undeclared string, every token that stays inside is
-   * allowed whatever the names (a longer key is never a name): StringLeaf's cached inside mask applies,
-   * and only tokens that close the key are walked one by one.
+   * Inside the quotes the tokens that stay inside come from the shared inside cache (`keyInsideMask`),
+   * and only tokens that close the key are walked one by one with the full parser.
    */
   override isInside(state: unknown): boolean {
-    return this.freeInside && (state as KeyState).phase === 1;
+    return (state as KeyState).phase === 1;
+  }
+
+  override insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): number {
+    return keyInsideMask(this, raw as KeyState, trie, mask);
+  }
+
+  /**
+   * The key of what `keyInsideMask` depends on: the leaf's shape (names, automata, bounds) and the
+   * key's state, never the text read so far. Keys of any undeclared string refuse no character whatever
+   * the names, so they share one mask per escape or UTF-8 state.
+   */
+  override insideKey(raw: unknown, horizon: number): string {
+    const s = raw as KeyState;
+    const utf = `${s.escape},${s.pending},${s.low},${s.high},${s.partial},${s.width}`;
+    if (this.freeInside) return `free:${utf}`;
+    const extras = this.extras;
+    let length = '';
+    if (extras !== null && (extras.minLength > 0 || extras.maxLength !== Number.POSITIVE_INFINITY)) {
+      const toMax = extras.maxLength - s.codePoints;
+      length = `${s.codePoints < extras.minLength ? s.codePoints : '+'}/${toMax > horizon ? 'H' : toMax}`;
+    }
+    const autos = (extras?.alternatives ?? []).map((i) => s.autos[i]).join('.');
+    return `${this.shape()}:${utf},${s.node},${autos},${length}`;
   }
 
   override initial(): unknown {
@@ -119,7 +149,10 @@ export class KeyLeaf extends StringLeaf {
     if (s.phase === 0) return byte === 0x22 ? { ...s, phase: 1 } : DEAD;
     if (s.phase === 2) return DEAD;
     if (s.escape === 1) {
-      if (byte === 0x75) return this.someLive(s, 0, 0xffff) ? { ...s, escape: 5, partial: 0 } : DEAD;
+      if (byte === 0x75)
+        return this.someLive(s.node, s.autos, 0, s.codePoints, 0, 0xffff)
+          ? { ...s, escape: 5, partial: 0 }
+          : DEAD;
       const ch = SIMPLE_ESCAPES[byte];
       return ch === undefined ? DEAD : this.readCodePoint({ ...s, escape: 0 }, ch);
     }
@@ -130,7 +163,7 @@ export class KeyLeaf extends StringLeaf {
       if (s.escape > 2) {
         const shift = 4 * (s.escape - 2);
         const lo = partial * 2 ** shift;
-        if (!this.someLive(s, lo, lo + 2 ** shift - 1)) return DEAD;
+        if (!this.someLive(s.node, s.autos, 0, s.codePoints, lo, lo + 2 ** shift - 1)) return DEAD;
         return { ...s, escape: s.escape - 1, partial };
       }
       // A surrogate escape is half a character: keys are matched by whole characters, so refuse it.
@@ -141,13 +174,14 @@ export class KeyLeaf extends StringLeaf {
       if (byte < s.low || byte > s.high) return DEAD;
       const partial = (s.partial << 6) | (byte & 0x3f);
       if (s.pending > 1) {
-        if (!this.prefixLive(s, partial, s.pending - 1, s.width)) return DEAD;
+        if (!this.prefixLive(s.node, s.autos, 0, s.codePoints, partial, s.pending - 1, s.width)) return DEAD;
         return { ...s, pending: s.pending - 1, low: 0x80, high: 0xbf, partial };
       }
       return this.readCodePoint({ ...s, pending: 0, low: 0x80, high: 0xbf, partial: 0, width: 0 }, partial);
     }
     if (byte === 0x22) return this.closeKey(s);
-    if (byte === 0x5c) return this.someLive(s, 0, 0xffff) ? { ...s, escape: 1 } : DEAD;
+    if (byte === 0x5c)
+      return this.someLive(s.node, s.autos, 0, s.codePoints, 0, 0xffff) ? { ...s, escape: 1 } : DEAD;
     if (byte < 0x20) return DEAD;
     if (byte < 0x80) return this.readCodePoint(s, byte);
     let pending: number;
@@ -164,7 +198,7 @@ export class KeyLeaf extends StringLeaf {
       if (byte === 0xf4) high = 0x8f;
     } else return DEAD;
     const partial = byte & (pending === 1 ? 0x1f : pending === 2 ? 0x0f : 0x07);
-    if (!this.prefixLive(s, partial, pending, pending + 1)) return DEAD;
+    if (!this.prefixLive(s.node, s.autos, 0, s.codePoints, partial, pending, pending + 1)) return DEAD;
     return { ...s, pending, low, high, partial, width: pending + 1 };
   }
 
@@ -188,6 +222,27 @@ export class KeyLeaf extends StringLeaf {
     // The text matters only when it is reported (a repeated undeclared key is refused later).
     const text = this.keepText ? s.value : '';
     return `${s.escape},${s.pending},${s.low},${s.high},${s.partial},${s.node},${s.autos.join('.')},${length},${text}`;
+  }
+
+  /** See `shapeId`: equal leaves of different grammars (shared automata, equal names) get equal ids. */
+  private shape(): number {
+    if (this.shapeId < 0) {
+      const extras = this.extras;
+      const rule =
+        extras === null
+          ? 'names'
+          : `${extras.alternatives?.map((i) => extras.automata[i]?.id).join('.') ?? 'any'}/${extras.minLength}/${extras.maxLength}`;
+      const text = `${rule}|${this.trie.shape()}`;
+      let id = shapeIds.get(text);
+      if (id === undefined) {
+        id = nextShapeId++;
+        // Forgetting is safe (a new id only misses the cache); ids are never reused.
+        if (shapeIds.size >= MAX_SHAPES) shapeIds.clear();
+        shapeIds.set(text, id);
+      }
+      this.shapeId = id;
+    }
+    return this.shapeId;
   }
 
   /** A shortest-ish key from `state`, by breadth-first search over likely characters; null if not found. */
@@ -252,7 +307,7 @@ export class KeyLeaf extends StringLeaf {
       ? this.extras.automata.map((a, i) => a.next(s.autos[i] as number, cp))
       : s.autos;
     const codePoints = s.codePoints + 1;
-    if (!this.live(node, autos, codePoints)) return DEAD;
+    if (!this.live(node, autos, 0, codePoints)) return DEAD;
     return {
       ...s,
       units: s.units + (cp > 0xffff ? 2 : 1),
@@ -278,12 +333,13 @@ export class KeyLeaf extends StringLeaf {
   }
 
   /** Whether a key that has read the code points leading to this trie node and automata states can end validly. */
-  private live(node: number, autos: readonly number[], codePoints: number): boolean {
+  live(node: number, autos: ArrayLike<number>, base: number, codePoints: number): boolean {
     if (node >= 0 && this.namedLive[node] === 1) return true;
-    return this.extras !== null && this.extrasLive(node, autos, codePoints);
+    return this.extras !== null && this.extrasLive(node, autos, base, codePoints);
   }
 
-  private extrasLive(node: number, autos: readonly number[], codePoints: number): boolean {
+  /** Automata states are read from `autos[base + i]` (a row of the inside pass's typed array). */
+  private extrasLive(node: number, autos: ArrayLike<number>, base: number, codePoints: number): boolean {
     const extras = this.extras as KeyExtras;
     if (codePoints > extras.maxLength) return false;
     if (extras.alternatives === null) {
@@ -292,7 +348,9 @@ export class KeyLeaf extends StringLeaf {
       // One more character outside the trie leaves every name behind.
       return Math.max(codePoints + 1, extras.minLength) <= extras.maxLength;
     }
-    return extras.alternatives.some((i) => this.automatonLive(i, autos[i] as number, node));
+    for (const i of extras.alternatives)
+      if (this.automatonLive(i, autos[base + i] as number, node)) return true;
+    return false;
   }
 
   /** Whether automaton `i` in state `q` accepts some continuation that is not a name of the trie. */
@@ -320,16 +378,31 @@ export class KeyLeaf extends StringLeaf {
   }
 
   /** Whether the next code point can start with the bits read so far of a UTF-8 sequence. */
-  private prefixLive(s: KeyState, partial: number, remaining: number, width: number): boolean {
+  prefixLive(
+    node: number,
+    autos: ArrayLike<number>,
+    base: number,
+    codePoints: number,
+    partial: number,
+    remaining: number,
+    width: number,
+  ): boolean {
     const shift = 6 * remaining;
     const lo = Math.max(partial * 2 ** shift, MIN_BY_WIDTH[width] as number);
     const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, MAX_BY_WIDTH[width] as number);
-    return lo <= hi && this.someLive(s, lo, hi);
+    return lo <= hi && this.someLive(node, autos, base, codePoints, lo, hi);
   }
 
   /** Whether some character in [lo, hi] can come next with a valid key still ahead. */
-  private someLive(s: KeyState, lo: number, hi: number): boolean {
-    const children = s.node >= 0 ? this.trie.children(s.node) : { codePoints: [], nodes: [] };
+  someLive(
+    node: number,
+    autos: ArrayLike<number>,
+    base: number,
+    codePoints: number,
+    lo: number,
+    hi: number,
+  ): boolean {
+    const children = node >= 0 ? this.trie.children(node) : NO_CHILDREN;
     const inRange: number[] = [];
     for (let k = 0; k < children.codePoints.length; k++) {
       const cp = children.codePoints[k] as number;
@@ -337,16 +410,16 @@ export class KeyLeaf extends StringLeaf {
     }
     for (const k of inRange) if (this.namedLive[children.nodes[k] as number] === 1) return true;
     const extras = this.extras;
-    if (extras === null || s.codePoints + 1 > extras.maxLength) return false;
-    const length = s.codePoints + 1;
+    if (extras === null || codePoints + 1 > extras.maxLength) return false;
+    const length = codePoints + 1;
     if (extras.alternatives === null) {
       // A character outside the trie: the key is then no name, and any longer key will do.
       if (characterCount(lo, hi) > inRange.length) return true;
-      return inRange.some((k) => this.extrasLive(children.nodes[k] as number, s.autos, length));
+      return inRange.some((k) => this.extrasLive(children.nodes[k] as number, autos, base, length));
     }
     for (const i of extras.alternatives) {
       const automaton = extras.automata[i] as PatternAutomaton;
-      const q = s.autos[i] as number;
+      const q = autos[base + i] as number;
       if (q < 0) continue;
       let from = lo;
       for (const k of inRange) {

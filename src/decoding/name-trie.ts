@@ -63,6 +63,20 @@ export class NameTrie {
     return out;
   }
 
+  /**
+   * The trie's structure as text, with each node's tag reduced to what a key leaf's liveness reads
+   * (`a`: an available name, `n`: no name, `b`: a blocked one): equal shapes refuse the same bytes.
+   */
+  shape(): string {
+    let out = '';
+    for (let node = 0; node < this.tags.length; node++) {
+      const tag = this.tags[node] as number;
+      const kind = tag >= 0 ? 'a' : tag === -1 ? 'n' : 'b';
+      out += `${kind}${(this.codePoints[node] as number[]).join(',')}>${(this.childNodes[node] as number[]).join(',')};`;
+    }
+    return out;
+  }
+
   private childOrAdd(node: number, cp: number): number {
     const found = this.child(node, cp);
     if (found >= 0) return found;

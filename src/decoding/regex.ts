@@ -26,6 +26,8 @@ export interface Successor {
 }
 
 let nextAutomatonId = 0;
+const sharedAutomata = new Map<string, PatternAutomaton>();
+const MAX_SHARED_AUTOMATA = 1024;
 
 /**
  * A lazily built DFA. NFA positions are "configurations": an NFA state times a mode bit, where mode 1
@@ -85,6 +87,24 @@ export class PatternAutomaton {
         true,
       ),
     );
+  }
+
+  /**
+   * The process-wide automaton of one pattern (built on first use): masks are cached across grammars
+   * by automaton id and state, so the same pattern in many schemas (keys of `patternProperties`,
+   * `propertyNames`) costs its masks once. The oldest go first beyond the limit.
+   */
+  static shared(source: string): PatternAutomaton {
+    let automaton = sharedAutomata.get(source);
+    if (!automaton) {
+      automaton = new PatternAutomaton(source);
+      if (sharedAutomata.size >= MAX_SHARED_AUTOMATA) {
+        const oldest = sharedAutomata.keys().next().value;
+        if (oldest !== undefined) sharedAutomata.delete(oldest);
+      }
+      sharedAutomata.set(source, automaton);
+    }
+    return automaton;
   }
 
   /** An automaton for the strings that every pattern in `sources` matches. */

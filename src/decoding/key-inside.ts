@@ -1,0 +1,179 @@
+import type { KeyLeaf } from './key-leaf.js';
+import type { TokenTrie } from './token-trie.js';
+
+/** What the inside pass reads of a key leaf's state (see KeyLeaf). */
+export interface KeyInsideState {
+  readonly escape: number;
+  readonly pending: number;
+  readonly low: number;
+  readonly high: number;
+  readonly partial: number;
+  readonly width: number;
+  readonly codePoints: number;
+  readonly node: number;
+  readonly autos: readonly number[];
+}
+
+const SIMPLE_ESCAPES: Record<number, number> = {
+  34: 0x22,
+  92: 0x5c,
+  47: 0x2f,
+  98: 0x08,
+  102: 0x0c,
+  110: 0x0a,
+  114: 0x0d,
+  116: 0x09,
+};
+
+/**
+ * Sets the bits of the tokens that stay inside the quotes of a key from `s`, exactly as `KeyLeaf.step`
+ * would take them byte by byte: a typed-array pass over the trie like `StringLeaf.insideMask`, running
+ * the name trie and the automata that decide liveness alongside the bytes. A key bound by patterns
+ * (`patternProperties` or `propertyNames` with no other keys) refuses bytes, so the string's own pass
+ * does not apply, and the generic walk would step every token through the parser one by one.
+ */
+export function keyInsideMask(leaf: KeyLeaf, s: KeyInsideState, trie: TokenTrie, mask: Uint32Array): number {
+  const automata = leaf.extras?.automata ?? [];
+  // Only these automata's states are read by the liveness checks; the others are left unadvanced.
+  const tracked = leaf.extras?.alternatives ?? [];
+  const width = automata.length;
+  const depthMax = trie.maxTokenBytes + 1;
+  const esc = new Int8Array(depthMax);
+  const pend = new Int8Array(depthMax);
+  const lo = new Uint8Array(depthMax);
+  const hi = new Uint8Array(depthMax);
+  const part = new Int32Array(depthMax);
+  const wide = new Int8Array(depthMax);
+  const cps = new Float64Array(depthMax);
+  const names = new Int32Array(depthMax);
+  const autos = new Int32Array(depthMax * width);
+  esc[0] = s.escape;
+  pend[0] = s.pending;
+  lo[0] = s.low;
+  hi[0] = s.high;
+  part[0] = s.partial;
+  wide[0] = s.width;
+  cps[0] = s.codePoints;
+  names[0] = s.node;
+  for (let k = 0; k < width; k++) autos[k] = s.autos[k] as number;
+  const { byte: bytes, depth, end, nodeCount } = trie;
+  let visited = 0;
+  let i = 1;
+  while (i < nodeCount) {
+    visited++;
+    const d = depth[i] as number;
+    const p = d - 1;
+    const base = p * width;
+    const b = bytes[i] as number;
+    let e = esc[p] as number;
+    let n = pend[p] as number;
+    let l = 0x80;
+    let h = 0xbf;
+    let pa = part[p] as number;
+    let w = wide[p] as number;
+    const c = cps[p] as number;
+    const node = names[p] as number;
+    let cp = -1;
+    let ok = true;
+    if (e === 1) {
+      if (b === 0x75) {
+        ok = leaf.someLive(node, autos, base, c, 0, 0xffff);
+        e = 5;
+        pa = 0;
+      } else {
+        const ch = SIMPLE_ESCAPES[b];
+        if (ch === undefined) ok = false;
+        else {
+          e = 0;
+          cp = ch;
+        }
+      }
+    } else if (e > 1) {
+      const digit = hexValue(b);
+      if (digit < 0) ok = false;
+      else {
+        pa = (pa << 4) | digit;
+        if (e > 2) {
+          const shift = 4 * (e - 2);
+          const from = pa * 2 ** shift;
+          ok = leaf.someLive(node, autos, base, c, from, from + 2 ** shift - 1);
+          e--;
+        } else if (pa >= 0xd800 && pa <= 0xdfff) ok = false;
+        else {
+          e = 0;
+          cp = pa;
+          pa = 0;
+        }
+      }
+    } else if (n > 0) {
+      if (b < (lo[p] as number) || b > (hi[p] as number)) ok = false;
+      else {
+        pa = (pa << 6) | (b & 0x3f);
+        if (n > 1) {
+          ok = leaf.prefixLive(node, autos, base, c, pa, n - 1, w);
+          n--;
+        } else {
+          cp = pa;
+          n = 0;
+          pa = 0;
+          w = 0;
+        }
+      }
+    } else if (b === 0x22 || b < 0x20)
+      ok = false; // a closing quote: left to the walk of quoted tokens
+    else if (b === 0x5c) {
+      ok = leaf.someLive(node, autos, base, c, 0, 0xffff);
+      e = 1;
+    } else if (b < 0x80) cp = b;
+    else {
+      if (b >= 0xc2 && b <= 0xdf) n = 1;
+      else if (b >= 0xe0 && b <= 0xef) {
+        n = 2;
+        if (b === 0xe0) l = 0xa0;
+        if (b === 0xed) h = 0x9f;
+      } else if (b >= 0xf0 && b <= 0xf4) {
+        n = 3;
+        if (b === 0xf0) l = 0x90;
+        if (b === 0xf4) h = 0x8f;
+      } else ok = false;
+      if (ok) {
+        pa = b & (n === 1 ? 0x1f : n === 2 ? 0x0f : 0x07);
+        w = n + 1;
+        ok = leaf.prefixLive(node, autos, base, c, pa, n, w);
+      }
+    }
+    const row = d * width;
+    let next = node;
+    let count = c;
+    if (ok && cp >= 0) {
+      next = leaf.trie.child(node, cp);
+      for (const k of tracked) {
+        autos[row + k] = (automata[k] as (typeof automata)[number]).next(autos[base + k] as number, cp);
+      }
+      count = c + 1;
+      ok = leaf.live(next, autos, row, count);
+    } else if (ok) for (const k of tracked) autos[row + k] = autos[base + k] as number;
+    if (!ok) {
+      i = end[i] as number;
+      continue;
+    }
+    esc[d] = e;
+    pend[d] = n;
+    lo[d] = l;
+    hi[d] = h;
+    part[d] = pa;
+    wide[d] = w;
+    cps[d] = count;
+    names[d] = next;
+    trie.markTokens(mask, i);
+    i++;
+  }
+  return visited;
+}
+
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
+  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
+  return -1;
+}
