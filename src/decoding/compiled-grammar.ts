@@ -2,9 +2,9 @@ import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import { type InsideCache, insideCache } from './inside-cache.js';
 import { LiteralLeaf } from './literal-leaf.js';
-import type { GrammarNode, Shortest } from './nodes.js';
+import { type GrammarNode, ListNode, type ListState, type Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
-import { canComplete, enter, Frame, setKey, stepFrame } from './stack-machine.js';
+import { canComplete, enter, Frame, ownKey, setKey, stepFrame, stepFrames } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
@@ -188,12 +188,19 @@ export class CompiledGrammar {
    * every alternative through the whole vocabulary.
    */
   private unionMask(frames: readonly Frame[]): Uint32Array {
-    const mask = new Uint32Array(this.maskWords);
     const rest = frames.filter((frame) => !isInsideString(frame));
-    const parts = frames.filter(isInsideString).map((frame) => this.maskFor([frame]));
-    if (rest.length > 0) parts.push(this.maskFor(rest));
-    for (const part of parts)
+    const mask = rest.length > 0 ? this.maskFor(rest).slice() : new Uint32Array(this.maskWords);
+    // The strings' staying tokens, once per string state; then one walk of the quote tokens for all
+    // of them together, where frames that share a state are stepped once per trie node (stepFrames).
+    const strings = shareStates(frames.filter(isInsideString), this.trie.maxTokenBytes);
+    let last: Frame | null = null;
+    for (const frame of strings) {
+      if (last !== null && frame.node === last.node && frame.state === last.state) continue;
+      last = frame;
+      const part = this.inside.mask(frame.node as StringLeaf, frame.state);
       for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) | (part[w] as number);
+    }
+    this.walk(this.quotes, strings, mask);
     return mask;
   }
 
@@ -264,7 +271,7 @@ export class CompiledGrammar {
       const from = positions[d - 1] as Frame[];
       const next = positions[d] as Frame[];
       next.length = 0;
-      for (let f = 0; f < from.length; f++) stepFrame(from[f] as Frame, b, next);
+      stepFrames(from, b, next);
       if (next.length === 0) {
         i = end[i] as number; // the whole subtree shares a refused prefix
         continue;
@@ -288,6 +295,31 @@ export class CompiledGrammar {
     }
     this.stats.nodesVisited += visited;
   }
+}
+
+/**
+ * The frames of a set with one state object per own key, grouped together: frames whose own keys are
+ * equal under the same parent accept the same tokens whichever of the states they hold (the invariant
+ * the mask cache rests on), so they may hold the same one, and `stepFrames` then reads it once per byte
+ * for all of them. A string that keeps its value (uniqueItems), or whose list keeps the values seen,
+ * keeps its own state: the value it closes with, or the key, differs from frame to frame.
+ */
+function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
+  const groups = new Map<string, Frame[]>();
+  const alone: Frame[] = [];
+  for (const frame of frames) {
+    const parent = frame.parent;
+    const keepsValue = (frame.node as StringLeaf).valueKey(frame.state) !== undefined;
+    if (keepsValue || (parent?.node instanceof ListNode && (parent.state as ListState).seen !== null)) {
+      alone.push(frame);
+      continue;
+    }
+    const key = ownKey(frame, horizon);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [frame]);
+    else group.push(new Frame(frame.node, (group[0] as Frame).state, parent));
+  }
+  return [...[...groups.values()].flat(), ...alone];
 }
 
 function isInsideString(frame: Frame): boolean {

@@ -20,9 +20,7 @@ export class Frame {
   key(horizon: number): string {
     if (this.cachedKey === undefined || this.cachedHorizon !== horizon) {
       this.cachedHorizon = horizon;
-      // A unique item's key depends on the values already in its list (held by the list's frame).
-      const seen = this.parent?.node instanceof ListNode ? (this.parent.state as ListState).seen : null;
-      const own = this.node === null ? '$' : `${this.node.id}:${this.node.key(this.state, horizon, seen)}`;
+      const own = ownKey(this, horizon);
       this.cachedKey = this.parent === null ? own : `${own}|${this.parent.key(horizon)}`;
     }
     return this.cachedKey;
@@ -48,6 +46,17 @@ export class Frame {
     }
     return this.cachedEndings;
   }
+}
+
+/**
+ * The part of `frame.key` that is the frame's own (its node and state), without its parents'. A unique
+ * item's key depends on the values already in its list (held by the list's frame), so they are in it.
+ */
+export function ownKey(frame: Frame, horizon: number): string {
+  const node = frame.node;
+  if (node === null) return '$';
+  const seen = frame.parent?.node instanceof ListNode ? (frame.parent.state as ListState).seen : null;
+  return `${node.id}:${node.key(frame.state, horizon, seen)}`;
 }
 
 /** Values longer than this (strings kept for `uniqueItems`) are not worth remembering `finish` by. */
@@ -127,8 +136,40 @@ export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
 /** Steps every position of a set; the result may hold duplicates (see `dedupe`). */
 export function stepAll(frames: readonly Frame[], byte: number): Frame[] {
   const out: Frame[] = [];
-  for (const frame of frames) stepFrame(frame, byte, out);
+  stepFrames(frames, byte, out);
   return out;
+}
+
+/**
+ * `stepFrame` for each position of a set, reading a leaf state once for a run of frames that hold the
+ * very same state: the alternatives of an anyOf sit at the same byte of the same string under different
+ * parents, and a mask steps them all through the whole trie. A state stepped once here is shared by
+ * the frames it yields, so the run holds through the next bytes too. Leaves are pure functions of
+ * (state, byte), so this changes nothing but the work.
+ */
+export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[]): void {
+  let leaf: Leaf | null = null;
+  let state: unknown;
+  let next: unknown = DEAD;
+  let ends = false;
+  for (let f = 0; f < frames.length; f++) {
+    const frame = frames[f] as Frame;
+    const node = frame.node as Leaf | null;
+    if (node === null) continue;
+    if (node !== leaf || frame.state !== state) {
+      leaf = node;
+      state = frame.state;
+      next = node.step(state, byte);
+      ends = next !== DEAD && node.mustEnd(next);
+    }
+    if (next !== DEAD) {
+      if (ends) finish(frame.parent, node.valueKey(next), out);
+      else out.push(new Frame(node, next, frame.parent));
+    }
+    if (node.canEnd(state)) {
+      for (const e of frame.endings()) stepFrame(e, byte, out);
+    }
+  }
 }
 
 /** Whether the document may end at `frame` (after ending any leaves that can end here). */
