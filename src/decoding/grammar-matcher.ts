@@ -196,7 +196,8 @@ export class GrammarMatcher {
     let fast: number[] | null = [...out];
     for (let f = frame.parent; f !== null && fast !== null; f = f.parent) {
       const node = f.node;
-      const rest = node === null || node.kind === 'leaf' ? null : node.remainder(f.state, this.grammar.shortest);
+      const rest =
+        node === null || node.kind === 'leaf' ? null : node.remainder(f.state, this.grammar.shortest);
       if (rest === null) fast = null;
       else fast.push(...rest);
     }
