@@ -136,7 +136,7 @@ export class TokenSampler {
     floor: number,
   ): number {
     const inverse = 1 / this.temperature;
-    const headCut = Math.max(floor, top - HEAD);
+    const headCut = Math.max(floor, top - HEAD, this.blockCut(source.length));
     const { head, weights, headMass, tailTop } = this.gatherHead(source, mask, ids, headCut, top);
     const tailCount = allowed - head.length;
     // Below the min-p floor nothing counts: with the floor above the head's edge there is no tail.
@@ -168,6 +168,18 @@ export class TokenSampler {
       if (this.random.next() * tailWeight < Math.exp(scaled - top)) return id;
     }
     return -1;
+  }
+
+  /**
+   * A flat distribution puts most blocks within HEAD of the top, and gathering them all costs more than
+   * it saves: raise the head's edge (in scaled logit) so that at most HEAD_BLOCKS blocks can reach it.
+   * Any edge is exact: the tail's bound is its own best token, whatever the edge.
+   */
+  private blockCut(size: number): number {
+    const words = (size + 31) >>> 5;
+    if (words <= HEAD_BLOCKS) return Number.NEGATIVE_INFINITY;
+    const sorted = this.blockTop.slice(0, words).sort();
+    return (sorted[words - HEAD_BLOCKS] as number) / this.temperature;
   }
 
   /**
@@ -541,6 +553,8 @@ const TAIL = 40;
 const FULL_WORD = 0xffffffff;
 /** The head of drawHeadAndTail: scaled logits within this of the top (weights above e^-8). */
 const HEAD = 8;
+/** Most blocks of 32 ids the head may span (see blockCut). */
+const HEAD_BLOCKS = 256;
 /** Uniform proposals tried before the head-and-tail draw (see proposeUniformly). */
 const QUICK_PROPOSALS = 64;
 

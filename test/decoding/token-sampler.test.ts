@@ -96,6 +96,12 @@ describe('TokenSampler', () => {
     const flat = Array.from({ length: size }, (_, i) => Math.sin(i * 12.9898) * 1.5);
     const peaked = flat.map((v, i) => (i % 500 === 7 ? 9 + (i % 3) : v * 2));
     const extreme = flat.map((v) => v * 2000);
+    // Near-normal with a spread of 2.5 (a sum of four sines): too peaked for uniform proposals.
+    const wide = Array.from(
+      { length: 24_000 },
+      (_, i) =>
+        1.77 * (Math.sin(i * 12.9898) + Math.sin(i * 78.233) + Math.sin(i * 37.719) + Math.sin(i * 4.581)),
+    );
     const sparse = maskOf(
       size,
       Array.from({ length: size }, (_, i) => i).filter((i) => i % 7 === 0 || i % 500 === 7),
@@ -142,6 +148,8 @@ describe('TokenSampler', () => {
       ['top-p', flat, null, { topP: 0.5 }],
       ['top-k and top-p, peaked', peaked, null, { topK: 5, topP: 0.9 }],
       ['logits beyond the bins (exact path)', extreme, sparse, { temperature: 1 }],
+      // 24,000 ids: more blocks of 32 than the head may span, so its edge is raised by block maxima.
+      ['wide normal logits (head edge from block maxima)', wide, null, {}],
     ] as Array<[string, number[], Uint32Array | null, Record<string, number>]>)(
       '%s',
       (_, logits, mask, o) => {
