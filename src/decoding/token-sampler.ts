@@ -136,7 +136,8 @@ export class TokenSampler {
     floor: number,
   ): number {
     const inverse = 1 / this.temperature;
-    const headCut = Math.max(floor, top - HEAD, this.blockCut(source.length));
+    const edge = Math.max(floor, top - HEAD);
+    const headCut = Math.max(edge, this.blockCut(source.length, edge));
     const { head, weights, headMass, tailTop } = this.gatherHead(source, mask, ids, headCut, top);
     const tailCount = allowed - head.length;
     // Below the min-p floor nothing counts: with the floor above the head's edge there is no tail.
@@ -175,10 +176,16 @@ export class TokenSampler {
    * it saves: raise the head's edge (in scaled logit) so that at most HEAD_BLOCKS blocks can reach it.
    * Any edge is exact: the tail's bound is its own best token, whatever the edge.
    */
-  private blockCut(size: number): number {
+  private blockCut(size: number, headCut: number): number {
     const words = (size + 31) >>> 5;
     if (words <= HEAD_BLOCKS) return Number.NEGATIVE_INFINITY;
-    const sorted = this.blockTop.slice(0, words).sort();
+    // Count first: a peaked distribution has few blocks near the top, and needs no sort.
+    const rawCut = headCut * this.temperature;
+    const blockTop = this.blockTop;
+    let reaching = 0;
+    for (let w = 0; w < words; w++) if ((blockTop[w] as number) >= rawCut) reaching++;
+    if (reaching <= HEAD_BLOCKS) return Number.NEGATIVE_INFINITY;
+    const sorted = blockTop.slice(0, words).sort();
     return (sorted[words - HEAD_BLOCKS] as number) / this.temperature;
   }
 

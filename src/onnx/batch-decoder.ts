@@ -14,6 +14,8 @@ export interface BatchDecoderOptions {
 
 /** Drop leading cache columns nobody attends to once there are at least this many (a copy each time). */
 const TRIM_AT = 64;
+/** Prompt tokens per step, over all joining rows, while other rows are decoding. */
+const PREFILL_BESIDE_DECODING = 16;
 
 type Job = DecodeJob & { controller: AbortController };
 
@@ -163,11 +165,26 @@ export class BatchDecoder {
       const i = row.mask.indexOf(1);
       first = Math.min(first, i < 0 ? this.cache.length : i);
     }
-    if (first < TRIM_AT) return;
-    this.cache.dropLeading(first);
+    if (first >= TRIM_AT) {
+      this.cache.dropLeading(first);
+      for (const row of this.rows) {
+        row.mask.splice(0, first);
+        for (let i = 0; i < row.slots.length; i++) row.slots[i] = (row.slots[i] as number) - first;
+      }
+    }
+    // Rows that joined at different times keep each other's columns alive: when the cache is much
+    // longer than the longest row, right-align every row's own columns into a cache that long.
+    const longest = Math.max(...this.rows.map((row) => row.slots.length));
+    if (this.cache.length < 2 * longest + TRIM_AT) return;
+    this.cache.compact(
+      this.rows.map((row) => row.slots),
+      longest,
+    );
     for (const row of this.rows) {
-      row.mask.splice(0, first);
-      for (let i = 0; i < row.slots.length; i++) row.slots[i] = (row.slots[i] as number) - first;
+      const offset = longest - row.slots.length;
+      row.mask.length = 0;
+      for (let c = 0; c < longest; c++) row.mask.push(c >= offset ? 1 : 0);
+      for (let i = 0; i < row.slots.length; i++) row.slots[i] = offset + i;
     }
   }
 
@@ -177,7 +194,13 @@ export class BatchDecoder {
     const batch = rows.length;
     const past = this.cache.length;
     const waiting = rows.filter((row) => row.state === 'waiting').length;
-    const chunk = Math.max(1, Math.floor(this.options.prefillTokensPerRun / Math.max(1, waiting)));
+    // Every row of a step is padded to its widest row, so a joining request's prompt widens the steps of
+    // rows that are decoding: while any row decodes, prompts go in small chunks that ride along.
+    const decoding = rows.some(
+      (row) => row.state === 'waiting' && row.fed.length > 0 && row.pending.length <= 1,
+    );
+    const budget = decoding ? PREFILL_BESIDE_DECODING : this.options.prefillTokensPerRun;
+    const chunk = Math.max(1, Math.floor(budget / Math.max(1, waiting)));
     const takes = rows.map((row) => (row.state === 'waiting' ? row.pending.slice(0, chunk) : []));
     const width = Math.max(...takes.map((take) => take.length));
     const total = past + width;

@@ -62,6 +62,30 @@ export class KvCache {
     if (this.batch === 0) this.length = 0;
   }
 
+  /**
+   * Rebuilds the cache `length` columns long, with row r holding the listed old columns `columns[r]`
+   * (in order) right-aligned: rows that joined at different times stop pinning each other's dead
+   * columns, so every step attends over the longest live row, not the whole history of the batch.
+   */
+  compact(columns: readonly (readonly number[])[], length: number): void {
+    const { headDim, kvHeads } = this;
+    this.arrays = this.arrays.map((old) => {
+      const out = this.allocate(this.batch * kvHeads * length * headDim);
+      columns.forEach((cols, row) => {
+        const offset = length - cols.length;
+        for (let head = 0; head < kvHeads; head++) {
+          const plane = row * kvHeads + head;
+          cols.forEach((col, j) => {
+            const from = (plane * this.length + col) * headDim;
+            out.set(old.subarray(from, from + headDim), (plane * length + offset + j) * headDim);
+          });
+        }
+      });
+      return out;
+    });
+    this.length = length;
+  }
+
   /** Drops the first `count` columns (positions) of every row. */
   dropLeading(count: number): void {
     if (count <= 0) return;
