@@ -17,7 +17,7 @@ const shape: OnnxModelShape = {
 
 /** A stand-in session that records every run's inputs and stores each fed token id in its KV cache. */
 function fakeSession() {
-  const runs: { ids: number[][]; mask: number[][]; positions: number[][] }[] = [];
+  const runs: { ids: number[][]; mask: number[][]; positions: number[][]; past: number[][] }[] = [];
   let onRun: (() => void) | undefined;
   const session = {
     inputNames: [
@@ -37,6 +37,7 @@ function fakeSession() {
         ids: rows(feeds.input_ids?.data as BigInt64Array, width),
         mask: rows(feeds.attention_mask?.data as BigInt64Array, total),
         positions: rows(feeds.position_ids?.data as BigInt64Array, width),
+        past: rows(feeds['past_key_values.0.key']?.data as Float32Array, total - width),
       });
       onRun?.();
       const past = feeds['past_key_values.0.key']?.data as Float32Array;
@@ -158,5 +159,46 @@ describe('BatchDecoder', () => {
     expect((await other)[0]?.text).toBe('2,2,2,2,2,2,2,2');
     // After the aborted row left, runs have one row.
     expect(fake.runs.at(-1)?.ids).toHaveLength(1);
+  });
+
+  it('compacts the cache once padding for a long prompt is dead, keeping what each row sees', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      padTokenId: 0,
+    });
+    // A long prompt joining mid-flight pads the decoding row with masked columns, step after step;
+    // once that request has left, those columns are dead weight the cache should drop.
+    let late: Promise<SequenceOutput[]> | undefined;
+    fake.setOnRun(() => {
+      if (fake.runs.length === 20) {
+        late = submit(decoder, {
+          promptIds: Array(200).fill(3),
+          decoders: [scripted([2, 2])],
+          abortFlag: null,
+        });
+      }
+    });
+    const early = await submit(decoder, {
+      promptIds: [5],
+      decoders: [scripted(Array(100).fill(1))],
+      abortFlag: null,
+    });
+    const [lateOut] = (await late) ?? [];
+    expect(early[0]?.tokens).toBe(100);
+    expect(lateOut?.tokens).toBe(2);
+    // After the long prompt's request has left, the early row runs alone: what it attends to (its cache
+    // where its mask is 1) must be exactly what it was fed, in order, wherever compaction moved it.
+    const alone = fake.runs.slice(20).filter((run) => run.ids.length === 1);
+    expect(alone.length).toBeGreaterThan(10);
+    for (const run of alone) {
+      const seen = (run.past[0] ?? []).filter((_, c) => run.mask[0]?.[c] === 1);
+      expect(seen).toEqual([5, ...Array(seen.length - 1).fill(1)]);
+      expect(run.positions[0]?.at(-1)).toBe(seen.length + (run.ids[0]?.length ?? 1) - 1);
+    }
+    // The 200 padded columns are gone: the cache is about as long as the row.
+    const last = alone.at(-1);
+    expect(last?.mask[0]?.length ?? 0).toBeLessThan(150);
   });
 });
