@@ -1,3 +1,4 @@
+import { hexValue, SIMPLE_ESCAPES } from './json-string-bytes.js';
 import type { KeyLeaf } from './key-leaf.js';
 import type { TokenTrie } from './token-trie.js';
 
@@ -13,17 +14,6 @@ export interface KeyInsideState {
   readonly node: number;
   readonly autos: readonly number[];
 }
-
-const SIMPLE_ESCAPES: Record<number, number> = {
-  34: 0x22,
-  92: 0x5c,
-  47: 0x2f,
-  98: 0x08,
-  102: 0x0c,
-  110: 0x0a,
-  114: 0x0d,
-  116: 0x09,
-};
 
 /**
  * Sets the bits of the tokens that stay inside the quotes of a key from `s`, exactly as `KeyLeaf.step`
@@ -169,11 +159,4 @@ export function keyInsideMask(leaf: KeyLeaf, s: KeyInsideState, trie: TokenTrie,
     i++;
   }
   return visited;
-}
-
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
-  return -1;
 }

@@ -1,3 +1,4 @@
+import { hexValue, MAX_BY_WIDTH, MIN_BY_WIDTH, SIMPLE_ESCAPES } from './json-string-bytes.js';
 import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
@@ -44,18 +45,6 @@ interface KeyState {
   readonly result: string;
 }
 
-const MIN_BY_WIDTH = [0, 0, 0x80, 0x800, 0x10000];
-const MAX_BY_WIDTH = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
-const SIMPLE_ESCAPES: Record<number, number> = {
-  34: 0x22,
-  92: 0x5c,
-  47: 0x2f,
-  98: 0x08,
-  102: 0x0c,
-  110: 0x0a,
-  114: 0x0d,
-  116: 0x09,
-};
 const encoder = new TextEncoder();
 const shapeIds = new Map<string, number>();
 let nextShapeId = 0;
@@ -435,11 +424,4 @@ export class KeyLeaf extends StringLeaf {
     }
     return false;
   }
-}
-
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
-  return -1;
 }

@@ -1,3 +1,4 @@
+import { hexValue, MAX_BY_WIDTH, MIN_BY_WIDTH, SIMPLE_ESCAPES } from './json-string-bytes.js';
 import { DEAD, Leaf } from './nodes.js';
 import { type PatternLengths, patternLengths } from './pattern-lengths.js';
 import type { PatternAutomaton } from './regex.js';
@@ -17,18 +18,6 @@ export interface StringLeafOptions {
 }
 
 const encoder = new TextEncoder();
-
-/** Escapes after a backslash, and the character each stands for. */
-const SIMPLE_ESCAPES: Record<number, number> = {
-  34: 0x22,
-  92: 0x5c,
-  47: 0x2f,
-  98: 0x08,
-  102: 0x0c,
-  110: 0x0a,
-  114: 0x0d,
-  116: 0x09,
-};
 
 /** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
 interface StringState {
@@ -64,10 +53,6 @@ export const STRING_START: StringState = {
   pattern: 0,
   value: '',
 };
-
-/** Smallest code point a UTF-8 sequence of `width` bytes may encode (no overlong forms). */
-const MIN_BY_WIDTH = [0, 0, 0x80, 0x800, 0x10000];
-const MAX_BY_WIDTH = [0, 0x7f, 0x7ff, 0xffff, 0x10ffff];
 
 /**
  * Whether a pattern in DFA state `state` can read some code point that starts with the `partial` bits
@@ -567,11 +552,4 @@ export class StringLeaf extends Leaf {
     if (this.options.pattern && !this.options.pattern.isAccepting(s.pattern)) return DEAD;
     return { ...s, phase: 2 };
   }
-}
-
-function hexValue(byte: number): number {
-  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
-  if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
-  if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
-  return -1;
 }
