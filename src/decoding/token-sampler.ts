@@ -114,9 +114,8 @@ export class TokenSampler {
     const count = this.collectAllowed(size, mask);
     // The plain draws above gave up (a tail the uniform proposals keep missing): exact weights.
     if (plain) return this.drawExact(source, count, top, floor);
-    this.binScaled(source, count);
-    if (top === Number.POSITIVE_INFINITY || !this.binsInRange)
-      return this.drawExact(source, count, top, floor);
+    const inRange = this.binScaled(source, count);
+    if (top === Number.POSITIVE_INFINITY || !inRange) return this.drawExact(source, count, top, floor);
     return this.drawFiltered(source, count, top, floor);
   }
 
@@ -376,17 +375,15 @@ export class TokenSampler {
     return count;
   }
 
-  private binsInRange = true;
-
   /**
    * For top-k / top-p: each allowed logit scaled by 1/T goes to bin `floor(scaled) + BIN_OFFSET` (one
-   * out of range sends the draw to the exact path); -Infinity and NaN are excluded. Returns the top.
+   * out of range sends the draw to the exact path); -Infinity and NaN are excluded. Returns whether
+   * every candidate fell within the bins.
    */
-  private binScaled(source: ArrayLike<number>, count: number): number {
+  private binScaled(source: ArrayLike<number>, count: number): boolean {
     const ids = this.ids;
     const binOf = this.binOf;
     const inverse = 1 / this.temperature;
-    let top = Number.NEGATIVE_INFINITY;
     let inRange = true;
     for (let i = 0; i < count; i++) {
       const scaled = (source[ids[i] as number] as number) * inverse;
@@ -395,7 +392,6 @@ export class TokenSampler {
         binOf[i] = EXCLUDED;
         continue;
       }
-      if (scaled > top) top = scaled;
       const bin = Math.floor(scaled) + BIN_OFFSET;
       if (bin >= 0 && bin < BIN_COUNT) {
         binOf[i] = bin;
@@ -404,8 +400,7 @@ export class TokenSampler {
         inRange = false;
       }
     }
-    this.binsInRange = inRange;
-    return top;
+    return inRange;
   }
 
   /**
