@@ -2,8 +2,10 @@ import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
 import { type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
-import { type KvArray, KvCache } from './kv-cache.js';
+import { bindKvCache, emptyFetches } from './kv-binding.js';
+import { KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
+import { PromptPrefill } from './prompt-prefill.js';
 
 export interface BatchDecoderOptions {
   maxBatchSize: number;
@@ -14,8 +16,9 @@ export interface BatchDecoderOptions {
 
 /** Drop leading cache columns nobody attends to once there are at least this many (a copy each time). */
 const TRIM_AT = 64;
-/** Prompt tokens per step, over all joining rows, while other rows are decoding. */
-const PREFILL_BESIDE_DECODING = 16;
+
+/** How long an idle decoder keeps its buffers for the next request. */
+const RELEASE_AFTER_MS = 1000;
 
 type Job = DecodeJob & { controller: AbortController };
 
@@ -28,9 +31,12 @@ type Job = DecodeJob & { controller: AbortController };
  */
 export class BatchDecoder {
   private rows: DecodeSequence[] = [];
+  /** Prompts being run on their own before their rows join the batch, oldest first. */
+  private prefills: PromptPrefill[] = [];
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
   private pumping = false;
+  private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | null = null;
   /** Steps run so far (for tests and benches). */
   steps = 0;
@@ -77,12 +83,100 @@ export class BatchDecoder {
           });
         }
         this.removeFinished();
-        if (this.rows.some((row) => row.state === 'waiting')) await this.step();
+        this.startPrefills();
+        // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
+        const prefill = this.prefills[0];
+        if (prefill) await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+        const decoding = this.rows.filter((row) => row.state === 'waiting' && !row.prefilling);
+        if (decoding.length > 0) await this.guarded(decoding, () => this.step());
         // Let the worker's message port deliver new requests, aborts and dispose between steps.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.pumping = false;
+    }
+    // Idle: give the KV arenas and the logits buffer back unless work comes again soon.
+    clearTimeout(this.releaseTimer);
+    this.releaseTimer = setTimeout(() => {
+      if (!this.idle || this.pumping) return;
+      this.cache.release();
+      this.logitsData = null;
+    }, RELEASE_AFTER_MS);
+    this.releaseTimer.unref?.();
+  }
+
+  /**
+   * Runs `run`; if it throws (out of memory, a broken export), the rows that waited on it fail, their
+   * requests reject, and the decoder goes on with whatever comes next.
+   */
+  private async guarded(rows: readonly DecodeSequence[], run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      for (const row of rows) if (row.state === 'waiting') row.fail(error);
+      this.prefills = this.prefills.filter((prefill) => !prefill.rows.some((row) => rows.includes(row)));
+    }
+  }
+
+  /**
+   * Gives each newly admitted request a prefill of what all its rows wait to feed (the prompt, and any
+   * text the grammar forced before the first token), less the last token. A request with nothing
+   * worth prefilling joins the batch at once.
+   */
+  private startPrefills(): void {
+    const started = new Set(this.prefills.map((prefill) => prefill.rows[0]?.job));
+    for (const job of new Set(this.rows.filter((row) => row.prefilling).map((row) => row.job))) {
+      if (started.has(job)) continue;
+      const rows = this.rows.filter((row) => row.job === job && row.prefilling && row.state === 'waiting');
+      if (rows.length === 0) continue;
+      let common = (rows[0] as DecodeSequence).pending.length;
+      for (const row of rows) {
+        const first = (rows[0] as DecodeSequence).pending;
+        let n = 0;
+        while (n < common && n < row.pending.length && row.pending[n] === first[n]) n++;
+        common = n;
+      }
+      const tokens = (rows[0] as DecodeSequence).pending.slice(0, Math.max(0, common - 1));
+      if (tokens.length === 0) {
+        for (const row of rows) row.prefilling = false;
+        continue;
+      }
+      this.prefills.push(new PromptPrefill(rows, tokens, this.shape));
+    }
+  }
+
+  /** Runs one chunk of the oldest prefill; once it is done, copies its cache into its rows. */
+  private async prefillChunk(prefill: PromptPrefill): Promise<void> {
+    const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
+    if (live.length === 0) {
+      this.prefills.shift();
+      return;
+    }
+    await prefill.runChunk(this.session, this.options.prefillTokensPerRun, this.keepsLogits);
+    if (!prefill.done) return;
+    this.prefills.shift();
+    const width = prefill.cache.length;
+    if (width > this.cache.length) {
+      const added = width - this.cache.length;
+      this.cache.padLeft(added);
+      for (const row of this.rows) {
+        row.mask.unshift(...new Array<number>(added).fill(0));
+        for (let i = 0; i < row.slots.length; i++) row.slots[i] = (row.slots[i] as number) + added;
+      }
+    }
+    const length = this.cache.length;
+    this.cache.placeRows(
+      live.map((row) => this.rows.indexOf(row)),
+      prefill.cache,
+    );
+    for (const row of live) {
+      for (let c = length - width; c < length; c++) row.mask[c] = 1;
+      for (let j = 0; j < width; j++) {
+        row.fed.push(prefill.tokens[j] as number);
+        row.slots.push(length - width + j);
+      }
+      row.pending = row.pending.slice(width);
+      row.prefilling = false;
     }
   }
 
@@ -193,15 +287,12 @@ export class BatchDecoder {
     const rows = this.rows;
     const batch = rows.length;
     const past = this.cache.length;
-    const waiting = rows.filter((row) => row.state === 'waiting').length;
-    // Every row of a step is padded to its widest row, so a joining request's prompt widens the steps of
-    // rows that are decoding: while any row decodes, prompts go in small chunks that ride along.
-    const decoding = rows.some(
-      (row) => row.state === 'waiting' && row.fed.length > 0 && row.pending.length <= 1,
+    // Rows that decode feed what they wait on (a token, or a few after a jump-forward); prefilling
+    // rows ride along as padding.
+    const chunk = this.options.prefillTokensPerRun;
+    const takes = rows.map((row) =>
+      row.state === 'waiting' && !row.prefilling ? row.pending.slice(0, chunk) : [],
     );
-    const budget = decoding ? PREFILL_BESIDE_DECODING : this.options.prefillTokensPerRun;
-    const chunk = Math.max(1, Math.floor(budget / Math.max(1, waiting)));
-    const takes = rows.map((row) => (row.state === 'waiting' ? row.pending.slice(0, chunk) : []));
     const width = Math.max(...takes.map((take) => take.length));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
@@ -217,7 +308,6 @@ export class BatchDecoder {
         attention[b * total + past + offset + j] = 1n;
       }
     });
-    const kvType = this.shape.kvDtype;
     const feeds: Record<string, ort.Tensor> = {
       input_ids: new ort.Tensor('int64', inputIds, [batch, width]),
       attention_mask: new ort.Tensor('int64', attention, [batch, total]),
@@ -225,31 +315,30 @@ export class BatchDecoder {
     };
     // Only the last position's logits are used: ask for just those when the export allows it.
     if (this.keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
-    const dims = [batch, this.shape.kvHeads, past, this.shape.headDim];
-    for (let l = 0; l < this.shape.layers; l++) {
-      feeds[`past_key_values.${l}.key`] = new ort.Tensor(kvType, this.cache.arrays[2 * l] as KvArray, dims);
-      feeds[`past_key_values.${l}.value`] = new ort.Tensor(
-        kvType,
-        this.cache.arrays[2 * l + 1] as KvArray,
-        dims,
-      );
-    }
-    const outputs = await this.session.run(feeds);
+    // onnxruntime writes the KV cache and (once its type is known) the logits into buffers this
+    // decoder keeps. The tensors `run` returns are copies the binding makes anyway: dropped at once,
+    // they die young, where keeping them (as the cache, or while eight rows sample) got them promoted
+    // and every few dozen steps V8 ran a full collection for their memory.
+    const fetches = emptyFetches(this.session);
+    const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
+    const logitsInto = this.logitsBuffer(batch, this.keepsLogits ? 1 : width);
+    if (logitsInto) fetches.logits = logitsInto;
+    const outputs = await this.session.run(feeds, fetches);
     this.steps++;
     try {
-      const present: KvArray[] = [];
       for (let l = 0; l < this.shape.layers; l++) {
         for (const kind of ['key', 'value']) {
-          const tensor = outputs[`present.${l}.${kind}`];
-          if (!tensor) throw new Error(`the model returned no present.${l}.${kind}`);
-          present.push(tensor.data as KvArray);
+          if (!outputs[`present.${l}.${kind}`]) throw new Error(`the model returned no present.${l}.${kind}`);
         }
       }
       this.cache.replace(present, total);
-      const logits = outputs.logits;
-      if (!logits) throw new Error('the model returned no logits');
-      const positions = logits.dims[1] as number;
-      const vocab = logits.dims[2] as number;
+      const returned = outputs.logits;
+      if (!returned) throw new Error('the model returned no logits');
+      this.logitsType = returned.type as 'float32' | 'float16';
+      this.logitsVocab = returned.dims[2] as number;
+      const logits = logitsInto ?? returned;
+      const positions = returned.dims[1] as number;
+      const vocab = returned.dims[2] as number;
       rows.forEach((row, b) => {
         const take = takes[b] as number[];
         const offset = width - take.length;
@@ -265,17 +354,41 @@ export class BatchDecoder {
         row.deliver(
           logits.type === 'float16'
             ? halfToFloat32(logits.data as Uint16Array, start, start + vocab)
-            : // A view, not a copy: each step's logits are a fresh buffer that nothing writes again.
+            : // A view, not a copy: rows are done with it before the next step writes the buffer again
+              // (a step runs only once every row has asked for its next logits or ended).
               (logits.data as Float32Array).subarray(start, start + vocab),
         );
       });
     } finally {
       // Release what onnxruntime allocated for this step (native memory on GPU providers). The KV data
       // just taken over stays referenced by the cache; on the CPU, dispose() only drops the wrapper.
-      for (const [name, tensor] of Object.entries(outputs))
-        if (!name.startsWith('present.')) tensor.dispose();
+      for (const tensor of Object.values(outputs)) tensor.dispose();
       for (const tensor of Object.values(feeds)) tensor.dispose();
     }
+  }
+
+  /** The logits' element type and last dimension, known after the first step. */
+  private logitsType: 'float32' | 'float16' | undefined;
+  private logitsVocab = 0;
+  private logitsData: Float32Array | Uint16Array | null = null;
+
+  /**
+   * A tensor over the decoder's own logits buffer for a step of `batch` rows, or null before the
+   * first step (the type is not known yet) and for prefill steps of exports that return logits for
+   * every position (tokens x vocabulary floats: left to onnxruntime rather than kept).
+   */
+  private logitsBuffer(batch: number, positions: number): ort.Tensor | null {
+    if (this.logitsType === undefined || positions !== 1) return null;
+    const size = batch * this.logitsVocab;
+    const float16 = this.logitsType === 'float16';
+    if (
+      !this.logitsData ||
+      this.logitsData.length < size ||
+      this.logitsData instanceof Uint16Array !== float16
+    ) {
+      this.logitsData = float16 ? new Uint16Array(size) : new Float32Array(size);
+    }
+    return new ort.Tensor(this.logitsType, this.logitsData.subarray(0, size), [batch, 1, this.logitsVocab]);
   }
 
   /** Fails every request (the backend is being disposed). */

@@ -31,6 +31,8 @@ export class DecodeSequence {
   /** 1 where this row attends to a cache column (the row's part of `attention_mask`). */
   readonly mask: number[];
   pending: number[] = [];
+  /** Not fed through the batch yet: its prompt is being (or about to be) prefilled on its own. */
+  prefilling = true;
   output: SequenceOutput | undefined;
   error: unknown;
   private answer: { resolve: (logits: Float32Array) => void; reject: (error: unknown) => void } | null = null;

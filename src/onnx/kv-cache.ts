@@ -4,14 +4,23 @@ export type KvArray = Float32Array | Uint16Array;
 /**
  * The batch's KV cache as plain arrays, one pair per layer, each [batch, kvHeads, length, headDim],
  * laid out exactly as the model's `present.*` outputs so a step's outputs become the next step's
- * inputs without a copy. Copies happen only when rows join or leave, or when leading columns that
- * no row attends to any more are dropped.
+ * inputs without a copy.
+ *
+ * The arrays are views into two arenas per array that take turns: a step reads the past from one and
+ * onnxruntime writes the present into the other (`nextArrays`, handed to `session.run` as
+ * preallocated outputs). Without them every step allocated a fresh cache of a few hundred kilobytes
+ * per layer outside the JavaScript heap, and V8 answered that external memory with a full garbage
+ * collection every few dozen steps (about a tenth of a batch-8 decode, and the long tail of its
+ * steps). Rows joining or leaving, and compaction, write into the spare arena the same way.
  */
 export class KvCache {
   /** `layers * 2` arrays: layer 0 key, layer 0 value, layer 1 key, ... */
   arrays: KvArray[];
   batch = 0;
   length = 0;
+  /** Two backing buffers per array; `arrays[i]` is a view of `arenas[current][i]`. */
+  private arenas: [KvArray[], KvArray[]];
+  private current = 0;
 
   constructor(
     readonly layers: number,
@@ -19,7 +28,12 @@ export class KvCache {
     readonly headDim: number,
     readonly float16: boolean,
   ) {
-    this.arrays = Array.from({ length: layers * 2 }, () => this.allocate(0));
+    this.arenas = [this.emptyArena(), this.emptyArena()];
+    this.arrays = this.emptyArena();
+  }
+
+  private emptyArena(): KvArray[] {
+    return Array.from({ length: this.layers * 2 }, () => this.allocate(0));
   }
 
   private allocate(size: number): KvArray {
@@ -31,8 +45,46 @@ export class KvCache {
     return this.kvHeads * length * this.headDim;
   }
 
-  /** Takes a step's `present.*` data as the cache (length grows by the step's tokens). */
+  /**
+   * Views of `size` elements in the spare arena (contents undefined), one per array. Grows the arena
+   * by half again when it is too small, so a cache that grows a column per step reallocates rarely.
+   */
+  private spare(size: number): KvArray[] {
+    const arena = this.arenas[1 - this.current] as KvArray[];
+    return arena.map((buffer, i) => {
+      if (buffer.length < size) {
+        buffer = this.allocate(Math.ceil(size * 1.5));
+        arena[i] = buffer;
+      }
+      return buffer.subarray(0, size);
+    });
+  }
+
+  /** Makes the spare arena's views the cache. */
+  private flip(arrays: KvArray[], length: number): void {
+    this.current = 1 - this.current;
+    this.arrays = arrays;
+    this.length = length;
+  }
+
+  /**
+   * Where the next step's `present.*` outputs go: views of the spare arena sized for the current rows
+   * and `length` columns. Pass them to `session.run` as preallocated outputs, then to `replace`.
+   */
+  nextArrays(length: number): KvArray[] {
+    return this.spare(this.batch * this.rowSize(length));
+  }
+
+  /**
+   * Takes a step's `present.*` data as the cache (length grows by the step's tokens): the views from
+   * `nextArrays`, or arrays onnxruntime allocated itself.
+   */
   replace(arrays: KvArray[], length: number): void {
+    const spare = this.arenas[1 - this.current] as KvArray[];
+    if (arrays.every((array, i) => array.buffer === (spare[i] as KvArray).buffer)) {
+      this.flip(arrays, length);
+      return;
+    }
     this.arrays = arrays;
     this.length = length;
   }
@@ -40,26 +92,27 @@ export class KvCache {
   /** Appends `count` empty rows (a new sequence sees none of them: its mask is 0 there). */
   addRows(count: number): void {
     const size = this.rowSize();
-    this.arrays = this.arrays.map((old) => {
-      const grown = this.allocate((this.batch + count) * size);
-      grown.set(old.subarray(0, this.batch * size));
-      return grown;
+    const grown = this.spare((this.batch + count) * size);
+    grown.forEach((out, i) => {
+      out.set((this.arrays[i] as KvArray).subarray(0, this.batch * size));
+      out.fill(0, this.batch * size);
     });
     this.batch += count;
+    this.flip(grown, this.length);
   }
 
   /** Keeps only the rows whose indexes are listed, in that order. */
   keepRows(rows: readonly number[]): void {
     const size = this.rowSize();
-    this.arrays = this.arrays.map((old) => {
-      const kept = this.allocate(rows.length * size);
-      rows.forEach((row, i) => {
-        kept.set(old.subarray(row * size, (row + 1) * size), i * size);
+    const kept = this.spare(rows.length * size);
+    kept.forEach((out, i) => {
+      const old = this.arrays[i] as KvArray;
+      rows.forEach((row, j) => {
+        out.set(old.subarray(row * size, (row + 1) * size), j * size);
       });
-      return kept;
     });
     this.batch = rows.length;
-    if (this.batch === 0) this.length = 0;
+    this.flip(kept, this.batch === 0 ? 0 : this.length);
   }
 
   /**
@@ -69,8 +122,11 @@ export class KvCache {
    */
   compact(columns: readonly (readonly number[])[], length: number): void {
     const { headDim, kvHeads } = this;
-    this.arrays = this.arrays.map((old) => {
-      const out = this.allocate(this.batch * kvHeads * length * headDim);
+    const rebuilt = this.spare(this.batch * kvHeads * length * headDim);
+    rebuilt.forEach((out, i) => {
+      const old = this.arrays[i] as KvArray;
+      // Columns no row keeps (the left padding) must read as zeros, not as an earlier step's data.
+      out.fill(0);
       columns.forEach((cols, row) => {
         const offset = length - cols.length;
         for (let head = 0; head < kvHeads; head++) {
@@ -81,9 +137,47 @@ export class KvCache {
           });
         }
       });
-      return out;
     });
-    this.length = length;
+    this.flip(rebuilt, length);
+  }
+
+  /** Adds `count` columns (zeros) before the first column of every row. */
+  padLeft(count: number): void {
+    if (count <= 0) return;
+    const newLength = this.length + count;
+    const { headDim } = this;
+    const padded = this.spare(this.batch * this.rowSize(newLength));
+    padded.forEach((out, i) => {
+      const old = this.arrays[i] as KvArray;
+      for (let plane = 0; plane < this.batch * this.kvHeads; plane++) {
+        const to = plane * newLength * headDim;
+        out.fill(0, to, to + count * headDim);
+        out.set(
+          old.subarray(plane * this.length * headDim, (plane + 1) * this.length * headDim),
+          to + count * headDim,
+        );
+      }
+    });
+    this.flip(padded, newLength);
+  }
+
+  /**
+   * Writes a one-row cache (a prefilled prompt) into each listed row, right-aligned: its columns become
+   * the row's last `source.length` columns. The cache must be at least that long (see `padLeft`).
+   */
+  placeRows(rows: readonly number[], source: KvCache): void {
+    const { headDim, kvHeads } = this;
+    const width = source.length;
+    if (width > this.length) throw new Error(`a ${width}-column prompt does not fit ${this.length} columns`);
+    this.arrays.forEach((out, i) => {
+      const from = source.arrays[i] as KvArray;
+      for (const row of rows) {
+        for (let head = 0; head < kvHeads; head++) {
+          const to = ((row * kvHeads + head) * this.length + this.length - width) * headDim;
+          out.set(from.subarray(head * width * headDim, (head + 1) * width * headDim), to);
+        }
+      }
+    });
   }
 
   /** Drops the first `count` columns (positions) of every row. */
@@ -91,20 +185,28 @@ export class KvCache {
     if (count <= 0) return;
     const newLength = this.length - count;
     const { headDim } = this;
-    this.arrays = this.arrays.map((old) => {
-      const out = this.allocate(this.batch * this.rowSize(newLength));
+    const dropped = this.spare(this.batch * this.rowSize(newLength));
+    dropped.forEach((out, i) => {
+      const old = this.arrays[i] as KvArray;
       for (let plane = 0; plane < this.batch * this.kvHeads; plane++) {
         const from = plane * this.length * headDim + count * headDim;
         out.set(old.subarray(from, from + newLength * headDim), plane * newLength * headDim);
       }
-      return out;
     });
-    this.length = newLength;
+    this.flip(dropped, newLength);
   }
 
+  /** Empties the cache; the arenas stay for the next rows. */
   clear(): void {
-    this.arrays = Array.from({ length: this.layers * 2 }, () => this.allocate(0));
+    this.arrays = this.emptyArena();
     this.batch = 0;
     this.length = 0;
+  }
+
+  /** Empties the cache and gives the arenas' memory back (the decoder is idle). */
+  release(): void {
+    this.clear();
+    this.arenas = [this.emptyArena(), this.emptyArena()];
+    this.current = 0;
   }
 }

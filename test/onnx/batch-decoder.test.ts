@@ -27,7 +27,8 @@ function fakeSession() {
       'past_key_values.0.key',
       'past_key_values.0.value',
     ],
-    async run(feeds: Record<string, ort.Tensor>) {
+    outputNames: ['logits', 'present.0.key', 'present.0.value'],
+    async run(feeds: Record<string, ort.Tensor>, fetches: Record<string, ort.Tensor | null> = {}) {
       const inputIds = feeds.input_ids as ort.Tensor;
       const [batch, width] = inputIds.dims as [number, number];
       const total = feeds.attention_mask?.dims[1] as number;
@@ -49,11 +50,21 @@ function fakeSession() {
           present[b * total + pastLength + j] = Number((inputIds.data as BigInt64Array)[b * width + j]);
       }
       const logits = new Float32Array(batch * width * 4);
-      return {
+      const outputs: Record<string, ort.Tensor> = {
         logits: new ort.Tensor('float32', logits, [batch, width, 4]),
         'present.0.key': new ort.Tensor('float32', present, [batch, 1, total, 1]),
         'present.0.value': new ort.Tensor('float32', present.slice(), [batch, 1, total, 1]),
       };
+      // As onnxruntime does: a preallocated output is written in place (its dims must match), and
+      // the returned tensor is a copy.
+      for (const [name, into] of Object.entries(fetches)) {
+        if (!into) continue;
+        const made = outputs[name] as ort.Tensor;
+        if (into.dims.join() !== made.dims.join())
+          throw new Error(`${name}: dims ${into.dims} != ${made.dims}`);
+        (into.data as Float32Array).set(made.data as Float32Array);
+      }
+      return outputs;
     },
   };
   return {
@@ -85,7 +96,7 @@ function submit(
 }
 
 describe('BatchDecoder', () => {
-  it('left-pads rows of different lengths, counts positions per row, and masks rolled-back tokens', async () => {
+  it('prefills a prompt on its own, left-pads rows, counts positions per row, and masks rolled-back tokens', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {
       maxBatchSize: 8,
@@ -98,27 +109,55 @@ describe('BatchDecoder', () => {
     ]);
     expect(a?.[0]?.text).toBe('1,2');
     expect(b?.[0]?.text).toBe('3');
-    const [prefill, second] = fake.runs;
-    // Prefill: row 2 is left-padded to the width of row 1, positions count from 0 per row.
-    expect(prefill?.ids).toEqual([
-      [11, 12, 13],
-      [0, 0, 21],
+    const [prefill, first, second, third] = fake.runs;
+    // The longer prompt runs alone, less its last token; the one-token prompt has nothing to prefill.
+    expect(prefill?.ids).toEqual([[11, 12]]);
+    expect(prefill?.positions).toEqual([[0, 1]]);
+    // Its cache is copied into row 1; row 2 sees none of it. Each row feeds its prompt's last token
+    // at its own position.
+    expect(first?.ids).toEqual([[13], [21]]);
+    expect(first?.past).toEqual([
+      [11, 12],
+      [0, 0],
     ]);
-    expect(prefill?.mask).toEqual([
+    expect(first?.mask).toEqual([
       [1, 1, 1],
       [0, 0, 1],
     ]);
-    expect(prefill?.positions).toEqual([
-      [0, 1, 2],
-      [0, 0, 0],
-    ]);
+    expect(first?.positions).toEqual([[2], [0]]);
     expect(second?.positions).toEqual([[3], [1]]);
     // Row 2 rolled back the token it had fed: its logits after 21 are gone, so both columns are masked
     // out and 21 is fed again, at its own position 0, in a new column.
-    const third = fake.runs[2];
     expect(third?.ids[1]).toEqual([21]);
     expect(third?.mask[1]).toEqual([0, 0, 0, 0, 1]);
     expect(third?.positions[1]).toEqual([0]);
+  });
+
+  it('prefills the prompt of n samples once and copies it into every row', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 4,
+      padTokenId: 0,
+    });
+    const prompt = [7, 8, 9, 10, 11, 12, 13, 14, 15, 16];
+    const outputs = await submit(decoder, {
+      promptIds: prompt,
+      decoders: [scripted([1, 1]), scripted([2, 2]), scripted([3])],
+      abortFlag: null,
+    });
+    expect(outputs.map((output) => output.text)).toEqual(['1,1', '2,2', '3']);
+    // Nine tokens in chunks of four, one row each, each chunk continuing the last one's cache.
+    const prefills = fake.runs.slice(0, 3);
+    expect(prefills.map((run) => run.ids)).toEqual([[[7, 8, 9, 10]], [[11, 12, 13, 14]], [[15]]]);
+    expect(prefills.map((run) => run.positions[0]?.[0])).toEqual([0, 4, 8]);
+    expect(prefills[2]?.past).toEqual([[7, 8, 9, 10, 11, 12, 13, 14]]);
+    // Then every row feeds the last prompt token over its own copy of the prompt.
+    const joined = fake.runs[3];
+    expect(joined?.ids).toEqual([[16], [16], [16]]);
+    expect(joined?.past).toEqual([prompt.slice(0, 9), prompt.slice(0, 9), prompt.slice(0, 9)]);
+    expect(joined?.positions).toEqual([[9], [9], [9]]);
+    expect(fake.runs.every((run) => run.ids.every((ids) => ids.length <= 4))).toBe(true);
   });
 
   it('rejects an aborted request before the next step, and the other requests continue', async () => {
@@ -190,13 +229,19 @@ describe('BatchDecoder', () => {
     expect(lateOut?.tokens).toBe(2);
     // After the long prompt's request has left, the early row runs alone: what it attends to (its cache
     // where its mask is 1) must be exactly what it was fed, in order, wherever compaction moved it.
-    const alone = fake.runs.slice(20).filter((run) => run.ids.length === 1);
+    const alone = fake.runs
+      .slice(20)
+      .filter((run) => run.ids.length === 1 && !(run.ids[0] ?? []).includes(3));
     expect(alone.length).toBeGreaterThan(10);
     for (const run of alone) {
       const seen = (run.past[0] ?? []).filter((_, c) => run.mask[0]?.[c] === 1);
       expect(seen).toEqual([5, ...Array(seen.length - 1).fill(1)]);
       expect(run.positions[0]?.at(-1)).toBe(seen.length + (run.ids[0]?.length ?? 1) - 1);
     }
+    // The long prompt ran on its own: no step of the decoding row was widened to carry it.
+    const together = fake.runs.filter((run) => run.ids.length === 2);
+    expect(together.length).toBeGreaterThan(0);
+    expect(together.every((run) => run.ids.every((ids) => ids.length === 1))).toBe(true);
     // The 200 padded columns are gone: the cache is about as long as the row.
     const last = alone.at(-1);
     expect(last?.mask[0]?.length ?? 0).toBeLessThan(150);

@@ -1,0 +1,57 @@
+import * as ort from 'onnxruntime-node';
+import type { DecodeSequence } from './decode-sequence.js';
+import { bindKvCache, emptyFetches } from './kv-binding.js';
+import { KvCache } from './kv-cache.js';
+import type { OnnxModelShape } from './onnx-options.js';
+
+/**
+ * A request's prompt, run through the model on its own (one row, its own cache) in chunks before the
+ * request's rows join the batch. Fed through the batch instead, a prompt widened every step of every
+ * decoding row to the chunk's width (a padded batch pays batch x width positions), and a request of
+ * `n` samples fed the same prompt `n` times; here it is fed once and its cache copied into each row.
+ *
+ * The prompt's last token is left out: the rows feed it in their first batch step, so every row's
+ * logits come from the batch like every other step's.
+ */
+export class PromptPrefill {
+  readonly cache: KvCache;
+  private fed = 0;
+
+  constructor(
+    readonly rows: readonly DecodeSequence[],
+    /** The tokens to run: what every row waits to feed, less the last token. */
+    readonly tokens: readonly number[],
+    private readonly shape: OnnxModelShape,
+  ) {
+    this.cache = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
+    this.cache.addRows(1);
+  }
+
+  get done(): boolean {
+    return this.fed >= this.tokens.length;
+  }
+
+  /** Runs the next `chunk` tokens. */
+  async runChunk(session: ort.InferenceSession, chunk: number, keepsLogits: boolean): Promise<void> {
+    const take = this.tokens.slice(this.fed, this.fed + chunk);
+    const width = take.length;
+    const total = this.cache.length + width;
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', BigInt64Array.from(take, BigInt), [1, width]),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(total).fill(1n), [1, total]),
+      position_ids: new ort.Tensor(
+        'int64',
+        BigInt64Array.from(take, (_, j) => BigInt(this.fed + j)),
+        [1, width],
+      ),
+    };
+    // Nobody reads a prefill's logits: one position's worth where the export allows it.
+    if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+    const fetches = emptyFetches(session);
+    const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
+    const outputs = await session.run(feeds, fetches);
+    for (const tensor of Object.values(outputs)) tensor.dispose();
+    this.cache.replace(present, total);
+    this.fed += width;
+  }
+}
