@@ -200,6 +200,23 @@ describe('BatchDecoder', () => {
     expect(fake.runs.at(-1)?.ids).toHaveLength(1);
   });
 
+  it('fails the requests of a run that throws, and serves the next request', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      padTokenId: 0,
+    });
+    fake.setOnRun(() => {
+      if (fake.runs.length === 3) throw new Error('out of memory');
+    });
+    await expect(
+      submit(decoder, { promptIds: [5, 6], decoders: [scripted([1, 1, 1, 1])], abortFlag: null }),
+    ).rejects.toThrow('out of memory');
+    const next = await submit(decoder, { promptIds: [5], decoders: [scripted([2])], abortFlag: null });
+    expect(next[0]?.text).toBe('2');
+  });
+
   it('compacts the cache once padding for a long prompt is dead, keeping what each row sees', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {
