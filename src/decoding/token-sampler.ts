@@ -1,5 +1,6 @@
 import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import { Random } from '../internal/random.js';
+import { scanBlocks } from './block-max-kernel.js';
 
 export interface TokenSamplerOptions {
   /**
@@ -256,7 +257,23 @@ export class TokenSampler {
     let top = Number.NEGATIVE_INFINITY;
     let topId = -1;
     let allowed = 0;
-    for (let w = 0; w < words; w++) {
+    let w = 0;
+    // Whole blocks in WebAssembly where it can (a tenth of the time); the rest, if any, below.
+    if (source instanceof Float32Array && size >= KERNEL_MIN_SIZE) {
+      const whole = Math.min(size >>> 5, mask === null ? words : mask.length);
+      const counted = scanBlocks(source, mask, whole, blockTop);
+      if (counted >= 0) {
+        allowed = counted;
+        for (; w < whole; w++) {
+          const best = blockTop[w] as number;
+          if (best > top) {
+            top = best;
+            topId = w;
+          }
+        }
+      }
+    }
+    for (; w < words; w++) {
       const base = w << 5;
       let word = mask === null ? FULL_WORD : w < mask.length ? (mask[w] as number) : 0;
       let blockBest = Number.NEGATIVE_INFINITY;
@@ -559,6 +576,8 @@ const HEAD = 8;
 const HEAD_BLOCKS = 256;
 /** Uniform proposals tried before the head-and-tail draw (see proposeUniformly). */
 const QUICK_PROPOSALS = 64;
+/** Below this many logits the JavaScript pass is as quick as a call into WebAssembly. */
+const KERNEL_MIN_SIZE = 4096;
 
 /** Fine bins per unit of scaled logit in the top-k / top-p search. */
 const FINE = 64;

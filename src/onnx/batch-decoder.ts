@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
+import { LogitsArena } from '../decoding/block-max-kernel.js';
 import { type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
@@ -101,6 +102,7 @@ export class BatchDecoder {
       if (!this.idle || this.pumping) return;
       this.cache.release();
       this.logitsData = null;
+      this.logitsArena = null;
     }, RELEASE_AFTER_MS);
     this.releaseTimer.unref?.();
   }
@@ -371,6 +373,8 @@ export class BatchDecoder {
   private logitsType: 'float32' | 'float16' | undefined;
   private logitsVocab = 0;
   private logitsData: Float32Array | Uint16Array | null = null;
+  /** Float32 logits live in the sampler kernel's memory, where its scan reads them without a copy. */
+  private logitsArena: LogitsArena | null = null;
 
   /**
    * A tensor over the decoder's own logits buffer for a step of `batch` rows, or null before the
@@ -380,6 +384,11 @@ export class BatchDecoder {
   private logitsBuffer(batch: number, positions: number): ort.Tensor | null {
     if (this.logitsType === undefined || positions !== 1) return null;
     const size = batch * this.logitsVocab;
+    const dims = [batch, 1, this.logitsVocab];
+    if (this.logitsType === 'float32') {
+      this.logitsArena ??= LogitsArena.create();
+      if (this.logitsArena) return new ort.Tensor('float32', this.logitsArena.view(size), dims);
+    }
     const float16 = this.logitsType === 'float16';
     if (
       !this.logitsData ||
@@ -388,7 +397,7 @@ export class BatchDecoder {
     ) {
       this.logitsData = float16 ? new Uint16Array(size) : new Float32Array(size);
     }
-    return new ort.Tensor(this.logitsType, this.logitsData.subarray(0, size), [batch, 1, this.logitsVocab]);
+    return new ort.Tensor(this.logitsType, this.logitsData.subarray(0, size), dims);
   }
 
   /** Fails every request (the backend is being disposed). */
