@@ -17,7 +17,7 @@ import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
-import { workerEntry } from './worker-entry.js';
+import { type WorkerEntry, workerEntry } from './worker-entry.js';
 import type {
   FromWorker,
   GenerateRequest,
@@ -85,13 +85,7 @@ export class OnnxBackend implements LanguageBackend {
         { path: 'maxBatchSize/prefillTokensPerRun', message: 'positive integers' },
       ]);
     }
-    const entry = workerEntry();
-    // The worker inherits the process's Node options, less one a worker refuses (`node --input-type=module -e`).
-    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-    const worker =
-      entry.kind === 'file'
-        ? new Worker(entry.url, { execArgv })
-        : new Worker(entry.code, { eval: true, execArgv });
+    const worker = startWorker(workerEntry());
     const exited = new Promise<void>((done) => worker.once('exit', () => done()));
     const message: ToWorker = {
       type: 'load',
@@ -258,6 +252,33 @@ export class OnnxBackend implements LanguageBackend {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
+  }
+}
+
+/**
+ * Starts the worker with the process's Node options, less those a worker refuses: process-wide V8
+ * flags (`node --expose-gc app.js`, `--trace-gc`) and `--input-type` (`node --input-type=module -e`).
+ * Node names the refused flags in its error; they are dropped and the start is tried once more.
+ */
+function startWorker(entry: WorkerEntry): Worker {
+  const start = (execArgv: string[]) =>
+    entry.kind === 'file'
+      ? new Worker(entry.url, { execArgv })
+      : new Worker(entry.code, { eval: true, execArgv });
+  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+  try {
+    return start(execArgv);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
+    const refused = new Set(
+      (error as Error).message
+        .split(':')
+        .slice(1)
+        .join(':')
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    );
+    return start(execArgv.filter((arg) => !refused.has(arg) && !refused.has(arg.split('=')[0] as string)));
   }
 }
 

@@ -61,7 +61,9 @@ describe('the ONNX worker entry', () => {
       script(`import(${JSON.stringify(pathToFileURL(join(out, 'onnx.js')).href)})`),
     ]);
     expect(JSON.parse(esm.stdout)).toEqual({ device: 'cpu', tokens: 5 });
+    // With a process-wide V8 flag a worker refuses: the worker starts without it.
     const cjs = await run(process.execPath, [
+      '--expose-gc',
       '-e',
       script(`Promise.resolve(require(${JSON.stringify(join(out, 'onnx.cjs'))}))`),
     ]);
