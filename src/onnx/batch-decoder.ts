@@ -1,12 +1,12 @@
 import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
-import { LogitsArena } from '../decoding/block-max-kernel.js';
 import { type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import { PromptPrefill } from './prompt-prefill.js';
+import { StepLogits } from './step-logits.js';
 
 export interface BatchDecoderOptions {
   maxBatchSize: number;
@@ -26,9 +26,10 @@ type Job = DecodeJob & { controller: AbortController };
 /**
  * The decode loop: every sequence of every admitted request is a row of one batch, and each step is
  * one `session.run` over all rows, left-padded. Rows join when there is room (continuous batching)
- * and leave when done; a row's prompt is fed in chunks, so prefill of one request and decoding of
- * others share steps. Each row sees only its own cache columns through `attention_mask`, which also
- * hides tokens a jump-forward rolled back; `position_ids` count the row's own visible tokens.
+ * and leave when done; a request's prompt is first run on its own (`PromptPrefill`), a chunk between
+ * two decoding steps, and copied into its rows. Each row sees only its own cache columns through
+ * `attention_mask`, which also hides tokens a jump-forward rolled back; `position_ids` count the
+ * row's own visible tokens.
  */
 export class BatchDecoder {
   private rows: DecodeSequence[] = [];
@@ -36,6 +37,7 @@ export class BatchDecoder {
   private prefills: PromptPrefill[] = [];
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
+  private readonly logits = new StepLogits();
   private pumping = false;
   private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | null = null;
@@ -101,8 +103,7 @@ export class BatchDecoder {
     this.releaseTimer = setTimeout(() => {
       if (!this.idle || this.pumping) return;
       this.cache.release();
-      this.logitsData = null;
-      this.logitsArena = null;
+      this.logits.release();
     }, RELEASE_AFTER_MS);
     this.releaseTimer.unref?.();
   }
@@ -323,7 +324,7 @@ export class BatchDecoder {
     // and every few dozen steps V8 ran a full collection for their memory.
     const fetches = emptyFetches(this.session);
     const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
-    const logitsInto = this.logitsBuffer(batch, this.keepsLogits ? 1 : width);
+    const logitsInto = this.logits.tensorFor(batch, this.keepsLogits ? 1 : width);
     if (logitsInto) fetches.logits = logitsInto;
     const outputs = await this.session.run(feeds, fetches);
     this.steps++;
@@ -336,8 +337,7 @@ export class BatchDecoder {
       this.cache.replace(present, total);
       const returned = outputs.logits;
       if (!returned) throw new Error('the model returned no logits');
-      this.logitsType = returned.type as 'float32' | 'float16';
-      this.logitsVocab = returned.dims[2] as number;
+      this.logits.learn(returned);
       const logits = logitsInto ?? returned;
       const positions = returned.dims[1] as number;
       const vocab = returned.dims[2] as number;
@@ -367,37 +367,6 @@ export class BatchDecoder {
       for (const tensor of Object.values(outputs)) tensor.dispose();
       for (const tensor of Object.values(feeds)) tensor.dispose();
     }
-  }
-
-  /** The logits' element type and last dimension, known after the first step. */
-  private logitsType: 'float32' | 'float16' | undefined;
-  private logitsVocab = 0;
-  private logitsData: Float32Array | Uint16Array | null = null;
-  /** Float32 logits live in the sampler kernel's memory, where its scan reads them without a copy. */
-  private logitsArena: LogitsArena | null = null;
-
-  /**
-   * A tensor over the decoder's own logits buffer for a step of `batch` rows, or null before the
-   * first step (the type is not known yet) and for prefill steps of exports that return logits for
-   * every position (tokens x vocabulary floats: left to onnxruntime rather than kept).
-   */
-  private logitsBuffer(batch: number, positions: number): ort.Tensor | null {
-    if (this.logitsType === undefined || positions !== 1) return null;
-    const size = batch * this.logitsVocab;
-    const dims = [batch, 1, this.logitsVocab];
-    if (this.logitsType === 'float32') {
-      this.logitsArena ??= LogitsArena.create();
-      if (this.logitsArena) return new ort.Tensor('float32', this.logitsArena.view(size), dims);
-    }
-    const float16 = this.logitsType === 'float16';
-    if (
-      !this.logitsData ||
-      this.logitsData.length < size ||
-      this.logitsData instanceof Uint16Array !== float16
-    ) {
-      this.logitsData = float16 ? new Uint16Array(size) : new Float32Array(size);
-    }
-    return new ort.Tensor(this.logitsType, this.logitsData.subarray(0, size), dims);
   }
 
   /** Fails every request (the backend is being disposed). */
