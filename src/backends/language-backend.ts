@@ -56,6 +56,11 @@ export interface GenerateChoice {
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Prompt tokens served from a prefix cache instead of computed: the local backend's, or what an
+   * OpenAI-compatible server reports as `prompt_tokens_details.cached_tokens`. Absent when unknown.
+   */
+  cachedPromptTokens?: number;
 }
 
 /** An option the backend could not honour; never silently ignored. */

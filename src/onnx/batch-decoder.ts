@@ -1,16 +1,19 @@
 import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
-import { type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
+import { type AdmittedJob, type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
+import { PrefixCache } from './prefix-cache.js';
 import { PromptPrefill } from './prompt-prefill.js';
 import { StepLogits } from './step-logits.js';
 
 export interface BatchDecoderOptions {
   maxBatchSize: number;
   prefillTokensPerRun: number;
+  /** Bytes of recent prompts' KV caches kept for prompts that start with them (0: none). */
+  prefixCacheBytes?: number;
   /** Fed in padding positions (masked out; any id works, the tokenizer's pad keeps logs readable). */
   padTokenId: number;
 }
@@ -21,7 +24,7 @@ const TRIM_AT = 64;
 /** How long an idle decoder keeps its buffers for the next request. */
 const RELEASE_AFTER_MS = 1000;
 
-type Job = DecodeJob & { controller: AbortController };
+type Job = AdmittedJob;
 
 /**
  * The decode loop: every sequence of every admitted request is a row of one batch, and each step is
@@ -43,6 +46,9 @@ export class BatchDecoder {
   private wake: (() => void) | null = null;
   /** Steps run so far (for tests and benches). */
   steps = 0;
+  /** Prompt tokens taken from the prefix cache instead of run (for tests and benches). */
+  reusedPromptTokens = 0;
+  private readonly prefixCache: PrefixCache | null;
 
   constructor(
     private readonly session: ort.InferenceSession,
@@ -51,13 +57,15 @@ export class BatchDecoder {
   ) {
     this.cache = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
     this.keepsLogits = session.inputNames.includes('num_logits_to_keep');
+    const budget = options.prefixCacheBytes ?? 0;
+    this.prefixCache = budget > 0 ? new PrefixCache(budget) : null;
   }
 
   /** The export has transformers.js's optional `num_logits_to_keep` input. */
   private readonly keepsLogits: boolean;
 
   submit(job: DecodeJob): void {
-    this.queue.push({ ...job, controller: new AbortController() });
+    this.queue.push({ ...job, controller: new AbortController(), cachedPromptTokens: 0 });
     // Start on the next turn of the event loop, so that requests arriving together share the first step.
     if (!this.pumping) setImmediate(() => void this.pump());
   }
@@ -144,7 +152,8 @@ export class BatchDecoder {
         for (const row of rows) row.prefilling = false;
         continue;
       }
-      this.prefills.push(new PromptPrefill(rows, tokens, this.shape));
+      const start = this.prefixCache?.lookup(tokens) ?? undefined;
+      this.prefills.push(new PromptPrefill(rows, tokens, this.shape, start));
     }
   }
 
@@ -155,9 +164,15 @@ export class BatchDecoder {
       this.prefills.shift();
       return;
     }
-    await prefill.runChunk(this.session, this.options.prefillTokensPerRun, this.keepsLogits);
-    if (!prefill.done) return;
+    if (!prefill.done) {
+      await prefill.runChunk(this.session, this.options.prefillTokensPerRun, this.keepsLogits);
+      if (!prefill.done) return;
+    }
     this.prefills.shift();
+    this.reusedPromptTokens += prefill.reused;
+    const job = prefill.rows[0]?.job;
+    if (job) job.cachedPromptTokens = prefill.reused;
+    if (prefill.reused < prefill.tokens.length) this.prefixCache?.store(prefill.tokens, prefill.cache.arrays);
     const width = prefill.cache.length;
     if (width > this.cache.length) {
       const added = width - this.cache.length;
@@ -245,7 +260,11 @@ export class BatchDecoder {
       const rows = this.rows.filter((row) => row.job === job);
       const failed = rows.find((row) => row.error !== undefined);
       if (failed) job.reject(job.controller.signal.reason ?? failed.error);
-      else job.resolve(rows.map((row) => row.output as SequenceOutput));
+      else
+        job.resolve(
+          rows.map((row) => row.output as SequenceOutput),
+          { cachedPromptTokens: job.cachedPromptTokens },
+        );
     }
     this.cache.keepRows(keep);
     this.rows = kept;

@@ -15,9 +15,12 @@ export interface DecodeJob {
   decoders: ((nextLogits: NextLogits, signal: AbortSignal) => Promise<SequenceOutput>)[];
   /** Set to 1 (by the main thread, through shared memory) to abort; checked before every step. */
   abortFlag: Int32Array | null;
-  resolve(outputs: SequenceOutput[]): void;
+  resolve(outputs: SequenceOutput[], info: { cachedPromptTokens: number }): void;
   reject(error: unknown): void;
 }
+
+/** A request the decoder has taken: its abort controller, and what the prefix cache spared it. */
+export type AdmittedJob = DecodeJob & { controller: AbortController; cachedPromptTokens: number };
 
 /**
  * One row of the batch: the tokens its KV cache columns hold, which columns it may attend to, and
@@ -38,7 +41,7 @@ export class DecodeSequence {
   private answer: { resolve: (logits: Float32Array) => void; reject: (error: unknown) => void } | null = null;
 
   constructor(
-    readonly job: DecodeJob & { controller: AbortController },
+    readonly job: AdmittedJob,
     cacheLength: number,
     private readonly onChange: () => void,
   ) {

@@ -141,6 +141,24 @@ export class KvCache {
     this.flip(rebuilt, length);
   }
 
+  /**
+   * Makes a one-row cache hold the first `length` columns of a one-row cache `sourceLength` columns
+   * long (a cached prompt that the new prompt starts with).
+   */
+  loadPrefix(source: readonly KvArray[], sourceLength: number, length: number): void {
+    if (this.batch !== 1) throw new Error('loadPrefix needs a one-row cache');
+    const { headDim, kvHeads } = this;
+    const loaded = this.spare(this.rowSize(length));
+    loaded.forEach((out, i) => {
+      const from = source[i] as KvArray;
+      for (let head = 0; head < kvHeads; head++) {
+        const at = head * sourceLength * headDim;
+        out.set(from.subarray(at, at + length * headDim), head * length * headDim);
+      }
+    });
+    this.flip(loaded, length);
+  }
+
   /** Adds `count` columns (zeros) before the first column of every row. */
   padLeft(count: number): void {
     if (count <= 0) return;

@@ -26,6 +26,9 @@ import type {
   ToWorker,
 } from './worker-protocol.js';
 
+/** See `OnnxLoadOptions.prefixCacheBytes`. */
+const DEFAULT_PREFIX_CACHE_BYTES = 256 * 2 ** 20;
+
 interface Pending {
   resolve: (message: FromWorker) => void;
   reject: (error: unknown) => void;
@@ -75,16 +78,15 @@ export class OnnxBackend implements LanguageBackend {
   static async load(folder: string, options: OnnxLoadOptions = {}): Promise<OnnxBackend> {
     const maxBatchSize = options.maxBatchSize ?? 8;
     const prefillTokensPerRun = options.prefillTokensPerRun ?? 256;
-    if (
-      !Number.isInteger(maxBatchSize) ||
-      maxBatchSize < 1 ||
-      !Number.isInteger(prefillTokensPerRun) ||
-      prefillTokensPerRun < 1
-    ) {
-      throw new InvalidInputError('OnnxLoadOptions', [
-        { path: 'maxBatchSize/prefillTokensPerRun', message: 'positive integers' },
-      ]);
-    }
+    const prefixCacheBytes = options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES;
+    const issues: { path: string; message: string }[] = [];
+    if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
+      issues.push({ path: 'maxBatchSize', message: `a positive integer, got ${maxBatchSize}` });
+    if (!Number.isInteger(prefillTokensPerRun) || prefillTokensPerRun < 1)
+      issues.push({ path: 'prefillTokensPerRun', message: `a positive integer, got ${prefillTokensPerRun}` });
+    if (!Number.isInteger(prefixCacheBytes) || prefixCacheBytes < 0)
+      issues.push({ path: 'prefixCacheBytes', message: `an integer >= 0 (0: off), got ${prefixCacheBytes}` });
+    if (issues.length > 0) throw new InvalidInputError('OnnxLoadOptions', issues);
     const worker = startWorker(workerEntry());
     const exited = new Promise<void>((done) => worker.once('exit', () => done()));
     const message: ToWorker = {
@@ -95,6 +97,7 @@ export class OnnxBackend implements LanguageBackend {
       fallback: options.fallback ?? true,
       maxBatchSize,
       prefillTokensPerRun,
+      prefixCacheBytes,
       intraOpNumThreads: options.intraOpNumThreads,
     };
     const listeners: {
@@ -197,6 +200,7 @@ export class OnnxBackend implements LanguageBackend {
         usage: {
           promptTokens: reply.promptTokens,
           completionTokens: reply.choices.reduce((sum, c) => sum + c.tokens, 0),
+          cachedPromptTokens: reply.cachedPromptTokens,
         },
         warnings,
         response: { modelId: this.modelId },

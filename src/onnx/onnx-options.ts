@@ -18,6 +18,13 @@ export interface OnnxLoadOptions {
    * logits for every input position, so prefilling a long prompt at once costs tokens x vocabulary floats.
    */
   prefillTokensPerRun?: number;
+  /**
+   * Bytes of recent prompts' KV caches kept so that a prompt starting with one of them prefills only
+   * the rest (default 256 MiB; 0 turns it off). A negotiation's next turn starts with most of its last
+   * prompt. A token costs layers x 2 x KV heads x head size x 2 bytes (fp16) or 4 (fp32): about 144 KiB
+   * for Qwen3-4B in fp16, so the default holds about 1,800 tokens.
+   */
+  prefixCacheBytes?: number;
   /** onnxruntime threads per operator (default: onnxruntime's choice). */
   intraOpNumThreads?: number;
   /** A name for `modelId` (default: the folder's name). */

@@ -47,6 +47,7 @@ async function load(message: LoadMessage): Promise<void> {
   decoder = new BatchDecoder(session, shape, {
     maxBatchSize: message.maxBatchSize,
     prefillTokensPerRun: message.prefillTokensPerRun,
+    prefixCacheBytes: message.prefixCacheBytes,
     padTokenId: pad,
   });
   send({
@@ -82,12 +83,13 @@ function generate(message: GenerateMessage): void {
     promptIds,
     decoders: decodersFor(request, tk, grammar),
     abortFlag: new Int32Array(message.abortFlag),
-    resolve: (outputs) =>
+    resolve: (outputs, info) =>
       send({
         type: 'result',
         id,
         choices: outputs.map((o) => ({ text: o.text, tokens: o.tokens, finishReason: o.finishReason })),
         promptTokens: promptIds.length,
+        cachedPromptTokens: info.cachedPromptTokens,
         steps: engine.steps - before,
       }),
     reject: (error) => send({ type: 'error', id, error: serializeError(error) }),

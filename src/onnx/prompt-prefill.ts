@@ -3,6 +3,7 @@ import type { DecodeSequence } from './decode-sequence.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
+import type { CachedPrefix } from './prefix-cache.js';
 
 /**
  * A request's prompt, run through the model on its own (one row, its own cache) in chunks before the
@@ -11,20 +12,34 @@ import type { OnnxModelShape } from './onnx-options.js';
  * `n` samples fed the same prompt `n` times; here it is fed once and its cache copied into each row.
  *
  * The prompt's last token is left out: the rows feed it in their first batch step, so every row's
- * logits come from the batch like every other step's.
+ * logits come from the batch like every other step's. A prompt that starts with a cached one (see
+ * `PrefixCache`) starts from that cache and runs only the rest.
  */
 export class PromptPrefill {
   readonly cache: KvCache;
   private fed = 0;
+  private readonly reusedTokens: number;
 
   constructor(
     readonly rows: readonly DecodeSequence[],
     /** The tokens to run: what every row waits to feed, less the last token. */
     readonly tokens: readonly number[],
     private readonly shape: OnnxModelShape,
+    /** A cached prompt the tokens start with, and how many of its tokens they share: not run again. */
+    start?: { entry: CachedPrefix; length: number },
   ) {
     this.cache = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
     this.cache.addRows(1);
+    if (start) {
+      this.cache.loadPrefix(start.entry.arrays, start.entry.tokens.length, start.length);
+      this.fed = start.length;
+    }
+    this.reusedTokens = this.fed;
+  }
+
+  /** Tokens taken from the prefix cache instead of run. */
+  get reused(): number {
+    return this.reusedTokens;
   }
 
   get done(): boolean {

@@ -11,6 +11,7 @@ export interface LoadMessage {
   fallback: boolean;
   maxBatchSize: number;
   prefillTokensPerRun: number;
+  prefixCacheBytes: number;
   intraOpNumThreads: number | undefined;
 }
 
@@ -59,6 +60,7 @@ export interface ResultMessage {
   id: number;
   choices: { text: string; tokens: number; finishReason: 'stop' | 'length' }[];
   promptTokens: number;
+  cachedPromptTokens: number;
   steps: number;
 }
 

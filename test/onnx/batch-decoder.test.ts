@@ -200,6 +200,39 @@ describe('BatchDecoder', () => {
     expect(fake.runs.at(-1)?.ids).toHaveLength(1);
   });
 
+  it('takes a prompt that starts with a cached one from the prefix cache and runs only the rest', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      prefixCacheBytes: 1 << 20,
+      padTokenId: 0,
+    });
+    const prompt = [7, 8, 9, 10, 11];
+    await submit(decoder, { promptIds: prompt, decoders: [scripted([1])], abortFlag: null });
+    expect(fake.runs[0]?.ids).toEqual([[7, 8, 9, 10]]);
+    // The same prompt again: nothing to prefill; the row feeds the last token over the cached four.
+    const before = fake.runs.length;
+    await submit(decoder, { promptIds: prompt, decoders: [scripted([2])], abortFlag: null });
+    const again = fake.runs[before];
+    expect(again?.ids).toEqual([[11]]);
+    expect(again?.past).toEqual([[7, 8, 9, 10]]);
+    expect(again?.positions).toEqual([[4]]);
+    // A longer conversation: only what follows the cached prompt runs, at its own positions.
+    const next = fake.runs.length;
+    await submit(decoder, {
+      promptIds: [...prompt, 1, 12, 13, 14],
+      decoders: [scripted([3])],
+      abortFlag: null,
+    });
+    const rest = fake.runs[next];
+    expect(rest?.ids).toEqual([[11, 1, 12, 13]]);
+    expect(rest?.positions).toEqual([[4, 5, 6, 7]]);
+    expect(rest?.past).toEqual([[7, 8, 9, 10]]);
+    expect(fake.runs[next + 1]?.past).toEqual([[7, 8, 9, 10, 11, 1, 12, 13]]);
+    expect(decoder.reusedPromptTokens).toBe(8);
+  });
+
   it('fails the requests of a run that throws, and serves the next request', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HaggleAbortError } from '../../src/contract/errors.js';
+import { HaggleAbortError, InvalidInputError } from '../../src/contract/errors.js';
 import { OnnxBackend, OnnxDeviceUnavailableError, OnnxModelFolderError } from '../../src/onnx/index.js';
 import { fixtureModel } from './fixture-model.js';
 
@@ -64,6 +64,44 @@ describe('OnnxBackend', () => {
       ),
     );
     expect(together[0]?.choices).toEqual(alone.choices);
+  });
+
+  it('gives the same samples with the prefix cache as without, and reports the cached tokens', async () => {
+    const uncached = await OnnxBackend.load(fixtureModel(1), { prefixCacheBytes: 0 });
+    try {
+      // A conversation that grows turn by turn, as a negotiation's prompts do.
+      const turns = ['Make an offer.', 'I can do 40.', 'How about 45?', 'Deal at 44 then.'];
+      let sofar = '<|im_start|>system\nYou sell a camera.<|im_end|>\n';
+      for (const [i, turn] of turns.entries()) {
+        sofar += `<|im_start|>user\n${turn}<|im_end|>\n`;
+        const request = {
+          prompt: { messages: [], text: `${sofar}<|im_start|>assistant\n` },
+          responseFormat: { type: 'json' as const, schema },
+          seed: 20 + i,
+          n: 2,
+          maxTokens: 60,
+        };
+        const cached = await backend.doGenerate(request);
+        const fresh = await uncached.doGenerate(request);
+        expect(cached.choices).toEqual(fresh.choices);
+        expect(fresh.usage.cachedPromptTokens).toBe(0);
+        // From the second turn on, the last prompt's tokens come from the cache.
+        if (i > 0) expect(cached.usage.cachedPromptTokens).toBeGreaterThan(10);
+        expect(cached.usage.cachedPromptTokens).toBeLessThan(cached.usage.promptTokens);
+      }
+    } finally {
+      await uncached.dispose();
+    }
+  });
+
+  it('rejects load options it cannot use, naming each', async () => {
+    const error = await OnnxBackend.load(fixtureModel(1), {
+      maxBatchSize: 0,
+      prefixCacheBytes: -1,
+    }).catch((e: unknown) => e);
+    expect(InvalidInputError.isInstance(error)).toBe(true);
+    expect(String((error as Error).message)).toMatch(/maxBatchSize/);
+    expect(String((error as Error).message)).toMatch(/prefixCacheBytes/);
   });
 
   it('generates plain text up to maxTokens or a stop string', async () => {

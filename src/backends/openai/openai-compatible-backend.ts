@@ -6,6 +6,7 @@ import type {
   GenerateOptions,
   GenerateResult,
   LanguageBackend,
+  Usage,
 } from '../language-backend.js';
 import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './dialect.js';
 import { type AttemptFailure, attemptRequest } from './http-attempt.js';
@@ -126,7 +127,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
         }),
       );
       const choices: GenerateChoice[] = [];
-      const usage = { promptTokens: 0, completionTokens: 0 };
+      const usage: Usage = { promptTokens: 0, completionTokens: 0 };
       for (const part of parts) {
         for (const warning of part.warnings) {
           if (!warnings.some((seen) => JSON.stringify(seen) === JSON.stringify(warning)))
@@ -139,6 +140,8 @@ export class OpenAICompatibleBackend implements LanguageBackend {
         }
         usage.promptTokens += part.response.usage.promptTokens;
         usage.completionTokens += part.response.usage.completionTokens;
+        const cached = part.response.usage.cachedPromptTokens;
+        if (cached !== undefined) usage.cachedPromptTokens = (usage.cachedPromptTokens ?? 0) + cached;
       }
       const first = parts[0]?.response;
       return {

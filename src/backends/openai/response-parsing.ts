@@ -51,12 +51,15 @@ export function parseCompletionResponse(json: unknown, endpoint: Endpoint): Pars
   const usage = (typeof body.usage === 'object' && body.usage !== null ? body.usage : {}) as {
     prompt_tokens?: unknown;
     completion_tokens?: unknown;
+    prompt_tokens_details?: { cached_tokens?: unknown } | null;
   };
+  const cached = usage.prompt_tokens_details?.cached_tokens;
   return {
     choices: indexed.map((entry) => entry.choice),
     usage: {
       promptTokens: typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0,
       completionTokens: typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0,
+      ...(typeof cached === 'number' ? { cachedPromptTokens: cached } : {}),
     },
     id: typeof body.id === 'string' ? body.id : undefined,
     model: typeof body.model === 'string' ? body.model : undefined,

@@ -163,6 +163,11 @@ function answer(res: ServerResponse, body: Record<string, unknown>, wrap: (text:
         ? { index, message: { role: 'assistant', content: text }, finish_reason: 'stop' }
         : { index, text, finish_reason: 'stop' },
     ),
-    usage: { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 },
+    usage: {
+      prompt_tokens: 10,
+      completion_tokens: 20,
+      total_tokens: 30,
+      prompt_tokens_details: { cached_tokens: 4 },
+    },
   });
 }

@@ -65,7 +65,7 @@ describe('OpenAICompatibleBackend under faults', () => {
     const result = await backend.doGenerate(turnRequest());
     expect(server.requests).toHaveLength(5);
     expect(TurnSchema.parse(JSON.parse(result.choices[0]?.text ?? ''))).toMatchObject({ action: 'accept' });
-    expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 20 });
+    expect(result.usage).toEqual({ promptTokens: 10, completionTokens: 20, cachedPromptTokens: 4 });
     expect(logs).toHaveLength(4);
     expect(logs[0]).toMatch(/attempt 1 failed \(HTTP 500/);
     expect(logs[1]).toMatch(/connection failed/);
