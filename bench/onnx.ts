@@ -2,10 +2,11 @@
 // second and time per turn for haggle's decode loop (worker thread, KV cache, grammar mask and
 // jump-forward every step) against a bare `session.run` loop (same tokens, no grammar, no worker:
 // the overhead) and against transformers.js `generate()` with @huggingface/transformers-structured-output
-// on the same model, prompt and schema; batch 1 against batch 8; then RSS after 200 and 2,000 agent
-// turns. Prints a table, then ONE JSON line (last).
-//   npx tsx bench/onnx.ts            (about two minutes on two cores)
-//   npx tsx bench/onnx.ts --quick    (fewer turns; no memory run)
+// on the same model, prompt and schema; batch 1 against batch 8; one conversation growing turn by
+// turn with the prefix cache on and off; then RSS after 200 and 2,000 agent turns. Prints a table,
+// then ONE JSON line (last).
+//   npx tsx --expose-gc bench/onnx.ts            (about a minute and a half on two cores)
+//   npx tsx bench/onnx.ts --quick                (fewer turns and rounds; no memory run)
 import { existsSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -49,7 +50,9 @@ interface Row {
 const rows: Row[] = [];
 
 // ---- haggle's loop ------------------------------------------------------------------------------
-const backend = await OnnxBackend.load(folder, { maxBatchSize: 8 });
+// The throughput rows send one prompt again and again: with the prefix cache on, haggle would skip
+// every prefill the bare loops pay for. Off here; the conversation section below measures it.
+const backend = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
 async function ours(batch: number): Promise<{ tokens: number; row: Row }> {
   const generate = (seed: number) =>
     backend.doGenerate({
@@ -203,11 +206,57 @@ const [ours1, ours8, bare1, bare8, sampled1, sampled8, forward1, forward8] = row
   Row,
 ];
 
+await backend.dispose();
+
+// ---- prefix cache: one conversation growing by an exchange per turn, as a negotiation's prompts do ---
+// The default backend (prefix cache on) against one with it off, the same requests and seeds.
+const cached = await OnnxBackend.load(folder, { maxBatchSize: 8 });
+const uncached = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
+async function conversation(target: OnnxBackend) {
+  let text = promptText.slice(0, promptText.lastIndexOf('<|im_start|>assistant'));
+  let promptTokens = 0;
+  let cachedTokens = 0;
+  const started = performance.now();
+  const exchanges = quick ? 8 : 24;
+  for (let turn = 0; turn < exchanges; turn++) {
+    const result = await target.doGenerate({
+      prompt: { messages: [], text: `${text}<|im_start|>assistant\n` },
+      responseFormat: { type: 'json', schema },
+      seed: turn,
+      maxTokens,
+      temperature: 1,
+    });
+    promptTokens += result.usage.promptTokens;
+    cachedTokens += result.usage.cachedPromptTokens ?? 0;
+    const reply = result.choices[0]?.text ?? '';
+    text += `<|im_start|>assistant\n${reply}<|im_end|>\n<|im_start|>user\nCounter ${turn}: ${90 + turn}.00 USD.<|im_end|>\n`;
+  }
+  return { msPerTurn: (performance.now() - started) / exchanges, promptTokens, cachedTokens, exchanges };
+}
+// Warm each worker (grammar, string masks) on a prompt that shares nothing but `<|im_start|>user`.
+for (const target of [cached, uncached]) {
+  await target.doGenerate({
+    prompt: { messages: [], text: '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n' },
+    responseFormat: { type: 'json', schema },
+    seed: 99,
+    maxTokens,
+  });
+}
+const withoutCache = await conversation(uncached);
+const withCache = await conversation(cached);
+await cached.dispose();
+await uncached.dispose();
+
 // ---- memory: RSS after 200 and after 2,000 agent turns (this process holds the worker too) ----------
-// Before transformers.js loads its own copy of the model into this process.
+// Before transformers.js loads its own copy of the model into this process; the default backend
+// (prefix cache on: its budget is part of what must stay flat).
 let memory: { rssAfter200MB: number; rssAfter2000MB: number; deltaMB: number } | undefined;
+const memoryBackend = await OnnxBackend.load(folder, { maxBatchSize: 8 });
 if (!quick) {
-  const agent = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7, maxTokens: 160 } });
+  const agent = new NegotiationAgent({
+    backend: memoryBackend,
+    sampling: { temperature: 1.0, seed: 7, maxTokens: 160 },
+  });
   const inputs = randomInputs(200, 5);
   const round = (r: number) =>
     Promise.all(inputs.map((input, i) => agent.predict(input, { seed: r * 1000 + i })));
@@ -219,7 +268,7 @@ if (!quick) {
   const after2000 = process.memoryUsage().rss / 2 ** 20;
   memory = { rssAfter200MB: after200, rssAfter2000MB: after2000, deltaMB: after2000 - after200 };
 }
-await backend.dispose();
+await memoryBackend.dispose();
 
 // ---- transformers.js generate() with structured output ----------------------------------------------
 let transformersRow: Row | { row: string; error: string };
@@ -289,8 +338,23 @@ console.log(
   `batch 8 / batch 1 tokens/s: haggle ${batchGain.toFixed(2)}×, bare argmax ${gain(bare1, bare8)}×, ` +
     `bare + TokenSampler ${gain(sampled1, sampled8)}×, forward only ${gain(forward1, forward8)}×`,
 );
+console.log(
+  `prefix cache, one conversation of ${withCache.exchanges} turns (${withCache.promptTokens} prompt tokens in all): ` +
+    `${withCache.cachedTokens} taken from the cache, ${withCache.msPerTurn.toFixed(1)} ms / turn; ` +
+    `cache off: ${withoutCache.cachedTokens} cached, ${withoutCache.msPerTurn.toFixed(1)} ms / turn`,
+);
 if (memory)
   console.log(
     `RSS after 200 turns ${memory.rssAfter200MB.toFixed(0)} MB, after 2,000 ${memory.rssAfter2000MB.toFixed(0)} MB (delta ${memory.deltaMB.toFixed(1)} MB)`,
   );
-console.log(JSON.stringify({ bench: 'onnx', quick, turns, rows: all, batchGain, memory }));
+console.log(
+  JSON.stringify({
+    bench: 'onnx',
+    quick,
+    turns,
+    rows: all,
+    batchGain,
+    prefixCache: { on: withCache, off: withoutCache },
+    memory,
+  }),
+);
