@@ -12,4 +12,8 @@ it('local-onnx: loads the tiny model (CUDA asked, CPU used), predicts and runs a
   const session = out.match(/^session: (deal|no-deal) \(\w[\w-]*\) after (\d+) turns, (\d+) turn events$/m);
   expect(session).not.toBeNull();
   expect(session?.[2]).toBe(session?.[3]);
+  // The session's turns resend the conversation: its shared start comes from the prefix cache.
+  const tokens = out.match(/^prompt tokens: (\d+), of which (\d+) came from the prefix cache$/m);
+  expect(Number(tokens?.[2])).toBeGreaterThan(0);
+  expect(Number(tokens?.[2])).toBeLessThan(Number(tokens?.[1]));
 }, 120_000);
