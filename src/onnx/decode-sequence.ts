@@ -69,15 +69,23 @@ export class DecodeSequence {
    * fresh logits come back.
    */
   private ask(tokens: readonly number[]): Promise<Float32Array> {
-    const target = this.job.promptIds.concat(tokens);
-    const limit = Math.min(this.fed.length, target.length);
-    let common = 0;
-    while (common < limit && this.fed[common] === target[common]) common++;
-    if (common === target.length) common--;
+    // The target is `prompt + tokens`. What was fed is a prefix of an earlier target, and every target
+    // starts with the same prompt, so only the generated part needs comparing: per step this costs the
+    // tokens generated so far, not the prompt (often a thousand tokens of conversation).
+    const prompt = this.job.promptIds;
+    const length = prompt.length + tokens.length;
+    const limit = Math.min(this.fed.length, length);
+    let common = Math.min(limit, prompt.length);
+    while (common < limit && this.fed[common] === tokens[common - prompt.length]) common++;
+    if (common === length) common--;
     for (let i = common; i < this.slots.length; i++) this.mask[this.slots[i] as number] = 0;
     this.fed.length = common;
     this.slots.length = common;
-    this.pending = target.slice(common);
+    const pending: number[] = [];
+    for (let i = common; i < prompt.length; i++) pending.push(prompt[i] as number);
+    for (let i = Math.max(common, prompt.length); i < length; i++)
+      pending.push(tokens[i - prompt.length] as number);
+    this.pending = pending;
     return new Promise<Float32Array>((resolve, reject) => {
       this.answer = { resolve, reject };
       this.state = 'waiting';
