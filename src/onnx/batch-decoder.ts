@@ -178,7 +178,10 @@ export class BatchDecoder {
       const added = width - this.cache.length;
       this.cache.padLeft(added);
       for (const row of this.rows) {
-        row.mask.unshift(...new Array<number>(added).fill(0));
+        // Not `unshift(...zeros)`: a prompt of tens of thousands of tokens would overflow the call.
+        const old = row.mask.splice(0);
+        for (let c = 0; c < added; c++) row.mask.push(0);
+        for (const seen of old) row.mask.push(seen);
         for (let i = 0; i < row.slots.length; i++) row.slots[i] = (row.slots[i] as number) + added;
       }
     }

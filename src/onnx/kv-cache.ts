@@ -8,10 +8,10 @@ export type KvArray = Float32Array | Uint16Array;
  *
  * The arrays are views into two arenas per array that take turns: a step reads the past from one and
  * onnxruntime writes the present into the other (`nextArrays`, handed to `session.run` as
- * preallocated outputs). Without them every step allocated a fresh cache of a few hundred kilobytes
- * per layer outside the JavaScript heap, and V8 answered that external memory with a full garbage
- * collection every few dozen steps (about a tenth of a batch-8 decode, and the long tail of its
- * steps). Rows joining or leaving, and compaction, write into the spare arena the same way.
+ * preallocated outputs). Taking onnxruntime's outputs as the cache instead kept each step's few
+ * hundred kilobytes alive through the next step, so they were promoted to the old generation and V8
+ * ran a full collection for them every few dozen steps (about a tenth of a batch-8 decode, and the
+ * long tail of its steps). Rows joining or leaving, and compaction, write into the spare arena too.
  */
 export class KvCache {
   /** `layers * 2` arrays: layer 0 key, layer 0 value, layer 1 key, ... */
