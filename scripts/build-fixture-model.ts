@@ -15,10 +15,14 @@ const { values } = parseArgs({
     'optimum-strict': { type: 'boolean', default: false },
     // Also write onnx/model_fp16.onnx: float16 KV cache and logits, as an fp16 export has.
     fp16: { type: 'boolean', default: false },
+    // Weights in onnx/model.onnx_data beside the graph, as an export over the 2 GB protobuf limit has.
+    'external-data': { type: 'boolean', default: false },
   },
 });
 if (!values.out) {
-  console.error('usage: build-fixture-model --out DIR [--seed S] [--optimum-strict] [--fp16]');
+  console.error(
+    'usage: build-fixture-model --out DIR [--seed S] [--optimum-strict] [--fp16] [--external-data]',
+  );
   process.exit(2);
 }
 const seed = Number(values.seed);
@@ -27,5 +31,9 @@ if (!Number.isInteger(seed)) {
   process.exit(2);
 }
 const started = Date.now();
-writeFixtureModel(resolve(values.out), seed, { logitsToKeep: !values['optimum-strict'], fp16: values.fp16 });
+writeFixtureModel(resolve(values.out), seed, {
+  logitsToKeep: !values['optimum-strict'],
+  fp16: values.fp16,
+  externalData: values['external-data'],
+});
 console.log(`wrote ${resolve(values.out)} (seed ${seed}) in ${Date.now() - started} ms`);

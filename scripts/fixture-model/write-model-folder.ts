@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { configJson, GENERATION_CONFIG, TINY_QWEN3 } from './config.js';
+import { withExternalData } from './external-data.js';
 import { buildQwen3Graph, type GraphOptions } from './qwen3-graph.js';
 import { makeWeights } from './weights.js';
 
@@ -22,6 +23,8 @@ export interface FixtureOptions extends GraphOptions {
   replace?: boolean;
   /** Also write `onnx/model_fp16.onnx`: the same weights behind an fp16 interface (KV cache, logits). */
   fp16?: boolean;
+  /** Keep the weights in `onnx/<graph>_data` files beside each graph, as a multi-gigabyte export must. */
+  externalData?: boolean;
 }
 
 export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
@@ -29,10 +32,19 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(join(staging, 'onnx'), { recursive: true });
   const weights = makeWeights(TINY_QWEN3, seed);
-  writeFileSync(join(staging, 'onnx', 'model.onnx'), buildQwen3Graph(TINY_QWEN3, weights, options));
+  const writeGraph = (name: string, model: Uint8Array) => {
+    if (!options.externalData) {
+      writeFileSync(join(staging, 'onnx', name), model);
+      return;
+    }
+    const { graph, data } = withExternalData(model, `${name}_data`);
+    writeFileSync(join(staging, 'onnx', name), graph);
+    writeFileSync(join(staging, 'onnx', `${name}_data`), data);
+  };
+  writeGraph('model.onnx', buildQwen3Graph(TINY_QWEN3, weights, options));
   if (options.fp16) {
-    writeFileSync(
-      join(staging, 'onnx', 'model_fp16.onnx'),
+    writeGraph(
+      'model_fp16.onnx',
       buildQwen3Graph(TINY_QWEN3, weights, { ...options, interfaceType: 'float16' }),
     );
   }

@@ -295,7 +295,7 @@ function rebuildError(error: SerializedError): Error {
     );
   }
   if (error.code === 'onnx-model-folder')
-    return new OnnxModelFolderError(error.fields.folder ?? '', error.message);
+    return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
   if (error.code === 'aborted') return new HaggleAbortError(error.message);
   if (error.code !== undefined) {
     const rebuilt = new HaggleError(error.code, error.message);

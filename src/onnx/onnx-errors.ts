@@ -29,10 +29,13 @@ export class OnnxDeviceUnavailableError extends HaggleError {
 /** The model folder lacks a file the backend needs, or holds a config it cannot read. */
 export class OnnxModelFolderError extends HaggleError {
   readonly folder: string;
+  /** What is wrong with it (the message without the folder). */
+  readonly problem: string;
 
   constructor(folder: string, problem: string, options?: { cause?: unknown }) {
     super('onnx-model-folder', `Cannot load the ONNX model folder ${folder}: ${problem}`, options);
     this.name = 'OnnxModelFolderError';
     this.folder = folder;
+    this.problem = problem;
   }
 }

@@ -1,6 +1,7 @@
+import { basename, dirname } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { BackendWarning } from '../backends/language-backend.js';
-import { OnnxDeviceUnavailableError } from './onnx-errors.js';
+import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDevice } from './onnx-options.js';
 
 export interface CreatedSession {
@@ -26,7 +27,7 @@ export async function createSession(
   };
   if (device === 'cpu') {
     return {
-      session: await ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] }),
+      session: await open(modelPath, { ...base, executionProviders: ['cpu'] }),
       device,
       warnings: [],
     };
@@ -36,16 +37,18 @@ export async function createSession(
     device === 'cuda' ? { name: 'cuda' } : { name: 'webgpu' };
   try {
     // Quiet: a missing provider is reported once, as our warning or error, not as a native log line.
-    const session = await ort.InferenceSession.create(modelPath, {
+    const session = await open(modelPath, {
       ...base,
       executionProviders: [provider],
       logSeverityLevel: options.fallback ? 4 : 3,
     });
     return { session, device, warnings: [] };
   } catch (error) {
+    // A broken folder is not a missing provider: say so rather than fall back.
+    if (error instanceof OnnxModelFolderError) throw error;
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
     if (!options.fallback) throw new OnnxDeviceUnavailableError(device, reason, { cause: error });
-    const session = await ort.InferenceSession.create(modelPath, { ...base, executionProviders: ['cpu'] });
+    const session = await open(modelPath, { ...base, executionProviders: ['cpu'] });
     const hint =
       device === 'cuda'
         ? ' Install the CUDA provider with ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node.'
@@ -60,5 +63,30 @@ export async function createSession(
         },
       ],
     };
+  }
+}
+
+/** onnxruntime's words when a graph's external data file is not where the graph says it is. */
+const MISSING_DATA = /External data path does not exist: "([^"]+)"/;
+
+/**
+ * Creates the session; a graph whose external data file (the weights of an export over the 2 GB
+ * protobuf limit) is missing becomes an `OnnxModelFolderError` naming the file.
+ */
+async function open(
+  modelPath: string,
+  options: ort.InferenceSession.SessionOptions,
+): Promise<ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(modelPath, options);
+  } catch (error) {
+    const missing = MISSING_DATA.exec(error instanceof Error ? error.message : String(error));
+    if (!missing) throw error;
+    throw new OnnxModelFolderError(
+      dirname(modelPath),
+      `${basename(missing[1] as string)} is missing: ${basename(modelPath)} keeps its weights in external data ` +
+        'files beside it; copy every file of the export',
+      { cause: error },
+    );
   }
 }

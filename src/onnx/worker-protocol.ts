@@ -73,7 +73,7 @@ export type FromWorker =
 export function serializeError(error: unknown): SerializedError {
   const e = error instanceof Error ? error : new Error(String(error));
   const fields: Record<string, string> = {};
-  for (const key of ['device', 'reason', 'folder'] as const) {
+  for (const key of ['device', 'reason', 'folder', 'problem'] as const) {
     const value = (e as unknown as Record<string, unknown>)[key];
     if (typeof value === 'string') fields[key] = value;
   }

@@ -1,7 +1,9 @@
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HaggleAbortError, InvalidInputError } from '../../src/contract/errors.js';
 import { OnnxBackend, OnnxDeviceUnavailableError, OnnxModelFolderError } from '../../src/onnx/index.js';
-import { fixtureModel } from './fixture-model.js';
+import { fixtureModel, repoRoot } from './fixture-model.js';
 
 const schema = {
   type: 'object',
@@ -91,6 +93,39 @@ describe('OnnxBackend', () => {
       }
     } finally {
       await uncached.dispose();
+    }
+  });
+
+  it('loads an export whose weights are in external data files, and names a missing one', async () => {
+    const folder = fixtureModel(1, { externalData: true });
+    expect(existsSync(join(folder, 'onnx', 'model.onnx_data'))).toBe(true);
+    expect(statSync(join(folder, 'onnx', 'model.onnx')).size).toBeLessThan(100_000);
+    const external = await OnnxBackend.load(folder);
+    try {
+      const request = {
+        prompt,
+        responseFormat: { type: 'json' as const, schema },
+        seed: 3,
+        n: 2,
+        maxTokens: 60,
+      };
+      expect((await external.doGenerate(request)).choices).toEqual(
+        (await backend.doGenerate(request)).choices,
+      );
+    } finally {
+      await external.dispose();
+    }
+    // The same folder without its data file.
+    const broken = mkdtempSync(join(repoRoot, '.cache', 'no-data-'));
+    try {
+      cpSync(folder, broken, { recursive: true });
+      rmSync(join(broken, 'onnx', 'model.onnx_data'));
+      const error = await OnnxBackend.load(broken, { device: 'cuda' }).catch((e: unknown) => e);
+      expect(OnnxModelFolderError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(/model\.onnx_data is missing/);
+      expect((error as Error).message.match(/Cannot load/g)).toHaveLength(1);
+    } finally {
+      rmSync(broken, { recursive: true, force: true });
     }
   });
 
