@@ -15,13 +15,15 @@ const { values } = parseArgs({
     'optimum-strict': { type: 'boolean', default: false },
     // Also write onnx/model_fp16.onnx: float16 KV cache and logits, as an fp16 export has.
     fp16: { type: 'boolean', default: false },
+    // Also write onnx/model_q4f16.onnx: 4-bit MatMulNBits projections behind the fp16 interface.
+    q4f16: { type: 'boolean', default: false },
     // Weights in onnx/model.onnx_data beside the graph, as an export over the 2 GB protobuf limit has.
     'external-data': { type: 'boolean', default: false },
   },
 });
 if (!values.out) {
   console.error(
-    'usage: build-fixture-model --out DIR [--seed S] [--optimum-strict] [--fp16] [--external-data]',
+    'usage: build-fixture-model --out DIR [--seed S] [--optimum-strict] [--fp16] [--q4f16] [--external-data]',
   );
   process.exit(2);
 }
@@ -34,6 +36,7 @@ const started = Date.now();
 writeFixtureModel(resolve(values.out), seed, {
   logitsToKeep: !values['optimum-strict'],
   fp16: values.fp16,
+  q4f16: values.q4f16,
   externalData: values['external-data'],
 });
 console.log(`wrote ${resolve(values.out)} (seed ${seed}) in ${Date.now() - started} ms`);

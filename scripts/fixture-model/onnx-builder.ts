@@ -6,6 +6,7 @@ const require = createRequire(import.meta.url);
 const proto = (require('onnx-proto') as { onnx: typeof onnx }).onnx;
 
 const FLOAT = 1;
+const UINT8 = 2;
 const INT64 = 7;
 const FLOAT16 = 10;
 
@@ -24,6 +25,8 @@ export class GraphBuilder {
   private readonly inputs: onnx.IValueInfoProto[] = [];
   private readonly outputs: onnx.IValueInfoProto[] = [];
   private counter = 0;
+  /** Operator domains beyond the standard one (`com.microsoft` for onnxruntime's contrib ops). */
+  private readonly domains = new Set<string>();
 
   input(name: string, elemType: ElemType, dims: Dim[]): string {
     this.inputs.push(valueInfo(name, elemType, dims));
@@ -42,6 +45,11 @@ export class GraphBuilder {
       dataType: FLOAT,
       rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
     });
+    return name;
+  }
+
+  bytes(name: string, dims: number[], data: Uint8Array): string {
+    this.initializers.push({ name, dims, dataType: UINT8, rawData: data });
     return name;
   }
 
@@ -69,7 +77,9 @@ export class GraphBuilder {
     inputs: string[],
     attributes: Record<string, number | number[]> = {},
     output?: string,
+    domain = '',
   ): string {
+    if (domain !== '') this.domains.add(domain);
     const name = output ?? `${type.toLowerCase()}_${this.counter++}`;
     const attribute: onnx.IAttributeProto[] = Object.entries(attributes).map(([key, value]) =>
       Array.isArray(value)
@@ -84,6 +94,7 @@ export class GraphBuilder {
       output: [name],
       name: `node_${this.counter++}`,
       attribute,
+      ...(domain !== '' ? { domain } : {}),
     });
     return name;
   }
@@ -100,7 +111,10 @@ export class GraphBuilder {
     const model = proto.ModelProto.create({
       irVersion: 8,
       producerName: 'haggle-fixture',
-      opsetImport: [{ domain: '', version: 17 }],
+      opsetImport: [
+        { domain: '', version: 17 },
+        ...[...this.domains].map((domain) => ({ domain, version: 1 })),
+      ],
       graph: {
         name: graphName,
         node: this.nodes,

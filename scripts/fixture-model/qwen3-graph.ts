@@ -1,5 +1,6 @@
 import type { TinyQwen3Config } from './config.js';
 import { GraphBuilder } from './onnx-builder.js';
+import { Q4_BLOCK, quantize4 } from './quantize-4bit.js';
 import type { TinyQwen3Weights } from './weights.js';
 
 /** Masked attention scores: large and finite, so a fully masked (padding) row stays NaN-free. */
@@ -24,6 +25,12 @@ export interface GraphOptions {
    * float32 (Cast at the edges), so the logits equal the fp32 graph's rounded to half precision.
    */
   interfaceType?: 'float' | 'float16';
+  /**
+   * `q4`: the layers' projections as onnxruntime's `MatMulNBits` (com.microsoft) with 4-bit block
+   * weights, as a q4f16 export (`model_q4f16.onnx`) has them; with `interfaceType: 'float16'`, that
+   * export's interface. The embedding and the tied head stay float32.
+   */
+  quantize?: 'q4';
 }
 
 export function buildQwen3Graph(
@@ -32,6 +39,23 @@ export function buildQwen3Graph(
   options: GraphOptions = {},
 ): Uint8Array {
   const g = new GraphBuilder();
+  // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
+  const linear = (x: string, name: string, k: number, n: number, weight: Float32Array) => {
+    if (options.quantize !== 'q4') return g.op('MatMul', [x, g.floats(name, [k, n], weight)]);
+    const q = quantize4(weight, k, n);
+    const blocks = k / Q4_BLOCK;
+    return g.op(
+      'MatMulNBits',
+      [
+        x,
+        g.bytes(name, [n, blocks, Q4_BLOCK / 2], q.packed),
+        g.floats(`${name}.scales`, [n * blocks], q.scales),
+      ],
+      { K: k, N: n, bits: 4, block_size: Q4_BLOCK },
+      undefined,
+      'com.microsoft',
+    );
+  };
   const { hiddenSize: d, heads, kvHeads, headDim, intermediateSize: m, vocabSize: vocab } = config;
   const group = heads / kvHeads;
   const inputIds = g.input('input_ids', 'int64', ['batch_size', 'sequence_length']);
@@ -110,10 +134,7 @@ export function buildQwen3Graph(
       n: number,
       norm: Float32Array | null,
     ) => {
-      const flat = g.op('MatMul', [
-        x,
-        g.floats(name(`self_attn.${label}_proj.weight`), [d, n * headDim], weight),
-      ]);
+      const flat = linear(x, name(`self_attn.${label}_proj.weight`), d, n * headDim, weight);
       let split = g.op('Reshape', [flat, shape(n, headDim)]); // (B, T, n, hd)
       if (norm) split = rmsNorm(split, g.floats(name(`self_attn.${label}_norm.weight`), [headDim], norm));
       return g.op('Transpose', [split], { perm: [0, 2, 1, 3] }); // (B, n, T, hd)
@@ -158,20 +179,14 @@ export function buildQwen3Graph(
     const probs = g.op('Softmax', [g.op('Where', [visible, scores, masked])], { axis: -1 });
     const context = g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: [0, 2, 1, 3] });
     const merged = g.op('Reshape', [context, shape(heads * headDim)]);
-    const attended = g.op('MatMul', [
-      merged,
-      g.floats(name('self_attn.o_proj.weight'), [heads * headDim, d], w.o),
-    ]);
+    const attended = linear(merged, name('self_attn.o_proj.weight'), heads * headDim, d, w.o);
     hidden = g.op('Add', [hidden, attended]);
 
     const normed2 = rmsNorm(hidden, g.floats(name('post_attention_layernorm.weight'), [d], w.postNorm));
-    const gate = g.op('MatMul', [normed2, g.floats(name('mlp.gate_proj.weight'), [d, m], w.gate)]);
-    const up = g.op('MatMul', [normed2, g.floats(name('mlp.up_proj.weight'), [d, m], w.up)]);
+    const gate = linear(normed2, name('mlp.gate_proj.weight'), d, m, w.gate);
+    const up = linear(normed2, name('mlp.up_proj.weight'), d, m, w.up);
     const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), up]);
-    hidden = g.op('Add', [
-      hidden,
-      g.op('MatMul', [act, g.floats(name('mlp.down_proj.weight'), [m, d], w.down)]),
-    ]);
+    hidden = g.op('Add', [hidden, linear(act, name('mlp.down_proj.weight'), m, d, w.down)]);
   }
   let final = rmsNorm(hidden, g.floats('model.norm.weight', [d], weights.finalNorm));
   let kept = g.op('Unsqueeze', [newLength, g.ints([0])]);

@@ -25,6 +25,8 @@ export interface FixtureOptions extends GraphOptions {
   fp16?: boolean;
   /** Keep the weights in `onnx/<graph>_data` files beside each graph, as a multi-gigabyte export must. */
   externalData?: boolean;
+  /** Also write `onnx/model_q4f16.onnx`: 4-bit `MatMulNBits` projections behind the fp16 interface. */
+  q4f16?: boolean;
 }
 
 export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
@@ -42,6 +44,12 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
     writeFileSync(join(staging, 'onnx', `${name}_data`), data);
   };
   writeGraph('model.onnx', buildQwen3Graph(TINY_QWEN3, weights, options));
+  if (options.q4f16) {
+    writeGraph(
+      'model_q4f16.onnx',
+      buildQwen3Graph(TINY_QWEN3, weights, { ...options, interfaceType: 'float16', quantize: 'q4' }),
+    );
+  }
   if (options.fp16) {
     writeGraph(
       'model_fp16.onnx',

@@ -1,0 +1,97 @@
+import { join } from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
+import { dequantizedWeights } from '../../scripts/fixture-model/quantize-4bit.js';
+import { referenceLogits } from '../../scripts/fixture-model/reference-forward.js';
+import { makeWeights } from '../../scripts/fixture-model/weights.js';
+import { halfToFloat32 } from '../../src/onnx/float16.js';
+import { OnnxBackend } from '../../src/onnx/index.js';
+import { fixtureModel } from './fixture-model.js';
+
+// A q4f16 export (`model_q4f16.onnx`, what transformers.js users run on WebGPU and CUDA) keeps its
+// projections in onnxruntime's MatMulNBits with 4-bit block weights, behind the fp16 interface. The
+// fixture's has the same operator and layout, so the quantized path of the decode loop runs on the CPU.
+const { layers, kvHeads, headDim, vocabSize } = TINY_QWEN3;
+const folder = fixtureModel(1, { q4f16: true });
+let q4: ort.InferenceSession;
+
+beforeAll(async () => {
+  q4 = await ort.InferenceSession.create(join(folder, 'onnx', 'model_q4f16.onnx'));
+});
+afterAll(async () => {
+  await q4?.release();
+});
+
+describe('the fixture q4f16 export', () => {
+  it('computes the reference forward pass of its dequantized weights (4-bit packing and scales right)', async () => {
+    const ids = [151644, 872, 198, 9707, 11, 1246, 525, 498];
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
+      position_ids: new ort.Tensor(
+        'int64',
+        BigInt64Array.from(ids, (_, i) => BigInt(i)),
+        [1, ids.length],
+      ),
+      num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
+    };
+    for (let l = 0; l < layers; l++)
+      for (const kind of ['key', 'value'])
+        feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float16', new Uint16Array(0), [
+          1,
+          kvHeads,
+          0,
+          headDim,
+        ]);
+    const out = await q4.run(feeds);
+    const logits = out.logits as ort.Tensor;
+    expect(logits.type).toBe('float16');
+    expect((out['present.0.key'] as ort.Tensor).type).toBe('float16');
+    const got = halfToFloat32(logits.data as Uint16Array, 0, vocabSize);
+    const weights = makeWeights(TINY_QWEN3, 1);
+    const reference = referenceLogits(TINY_QWEN3, dequantizedWeights(weights, TINY_QWEN3), ids).at(
+      -1,
+    ) as Float64Array;
+    const unquantized = referenceLogits(TINY_QWEN3, weights, ids).at(-1) as Float64Array;
+    let worst = 0;
+    let moved = 0;
+    for (let i = 0; i < vocabSize; i++) {
+      const want = reference[i] as number;
+      // Half precision out: within 2^-10 relative, plus a little for float32 arithmetic inside.
+      worst = Math.max(worst, Math.abs((got[i] as number) - want) / Math.max(1, Math.abs(want)));
+      moved = Math.max(moved, Math.abs(want - (unquantized[i] as number)));
+    }
+    expect(worst).toBeLessThan(2e-3);
+    // And quantization did change the model (the test would pass vacuously on float weights).
+    expect(moved).toBeGreaterThan(1e-2);
+  });
+
+  it('OnnxBackend loads it with dtype q4f16, keeps an fp16 KV cache and returns valid JSON', async () => {
+    const backend = await OnnxBackend.load(folder, { dtype: 'q4f16' });
+    try {
+      expect(backend.dtype).toBe('q4f16');
+      expect(backend.shape.kvDtype).toBe('float16');
+      const schema = {
+        type: 'object',
+        properties: { action: { enum: ['offer', 'accept'] }, price: { type: 'number' } },
+        required: ['action', 'price'],
+        additionalProperties: false,
+      };
+      const result = await backend.doGenerate({
+        prompt: { messages: [], text: '<|im_start|>user\nMake an offer.<|im_end|>\n<|im_start|>assistant\n' },
+        responseFormat: { type: 'json', schema },
+        seed: 4,
+        n: 3,
+        maxTokens: 40,
+      });
+      for (const choice of result.choices) {
+        const value = JSON.parse(choice.text) as { action: string; price: number };
+        expect(['offer', 'accept']).toContain(value.action);
+        expect(typeof value.price).toBe('number');
+      }
+    } finally {
+      await backend.dispose();
+    }
+  });
+});
