@@ -3,15 +3,7 @@
 // Without the real model, build the tiny test model first (random weights, real tokenizer):
 //   npm run fixture:model -- --out .cache/tiny-qwen3 --seed 1
 //   npx tsx examples/local-onnx.ts .cache/tiny-qwen3
-import {
-  type GenerateOptions,
-  type GenerateResult,
-  generateContexts,
-  type LanguageBackend,
-  NegotiationAgent,
-  PopulationAgent,
-  Session,
-} from 'haggle';
+import { generateContexts, NegotiationAgent, PopulationAgent, Session } from 'haggle';
 import { OnnxBackend } from 'haggle/onnx';
 
 const [folder, device = 'cuda'] = process.argv.slice(2);
@@ -25,24 +17,9 @@ const backend = await OnnxBackend.load(folder, { device: device as 'cuda' | 'cpu
 console.log(`loaded ${backend.modelId} on ${backend.device} (${backend.dtype})`);
 for (const warning of backend.loadWarnings) console.log(`warning: ${warning.type}`);
 
-// Every turn sends the whole conversation again; the backend's prefix cache (on by default) prefills
-// only what is new. This wrapper tallies what each request reports in `usage`.
-const tally = { prompt: 0, cached: 0 };
-const counted: LanguageBackend = {
-  specificationVersion: 'v1',
-  provider: backend.provider,
-  modelId: backend.modelId,
-  async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
-    const result = await backend.doGenerate(options);
-    tally.prompt += result.usage.promptTokens;
-    tally.cached += result.usage.cachedPromptTokens ?? 0;
-    return result;
-  },
-};
-
 try {
   const agent = new NegotiationAgent({
-    backend: counted,
+    backend,
     sampling: { temperature: 1.0, seed: 7, maxTokens: 256 }, // the card evaluates at 1.0
     guardrails: { seller: { minPrice: 40 } },
   });
@@ -67,7 +44,10 @@ try {
   console.log(
     `session: ${outcome.status} (${outcome.reason}) after ${outcome.turns} turns, ${events} turn events`,
   );
-  console.log(`prompt tokens: ${tally.prompt}, of which ${tally.cached} came from the prefix cache`);
+  // Every turn sends the whole conversation again; the backend's prefix cache (on by default) prefills
+  // only what is new. `agent.usage` adds up what the backend reported for each request.
+  const { promptTokens, cachedPromptTokens } = agent.usage;
+  console.log(`prompt tokens: ${promptTokens}, of which ${cachedPromptTokens} came from the prefix cache`);
 } finally {
   await backend.dispose(); // releases the onnxruntime session and stops the worker
 }

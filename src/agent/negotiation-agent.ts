@@ -55,11 +55,19 @@ interface PreparedRequest {
   constraints: TurnConstraints;
 }
 
+/** Cumulative backend usage of one `NegotiationAgent` (see `agent.usage`). */
+export interface AgentUsage {
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cachedPromptTokens: number;
+}
+
 /**
  * A negotiator backed by a language model: renders the negotiation into a prompt, asks the backend for
  * a turn under the turn's JSON Schema, and returns only turns that are valid, allowed by the rules and
- * inside the guardrails. Stateless between calls apart from the warnings it has seen, so one agent can
- * play many concurrent sessions.
+ * inside the guardrails. Stateless between calls apart from the warnings it has seen and the usage it
+ * has counted (neither changes a decision), so one agent can play many concurrent sessions.
  */
 export class NegotiationAgent implements Negotiator {
   readonly backend: LanguageBackend;
@@ -72,6 +80,12 @@ export class NegotiationAgent implements Negotiator {
   readonly retries: number;
   private readonly onWarning: ((warning: BackendWarning) => void) | undefined;
   private readonly seenWarnings = new Map<string, BackendWarning>();
+  private readonly spent: AgentUsage = {
+    requests: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedPromptTokens: 0,
+  };
   // Profile and guardrails are fixed per agent, so a turn schema depends only on role and actions:
   // built once, not on every request (it is the largest part of a remote request's preparation).
   private readonly schemas = new Map<string, JsonSchema>();
@@ -95,6 +109,15 @@ export class NegotiationAgent implements Negotiator {
   /** Every distinct warning the backend has reported to this agent, oldest first. */
   get warnings(): BackendWarning[] {
     return [...this.seenWarnings.values()];
+  }
+
+  /**
+   * What this agent's backend requests have cost so far, re-asks included: requests answered, prompt and
+   * completion tokens as the backend counted them, and prompt tokens served from a prefix cache (0 where
+   * the backend does not say). For a researcher's token accounting; never part of a decision.
+   */
+  get usage(): AgentUsage {
+    return { ...this.spent };
   }
 
   /** The next turn for `input.role`: valid, allowed, and inside the guardrails, or an error. */
@@ -256,8 +279,19 @@ export class NegotiationAgent implements Negotiator {
       });
     }
     this.report(result.warnings ?? []);
+    this.count(result);
     throwIfAborted(signal);
     return result;
+  }
+
+  private count(result: GenerateResult): void {
+    const usage = result.usage;
+    this.spent.requests++;
+    // A custom backend's numbers are taken as given, but only numbers: a missing field adds nothing.
+    const add = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+    this.spent.promptTokens += add(usage?.promptTokens);
+    this.spent.completionTokens += add(usage?.completionTokens);
+    this.spent.cachedPromptTokens += add(usage?.cachedPromptTokens);
   }
 
   private get backendName(): string {

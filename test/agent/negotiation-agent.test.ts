@@ -60,6 +60,43 @@ describe('NegotiationAgent.predict', () => {
     expect(deriveSeed(7, 1)).not.toBe(7);
   });
 
+  it('adds up what its requests cost, re-asks included, and takes only numbers from a backend', async () => {
+    const answers = ['not json', json(offer(100)), json(offer(110))];
+    const usages = [
+      { promptTokens: 100, completionTokens: 5 },
+      { promptTokens: 100, completionTokens: 20, cachedPromptTokens: 90 },
+      { promptTokens: 120, completionTokens: 22, cachedPromptTokens: 'many' },
+    ];
+    let call = 0;
+    const agent = new NegotiationAgent({
+      backend: {
+        specificationVersion: 'v1',
+        provider: 'custom',
+        modelId: 'm',
+        doGenerate: async () => {
+          const i = call++;
+          return {
+            choices: [{ text: answers[i] as string, finishReason: 'stop' }],
+            usage: usages[i] as never,
+            warnings: [],
+          };
+        },
+      },
+    });
+    expect(agent.usage).toEqual({ requests: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 });
+    await agent.predict(sellerInput, { seed: 1 });
+    await agent.predict(sellerInput, { seed: 2 });
+    expect(agent.usage).toEqual({
+      requests: 3,
+      promptTokens: 320,
+      completionTokens: 47,
+      cachedPromptTokens: 90,
+    });
+    // A copy: changing it changes nothing.
+    agent.usage.requests = 99;
+    expect(agent.usage.requests).toBe(3);
+  });
+
   it('throws InvalidModelOutputError with every raw text, the issues and the attempts when retries run out', async () => {
     const outputs = ['not json', '{"action": "haggle"}', json({ ...offer(90), message: 'stray text' })];
     const mock = new MockLanguageBackend({ responses: [...outputs, json(offer(100))] });
