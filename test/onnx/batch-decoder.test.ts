@@ -233,6 +233,33 @@ describe('BatchDecoder', () => {
     expect(decoder.reusedPromptTokens).toBe(8);
   });
 
+  it('rejects a request aborted while its prompt is prefilled, and decodes the others', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 4,
+      padTokenId: 0,
+    });
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    // A 40-token prompt in chunks of 4: abort after its second chunk.
+    let prefillRuns = 0;
+    fake.setOnRun(() => {
+      const run = fake.runs.at(-1);
+      if (run?.ids.length === 1 && (run.ids[0] ?? []).includes(9) && ++prefillRuns === 2)
+        Atomics.store(flag, 0, 1);
+    });
+    const aborted = submit(decoder, {
+      promptIds: Array(40).fill(9),
+      decoders: [scripted([1, 1])],
+      abortFlag: flag,
+    }).catch((error: unknown) => error);
+    const other = submit(decoder, { promptIds: [5, 6], decoders: [scripted([2, 2, 2])], abortFlag: null });
+    expect(HaggleAbortError.isInstance(await aborted)).toBe(true);
+    expect((await other)[0]?.text).toBe('2,2,2');
+    // The prompt stopped where the abort found it: no third chunk ran.
+    expect(fake.runs.filter((run) => (run.ids[0] ?? []).includes(9))).toHaveLength(2);
+  });
+
   it('fails the requests of a run that throws, and serves the next request', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {
