@@ -3,8 +3,8 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { halfToFloat32 } from '../../src/onnx/float16.js';
-import { OnnxBackend } from '../../src/onnx/index.js';
 import { fixtureModel } from './fixture-model.js';
+import { expectValidHalfPrecisionTurns } from './half-precision-backend.js';
 
 // The fixture's fp16 export has the interface of a real one (`model_fp16.onnx`: KV cache and logits in
 // float16) around float32 arithmetic, so its logits are the fp32 graph's rounded to half precision. That
@@ -63,35 +63,6 @@ describe('the fixture fp16 export', () => {
   });
 
   it('OnnxBackend loads it with dtype fp16, keeps an fp16 KV cache and returns valid JSON', async () => {
-    const backend = await OnnxBackend.load(folder, { device: 'cpu', dtype: 'fp16' });
-    try {
-      expect(backend.dtype).toBe('fp16');
-      expect(backend.shape.kvDtype).toBe('float16');
-      const schema = {
-        type: 'object',
-        properties: {
-          action: { enum: ['offer', 'accept'] },
-          price: { type: 'number', minimum: 10, maximum: 90 },
-        },
-        required: ['action', 'price'],
-        additionalProperties: false,
-      };
-      const result = await backend.doGenerate({
-        prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
-        responseFormat: { type: 'json', schema },
-        seed: 3,
-        n: 4,
-        maxTokens: 40,
-      });
-      for (const choice of result.choices) {
-        const value = JSON.parse(choice.text) as { action: string; price: number };
-        expect(['offer', 'accept']).toContain(value.action);
-        expect(value.price).toBeGreaterThanOrEqual(10);
-        expect(value.price).toBeLessThanOrEqual(90);
-      }
-      expect(result.usage.completionTokens).toBeGreaterThan(4);
-    } finally {
-      await backend.dispose();
-    }
+    await expectValidHalfPrecisionTurns(folder, 'fp16');
   });
 });

@@ -6,8 +6,8 @@ import { dequantizedWeights } from '../../scripts/fixture-model/quantize-4bit.js
 import { referenceLogits } from '../../scripts/fixture-model/reference-forward.js';
 import { makeWeights } from '../../scripts/fixture-model/weights.js';
 import { halfToFloat32 } from '../../src/onnx/float16.js';
-import { OnnxBackend } from '../../src/onnx/index.js';
 import { fixtureModel } from './fixture-model.js';
+import { expectValidHalfPrecisionTurns } from './half-precision-backend.js';
 
 // A q4f16 export (`model_q4f16.onnx`, what transformers.js users run on WebGPU and CUDA) keeps its
 // projections in onnxruntime's MatMulNBits with 4-bit block weights, behind the fp16 interface. The
@@ -68,30 +68,6 @@ describe('the fixture q4f16 export', () => {
   });
 
   it('OnnxBackend loads it with dtype q4f16, keeps an fp16 KV cache and returns valid JSON', async () => {
-    const backend = await OnnxBackend.load(folder, { dtype: 'q4f16' });
-    try {
-      expect(backend.dtype).toBe('q4f16');
-      expect(backend.shape.kvDtype).toBe('float16');
-      const schema = {
-        type: 'object',
-        properties: { action: { enum: ['offer', 'accept'] }, price: { type: 'number' } },
-        required: ['action', 'price'],
-        additionalProperties: false,
-      };
-      const result = await backend.doGenerate({
-        prompt: { messages: [], text: '<|im_start|>user\nMake an offer.<|im_end|>\n<|im_start|>assistant\n' },
-        responseFormat: { type: 'json', schema },
-        seed: 4,
-        n: 3,
-        maxTokens: 40,
-      });
-      for (const choice of result.choices) {
-        const value = JSON.parse(choice.text) as { action: string; price: number };
-        expect(['offer', 'accept']).toContain(value.action);
-        expect(typeof value.price).toBe('number');
-      }
-    } finally {
-      await backend.dispose();
-    }
+    await expectValidHalfPrecisionTurns(folder, 'q4f16');
   });
 });
