@@ -1,7 +1,7 @@
 /**
  * The byte-level facts of a JSON string that every string-reading leaf shares (`StringLeaf`, `KeyLeaf`
- * and its inside pass): the escapes after a backslash, the hex digits of `\uXXXX`, and the code point
- * range each UTF-8 sequence width may encode.
+ * and its inside pass): the escapes after a backslash, the hex digits of `\uXXXX`, what a UTF-8 lead
+ * byte starts, and the code point range each UTF-8 sequence width may encode.
  */
 
 /** Escapes after a backslash, and the character each stands for. */
@@ -27,4 +27,28 @@ export function hexValue(byte: number): number {
   if (byte >= 0x61 && byte <= 0x66) return byte - 0x57;
   if (byte >= 0x41 && byte <= 0x46) return byte - 0x37;
   return -1;
+}
+
+/**
+ * Continuation bytes after each UTF-8 lead byte (RFC 3629): 1 for C2..DF, 2 for E0..EF, 3 for F0..F4;
+ * 0 for anything else at or above 0x80 (a continuation byte, an overlong lead C0/C1, F5..FF): refused.
+ */
+export const UTF8_CONTINUATIONS: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
+  b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0,
+);
+
+/**
+ * The range of the byte after each lead byte: 80..BF, narrowed after E0 (no overlong forms), ED (no
+ * surrogates), F0 (no overlong forms) and F4 (nothing above U+10FFFF).
+ */
+export const UTF8_SECOND_LOW: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
+  b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
+);
+export const UTF8_SECOND_HIGH: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
+  b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf,
+);
+
+/** The code point bits a lead byte carries, before its `continuations` bytes add 6 each. */
+export function utf8LeadBits(lead: number, continuations: number): number {
+  return lead & (0x3f >> continuations);
 }

@@ -1,4 +1,11 @@
-import { hexValue, SIMPLE_ESCAPES } from './json-string-bytes.js';
+import {
+  hexValue,
+  SIMPLE_ESCAPES,
+  UTF8_CONTINUATIONS,
+  UTF8_SECOND_HIGH,
+  UTF8_SECOND_LOW,
+  utf8LeadBits,
+} from './json-string-bytes.js';
 import type { KeyLeaf } from './key-leaf.js';
 import type { TokenTrie } from './token-trie.js';
 
@@ -116,18 +123,12 @@ export function keyInsideMask(leaf: KeyLeaf, s: KeyInsideState, trie: TokenTrie,
       e = 1;
     } else if (b < 0x80) cp = b;
     else {
-      if (b >= 0xc2 && b <= 0xdf) n = 1;
-      else if (b >= 0xe0 && b <= 0xef) {
-        n = 2;
-        if (b === 0xe0) l = 0xa0;
-        if (b === 0xed) h = 0x9f;
-      } else if (b >= 0xf0 && b <= 0xf4) {
-        n = 3;
-        if (b === 0xf0) l = 0x90;
-        if (b === 0xf4) h = 0x8f;
-      } else ok = false;
-      if (ok) {
-        pa = b & (n === 1 ? 0x1f : n === 2 ? 0x0f : 0x07);
+      n = UTF8_CONTINUATIONS[b] as number;
+      l = UTF8_SECOND_LOW[b] as number;
+      h = UTF8_SECOND_HIGH[b] as number;
+      if (n === 0) ok = false;
+      else {
+        pa = utf8LeadBits(b, n);
         w = n + 1;
         ok = leaf.prefixLive(node, autos, base, c, pa, n, w);
       }

@@ -1,4 +1,13 @@
-import { hexValue, MAX_BY_WIDTH, MIN_BY_WIDTH, SIMPLE_ESCAPES } from './json-string-bytes.js';
+import {
+  hexValue,
+  MAX_BY_WIDTH,
+  MIN_BY_WIDTH,
+  SIMPLE_ESCAPES,
+  UTF8_CONTINUATIONS,
+  UTF8_SECOND_HIGH,
+  UTF8_SECOND_LOW,
+  utf8LeadBits,
+} from './json-string-bytes.js';
 import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
@@ -173,20 +182,11 @@ export class KeyLeaf extends StringLeaf {
       return this.someLive(s.node, s.autos, 0, s.codePoints, 0, 0xffff) ? { ...s, escape: 1 } : DEAD;
     if (byte < 0x20) return DEAD;
     if (byte < 0x80) return this.readCodePoint(s, byte);
-    let pending: number;
-    let low = 0x80;
-    let high = 0xbf;
-    if (byte >= 0xc2 && byte <= 0xdf) pending = 1;
-    else if (byte >= 0xe0 && byte <= 0xef) {
-      pending = 2;
-      if (byte === 0xe0) low = 0xa0;
-      if (byte === 0xed) high = 0x9f;
-    } else if (byte >= 0xf0 && byte <= 0xf4) {
-      pending = 3;
-      if (byte === 0xf0) low = 0x90;
-      if (byte === 0xf4) high = 0x8f;
-    } else return DEAD;
-    const partial = byte & (pending === 1 ? 0x1f : pending === 2 ? 0x0f : 0x07);
+    const pending = UTF8_CONTINUATIONS[byte] as number;
+    if (pending === 0) return DEAD;
+    const low = UTF8_SECOND_LOW[byte] as number;
+    const high = UTF8_SECOND_HIGH[byte] as number;
+    const partial = utf8LeadBits(byte, pending);
     if (!this.prefixLive(s.node, s.autos, 0, s.codePoints, partial, pending, pending + 1)) return DEAD;
     return { ...s, pending, low, high, partial, width: pending + 1 };
   }

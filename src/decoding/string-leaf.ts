@@ -1,4 +1,13 @@
-import { hexValue, MAX_BY_WIDTH, MIN_BY_WIDTH, SIMPLE_ESCAPES } from './json-string-bytes.js';
+import {
+  hexValue,
+  MAX_BY_WIDTH,
+  MIN_BY_WIDTH,
+  SIMPLE_ESCAPES,
+  UTF8_CONTINUATIONS,
+  UTF8_SECOND_HIGH,
+  UTF8_SECOND_LOW,
+  utf8LeadBits,
+} from './json-string-bytes.js';
 import { DEAD, Leaf } from './nodes.js';
 import { type PatternLengths, patternLengths } from './pattern-lengths.js';
 import type { PatternAutomaton } from './regex.js';
@@ -202,29 +211,20 @@ export class StringLeaf extends Leaf {
     if (byte < 0x20) return DEAD;
     if (byte < 0x80) return this.addCodePoint(s, byte);
     // UTF-8 lead bytes, with the ranges that rule out overlong forms and surrogates (RFC 3629).
-    let pending: number;
-    let low = 0x80;
-    let high = 0xbf;
-    let units = 1;
-    if (byte >= 0xc2 && byte <= 0xdf) pending = 1;
-    else if (byte >= 0xe0 && byte <= 0xef) {
-      pending = 2;
-      if (byte === 0xe0) low = 0xa0;
-      if (byte === 0xed) high = 0x9f;
-    } else if (byte >= 0xf0 && byte <= 0xf4) {
-      pending = 3;
-      units = 2;
-      if (byte === 0xf0) low = 0x90;
-      if (byte === 0xf4) high = 0x8f;
-    } else return DEAD;
+    const pending = UTF8_CONTINUATIONS[byte] as number;
+    if (pending === 0) return DEAD;
+    const low = UTF8_SECOND_LOW[byte] as number;
+    const high = UTF8_SECOND_HIGH[byte] as number;
+    // A four-byte sequence is a surrogate pair in UTF-16: two units of JSON Schema's length.
+    const units = pending === 3 ? 2 : 1;
     if (!this.hasRoom(s, units)) return DEAD;
-    const mask = pending === 1 ? 0x1f : pending === 2 ? 0x0f : 0x07;
     const width = pending + 1;
+    const partial = utf8LeadBits(byte, pending);
     if (
       pattern &&
       !this.canReadPrefix(
         s,
-        byte & mask,
+        partial,
         pending,
         6,
         MIN_BY_WIDTH[width] as number,
@@ -233,7 +233,7 @@ export class StringLeaf extends Leaf {
     ) {
       return DEAD;
     }
-    return { ...s, pending, low, high, partial: byte & mask, width };
+    return { ...s, pending, low, high, partial, width };
   }
 
   canEnd(): boolean {
@@ -450,22 +450,12 @@ export class StringLeaf extends Leaf {
         else e = 1;
       } else if (b < 0x80) cp = b;
       else {
-        let extra = 1;
-        if (b >= 0xc2 && b <= 0xdf) {
-          n = 1;
-          pa = b & 0x1f;
-        } else if (b >= 0xe0 && b <= 0xef) {
-          n = 2;
-          pa = b & 0x0f;
-          if (b === 0xe0) l = 0xa0;
-          if (b === 0xed) h = 0x9f;
-        } else if (b >= 0xf0 && b <= 0xf4) {
-          n = 3;
-          pa = b & 0x07;
-          extra = 2;
-          if (b === 0xf0) l = 0x90;
-          if (b === 0xf4) h = 0x8f;
-        } else ok = false;
+        n = UTF8_CONTINUATIONS[b] as number;
+        if (n === 0) ok = false;
+        l = UTF8_SECOND_LOW[b] as number;
+        h = UTF8_SECOND_HIGH[b] as number;
+        pa = utf8LeadBits(b, n);
+        const extra = n === 3 ? 2 : 1;
         w = n + 1;
         if (ok && u + extra + Math.max(0, minLength - c - 1) > maxLength) ok = false;
         if (
