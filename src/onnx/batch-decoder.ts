@@ -46,8 +46,6 @@ export class BatchDecoder {
   private wake: (() => void) | null = null;
   /** Steps run so far (for tests and benches). */
   steps = 0;
-  /** Prompt tokens taken from the prefix cache instead of run (for tests and benches). */
-  reusedPromptTokens = 0;
   private readonly prefixCache: PrefixCache | null;
 
   constructor(
@@ -140,14 +138,14 @@ export class BatchDecoder {
       if (started.has(job)) continue;
       const rows = this.rows.filter((row) => row.job === job && row.prefilling && row.state === 'waiting');
       if (rows.length === 0) continue;
-      let common = (rows[0] as DecodeSequence).pending.length;
+      const first = (rows[0] as DecodeSequence).pending;
+      let common = first.length;
       for (const row of rows) {
-        const first = (rows[0] as DecodeSequence).pending;
         let n = 0;
         while (n < common && n < row.pending.length && row.pending[n] === first[n]) n++;
         common = n;
       }
-      const tokens = (rows[0] as DecodeSequence).pending.slice(0, Math.max(0, common - 1));
+      const tokens = first.slice(0, Math.max(0, common - 1));
       if (tokens.length === 0) {
         for (const row of rows) row.prefilling = false;
         continue;
@@ -169,7 +167,6 @@ export class BatchDecoder {
       if (!prefill.done) return;
     }
     this.prefills.shift();
-    this.reusedPromptTokens += prefill.reused;
     const job = prefill.rows[0]?.job;
     if (job) job.cachedPromptTokens = prefill.reused;
     if (prefill.reused < prefill.tokens.length) this.prefixCache?.store(prefill.tokens, prefill.cache.arrays);

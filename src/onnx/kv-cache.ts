@@ -75,18 +75,9 @@ export class KvCache {
     return this.spare(this.batch * this.rowSize(length));
   }
 
-  /**
-   * Takes a step's `present.*` data as the cache (length grows by the step's tokens): the views from
-   * `nextArrays`, or arrays onnxruntime allocated itself.
-   */
+  /** Takes the views from `nextArrays`, which the step has filled, as the cache `length` columns long. */
   replace(arrays: KvArray[], length: number): void {
-    const spare = this.arenas[1 - this.current] as KvArray[];
-    if (arrays.every((array, i) => array.buffer === (spare[i] as KvArray).buffer)) {
-      this.flip(arrays, length);
-      return;
-    }
-    this.arrays = arrays;
-    this.length = length;
+    this.flip(arrays, length);
   }
 
   /** Appends `count` empty rows (a new sequence sees none of them: its mask is 0 there). */

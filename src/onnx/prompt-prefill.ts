@@ -18,7 +18,8 @@ import type { CachedPrefix } from './prefix-cache.js';
 export class PromptPrefill {
   readonly cache: KvCache;
   private fed = 0;
-  private readonly reusedTokens: number;
+  /** Tokens taken from the prefix cache instead of run. */
+  readonly reused: number;
 
   constructor(
     readonly rows: readonly DecodeSequence[],
@@ -34,12 +35,7 @@ export class PromptPrefill {
       this.cache.loadPrefix(start.entry.arrays, start.entry.tokens.length, start.length);
       this.fed = start.length;
     }
-    this.reusedTokens = this.fed;
-  }
-
-  /** Tokens taken from the prefix cache instead of run. */
-  get reused(): number {
-    return this.reusedTokens;
+    this.reused = this.fed;
   }
 
   get done(): boolean {

@@ -95,6 +95,13 @@ function submit(
   return new Promise((resolve, reject) => decoder.submit({ ...job, resolve, reject }));
 }
 
+/** `submit`, also returning how many prompt tokens the decoder took from its prefix cache. */
+function submitCounted(decoder: BatchDecoder, job: Omit<DecodeJob, 'resolve' | 'reject'>): Promise<number> {
+  return new Promise((resolve, reject) =>
+    decoder.submit({ ...job, resolve: (_, info) => resolve(info.cachedPromptTokens), reject }),
+  );
+}
+
 describe('BatchDecoder', () => {
   it('prefills a prompt on its own, left-pads rows, counts positions per row, and masks rolled-back tokens', async () => {
     const fake = fakeSession();
@@ -209,28 +216,38 @@ describe('BatchDecoder', () => {
       padTokenId: 0,
     });
     const prompt = [7, 8, 9, 10, 11];
-    await submit(decoder, { promptIds: prompt, decoders: [scripted([1])], abortFlag: null });
+    const cold = await submitCounted(decoder, {
+      promptIds: prompt,
+      decoders: [scripted([1])],
+      abortFlag: null,
+    });
+    expect(cold).toBe(0);
     expect(fake.runs[0]?.ids).toEqual([[7, 8, 9, 10]]);
     // The same prompt again: nothing to prefill; the row feeds the last token over the cached four.
     const before = fake.runs.length;
-    await submit(decoder, { promptIds: prompt, decoders: [scripted([2])], abortFlag: null });
+    const warm = await submitCounted(decoder, {
+      promptIds: prompt,
+      decoders: [scripted([2])],
+      abortFlag: null,
+    });
+    expect(warm).toBe(4);
     const again = fake.runs[before];
     expect(again?.ids).toEqual([[11]]);
     expect(again?.past).toEqual([[7, 8, 9, 10]]);
     expect(again?.positions).toEqual([[4]]);
     // A longer conversation: only what follows the cached prompt runs, at its own positions.
     const next = fake.runs.length;
-    await submit(decoder, {
+    const extended = await submitCounted(decoder, {
       promptIds: [...prompt, 1, 12, 13, 14],
       decoders: [scripted([3])],
       abortFlag: null,
     });
+    expect(extended).toBe(4);
     const rest = fake.runs[next];
     expect(rest?.ids).toEqual([[11, 1, 12, 13]]);
     expect(rest?.positions).toEqual([[4, 5, 6, 7]]);
     expect(rest?.past).toEqual([[7, 8, 9, 10]]);
     expect(fake.runs[next + 1]?.past).toEqual([[7, 8, 9, 10, 11, 1, 12, 13]]);
-    expect(decoder.reusedPromptTokens).toBe(8);
   });
 
   it('rejects a request aborted while its prompt is prefilled, and decodes the others', async () => {
