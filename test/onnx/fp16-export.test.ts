@@ -4,12 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { halfToFloat32 } from '../../src/onnx/float16.js';
 import { fixtureModel } from './fixture-model.js';
-import { expectValidHalfPrecisionTurns } from './half-precision-backend.js';
+import { expectValidHalfPrecisionTurns, prefillFromEmpty } from './half-precision.js';
 
 // The fixture's fp16 export has the interface of a real one (`model_fp16.onnx`: KV cache and logits in
 // float16) around float32 arithmetic, so its logits are the fp32 graph's rounded to half precision. That
 // is the code path a GPU user meets: half-precision tensors in and out of every step.
-const { layers, kvHeads, headDim, vocabSize } = TINY_QWEN3;
+const { vocabSize } = TINY_QWEN3;
 const folder = fixtureModel(1, { fp16: true });
 let fp32: ort.InferenceSession;
 let fp16: ort.InferenceSession;
@@ -23,31 +23,11 @@ afterAll(async () => {
   await fp16?.release();
 });
 
-async function prefill(session: ort.InferenceSession, ids: number[], type: 'float32' | 'float16') {
-  const feeds: Record<string, ort.Tensor> = {
-    input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
-    attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
-    position_ids: new ort.Tensor(
-      'int64',
-      BigInt64Array.from(ids, (_, i) => BigInt(i)),
-      [1, ids.length],
-    ),
-    num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
-  };
-  for (let l = 0; l < layers; l++) {
-    for (const kind of ['key', 'value']) {
-      const empty = type === 'float32' ? new Float32Array(0) : new Uint16Array(0);
-      feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor(type, empty, [1, kvHeads, 0, headDim]);
-    }
-  }
-  return session.run(feeds);
-}
-
 describe('the fixture fp16 export', () => {
   it('takes and returns the KV cache and logits as float16, equal to fp32 within half precision', async () => {
     const ids = [151644, 872, 198, 9707, 11, 1879, 0];
-    const full = await prefill(fp32, ids, 'float32');
-    const half = await prefill(fp16, ids, 'float16');
+    const full = await prefillFromEmpty(fp32, ids, 'float32');
+    const half = await prefillFromEmpty(fp16, ids, 'float16');
     expect(half.logits?.type).toBe('float16');
     expect(half['present.0.key']?.type).toBe('float16');
     const exact = full.logits?.data as Float32Array;

@@ -7,12 +7,12 @@ import { referenceLogits } from '../../scripts/fixture-model/reference-forward.j
 import { makeWeights } from '../../scripts/fixture-model/weights.js';
 import { halfToFloat32 } from '../../src/onnx/float16.js';
 import { fixtureModel } from './fixture-model.js';
-import { expectValidHalfPrecisionTurns } from './half-precision-backend.js';
+import { expectValidHalfPrecisionTurns, prefillFromEmpty } from './half-precision.js';
 
 // A q4f16 export (`model_q4f16.onnx`, what transformers.js users run on WebGPU and CUDA) keeps its
 // projections in onnxruntime's MatMulNBits with 4-bit block weights, behind the fp16 interface. The
 // fixture's has the same operator and layout, so the quantized path of the decode loop runs on the CPU.
-const { layers, kvHeads, headDim, vocabSize } = TINY_QWEN3;
+const { vocabSize } = TINY_QWEN3;
 const folder = fixtureModel(1, { q4f16: true });
 let q4: ort.InferenceSession;
 
@@ -26,25 +26,7 @@ afterAll(async () => {
 describe('the fixture q4f16 export', () => {
   it('computes the reference forward pass of its dequantized weights (4-bit packing and scales right)', async () => {
     const ids = [151644, 872, 198, 9707, 11, 1246, 525, 498];
-    const feeds: Record<string, ort.Tensor> = {
-      input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
-      attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
-      position_ids: new ort.Tensor(
-        'int64',
-        BigInt64Array.from(ids, (_, i) => BigInt(i)),
-        [1, ids.length],
-      ),
-      num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
-    };
-    for (let l = 0; l < layers; l++)
-      for (const kind of ['key', 'value'])
-        feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float16', new Uint16Array(0), [
-          1,
-          kvHeads,
-          0,
-          headDim,
-        ]);
-    const out = await q4.run(feeds);
+    const out = await prefillFromEmpty(q4, ids, 'float16');
     const logits = out.logits as ort.Tensor;
     expect(logits.type).toBe('float16');
     expect((out['present.0.key'] as ort.Tensor).type).toBe('float16');

@@ -1,6 +1,36 @@
+import * as ort from 'onnxruntime-node';
 import { expect } from 'vitest';
+import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
+
+/** Helpers for the fixture's half-precision exports (fp16, q4f16): the interface a GPU user meets. */
+
+/** Runs `ids` through a fixture export from an empty KV cache of `type`, keeping the last logits. */
+export function prefillFromEmpty(
+  session: ort.InferenceSession,
+  ids: number[],
+  type: 'float32' | 'float16',
+): Promise<ort.InferenceSession.OnnxValueMapType> {
+  const { layers, kvHeads, headDim } = TINY_QWEN3;
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, ids.length]),
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), [1, ids.length]),
+    position_ids: new ort.Tensor(
+      'int64',
+      BigInt64Array.from(ids, (_, i) => BigInt(i)),
+      [1, ids.length],
+    ),
+    num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
+  };
+  for (let l = 0; l < layers; l++) {
+    for (const kind of ['key', 'value']) {
+      const empty = type === 'float32' ? new Float32Array(0) : new Uint16Array(0);
+      feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor(type, empty, [1, kvHeads, 0, headDim]);
+    }
+  }
+  return session.run(feeds);
+}
 
 /**
  * Loads `folder` with a half-precision `dtype` on the CPU and checks what a GPU user's export must give:
