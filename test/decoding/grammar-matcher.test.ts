@@ -10,7 +10,13 @@ import {
 } from '../../src/decoding/index.js';
 import { Random } from '../../src/internal/random.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+import {
+  expectAccepted,
+  expectMasksMatchBytesAtEveryCut,
+  expectPrefixAccepted,
+  expectPrefixRefused,
+  expectRefused,
+} from './walk.js';
 
 let q: Qwen3;
 let turn: CompiledGrammar;
@@ -85,36 +91,11 @@ describe('masks', () => {
   });
   it('agree with accepting each token inside strings mid-character and mid-escape, with and without a pattern', () => {
     const random = new Random(5);
-    const highBytes = q.vocabulary.tokens.flatMap((bytes, id) => ((bytes[0] ?? 0) >= 0x80 ? [id] : []));
     const cases: Array<[unknown, string]> = [
       [{ type: 'string', maxLength: 12 }, '"日本語😀é\\u00e9\\n'],
       [{ type: 'string', pattern: '^[a-zé]+$' }, '"aébé'],
     ];
-    for (const [schema, text] of cases) {
-      const g = compileSchema(schema, q.vocabulary);
-      const bytes = new TextEncoder().encode(text);
-      // Cut by bytes, not tokens: positions inside a UTF-8 character and inside an escape.
-      for (let cut = 1; cut <= bytes.length; cut++) {
-        const m = g.matcher();
-        let ok = true;
-        for (const b of bytes.subarray(0, cut)) {
-          const id = q.vocabulary.tokens.findIndex((t) => t.length === 1 && t[0] === b);
-          ok &&= m.accept(id);
-        }
-        expect(ok).toBe(true);
-        const mask = m.mask();
-        const sample = [
-          ...Array.from({ length: 300 }, () => random.pick(highBytes)),
-          ...Array.from({ length: 300 }, () => random.int(0, 151_000)),
-        ];
-        for (const id of sample) {
-          const token = q.vocabulary.tokens[id] as Uint8Array;
-          expect(isAllowed(mask, id), `cut ${cut} of ${text}, token ${id}`).toBe(
-            token.length > 0 && m.acceptsBytes(token),
-          );
-        }
-      }
-    }
+    expectMasksMatchBytesAtEveryCut(q, cases, random, { highBytes: 300, randomIds: 300 });
   });
   it('stay exact when positions share a cached mask (numbers whose completions are all in range)', () => {
     const g = compileSchema(

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { CompiledGrammar } from '../../src/decoding/index.js';
-import { isAllowed } from '../../src/decoding/index.js';
+import { compileSchema, isAllowed } from '../../src/decoding/index.js';
+import type { Random } from '../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
 /**
@@ -49,4 +50,40 @@ export function expectPrefixRefused(grammar: CompiledGrammar, q: Qwen3, text: st
 /** A valid prefix: every token accepted (complete or not). */
 export function expectPrefixAccepted(grammar: CompiledGrammar, q: Qwen3, text: string): void {
   expect(walk(grammar, q, text).refusedAt, `${JSON.stringify(text)} should be accepted`).toBe(-1);
+}
+
+/**
+ * For each case, cuts the text at every byte (inside UTF-8 characters and escapes too), feeds the cut as
+ * one-byte tokens, and checks the mask there against accepting each token byte by byte: `highBytes`
+ * picks tokens that start with a byte >= 0x80, `randomIds` any tokens.
+ */
+export function expectMasksMatchBytesAtEveryCut(
+  q: Qwen3,
+  cases: ReadonlyArray<readonly [unknown, string]>,
+  random: Random,
+  sample: { highBytes: number; randomIds: number },
+): void {
+  const highBytes = q.vocabulary.tokens.flatMap((bytes, id) => ((bytes[0] ?? 0) >= 0x80 ? [id] : []));
+  const byteToken = (b: number) => q.vocabulary.tokens.findIndex((t) => t.length === 1 && t[0] === b);
+  for (const [schema, text] of cases) {
+    const g = compileSchema(schema, q.vocabulary);
+    const bytes = new TextEncoder().encode(text);
+    for (let cut = 1; cut <= bytes.length; cut++) {
+      const m = g.matcher();
+      let ok = true;
+      for (const b of bytes.subarray(0, cut)) ok &&= m.accept(byteToken(b));
+      expect(ok, `${cut} of ${text}`).toBe(true);
+      const mask = m.mask();
+      const ids = [
+        ...Array.from({ length: sample.highBytes }, () => random.pick(highBytes)),
+        ...Array.from({ length: sample.randomIds }, () => random.int(0, 151_000)),
+      ];
+      for (const id of ids) {
+        const token = q.vocabulary.tokens[id] as Uint8Array;
+        expect(isAllowed(mask, id), `cut ${cut} of ${text}, token ${id}`).toBe(
+          token.length > 0 && m.acceptsBytes(token),
+        );
+      }
+    }
+  }
 }
