@@ -7,5 +7,6 @@ export * from './decoding/index.js';
 export * from './evaluation/index.js';
 export * from './prompt/index.js';
 export * from './report/index.js';
+export * from './rules/index.js';
 export * from './server/index.js';
 export * from './simulation/index.js';

@@ -6,6 +6,8 @@ import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '
 import { PromptTemplateError } from '../prompt/prompt-errors.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
 import { getTemplate, isPromptTemplate } from '../prompt/template-registry.js';
+import { BestOfferRules } from '../rules/best-offer-rules.js';
+import type { Rules } from '../rules/rules.js';
 
 /** Sampling settings; anything left out comes from the model profile's defaults. */
 export interface SamplingOptions {
@@ -35,6 +37,12 @@ export interface NegotiationAgentOptions {
   sampling?: SamplingOptions;
   /** Prices this agent never offers or accepts beyond, per role. */
   guardrails?: Guardrails;
+  /**
+   * The rules a turn is legal under when a caller passes no `legalMoves` (a marketplace app asking for
+   * one reply): the agent replays the history under them. Default: eBay Best Offer (`BestOfferRules`),
+   * the marketplace the card's model was trained on. A Session always passes its own rules' moves.
+   */
+  rules?: Rules;
   invalidOutput?: InvalidOutputPolicy;
   /**
    * Called once for each distinct warning a backend reports (a setting it could not honour, a fallback).
@@ -58,6 +66,7 @@ export interface ResolvedAgentOptions {
   template: PromptTemplate;
   sampling: ResolvedSampling;
   guardrails: Guardrails | undefined;
+  rules: Rules;
   retries: number;
   onWarning: ((warning: BackendWarning) => void) | undefined;
 }
@@ -102,6 +111,16 @@ const AgentOptionsSchema = z.strictObject({
     .optional(),
   sampling: SamplingOptionsSchema.optional(),
   guardrails: GuardrailsSchema.optional(),
+  rules: z
+    .custom<Rules>(
+      (value) =>
+        typeof value === 'object' &&
+        value !== null &&
+        typeof (value as Rules).legalMoves === 'function' &&
+        typeof (value as Rules).apply === 'function',
+      'must be Rules: an object with legalMoves() and apply(), such as new BestOfferRules()',
+    )
+    .optional(),
   invalidOutput: z
     .strictObject({ retries: z.int().min(0).max(MAX_INVALID_OUTPUT_RETRIES).optional() })
     .optional(),
@@ -158,6 +177,7 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
     template,
     sampling,
     guardrails: data.guardrails,
+    rules: data.rules ?? new BestOfferRules(),
     retries: data.invalidOutput?.retries ?? DEFAULT_INVALID_OUTPUT_RETRIES,
     onWarning: data.onWarning,
   };

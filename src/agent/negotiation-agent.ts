@@ -4,7 +4,6 @@ import type {
   GenerateResult,
   LanguageBackend,
 } from '../backends/language-backend.js';
-import type { Action } from '../contract/action.js';
 import {
   BackendError,
   HaggleAbortError,
@@ -14,9 +13,9 @@ import {
   throwIfAborted,
   type ValidationIssue,
 } from '../contract/errors.js';
-import { boundsFor, type Guardrails } from '../contract/guardrails.js';
-import type { Role } from '../contract/history.js';
+import type { Guardrails } from '../contract/guardrails.js';
 import type { JsonSchema } from '../contract/json-schema.js';
+import type { LegalMove } from '../contract/legal-moves.js';
 import type { ModelProfile } from '../contract/model-profile.js';
 import type {
   Negotiator,
@@ -30,16 +29,17 @@ import { turnJsonSchema } from '../contract/turn-json-schema.js';
 import { deriveSeed } from '../internal/random.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
 import { renderPrompt } from '../prompt/render-prompt.js';
+import type { Rules } from '../rules/rules.js';
 import {
   type NegotiationAgentOptions,
   prefixPath,
   type ResolvedSampling,
   resolveAgentOptions,
 } from './agent-options.js';
-import { allowedActions } from './allowed-actions.js';
 import { parseModelOutput } from './output-parsing.js';
 import { validatePredictInput, validatePredictOptions, validateSampleOptions } from './predict-input.js';
 import { checkTurn, type TurnConstraints } from './turn-checks.js';
+import { movesForTurn } from './turn-moves.js';
 
 export interface SampleOptions {
   /** How many valid turns to return. */
@@ -76,6 +76,8 @@ export class NegotiationAgent implements Negotiator {
   /** Effective sampling: the options given, the profile's defaults for the rest. */
   readonly sampling: Readonly<ResolvedSampling>;
   readonly guardrails: Guardrails | undefined;
+  /** The rules legal moves are derived under when a caller passes none (Best Offer by default). */
+  readonly rules: Rules;
   /** How many times an invalid output is asked again before `InvalidModelOutputError`. */
   readonly retries: number;
   private readonly onWarning: ((warning: BackendWarning) => void) | undefined;
@@ -86,8 +88,8 @@ export class NegotiationAgent implements Negotiator {
     completionTokens: 0,
     cachedPromptTokens: 0,
   };
-  // Profile and guardrails are fixed per agent, so a turn schema depends only on role and actions:
-  // built once, not on every request (it is the largest part of a remote request's preparation).
+  // A turn schema depends only on the moves (profile and guardrails are fixed per agent); a session's
+  // turns often repeat them (the opening offer, a counter to the same price), so recent ones are kept.
   private readonly schemas = new Map<string, JsonSchema>();
 
   constructor(options: NegotiationAgentOptions) {
@@ -97,6 +99,7 @@ export class NegotiationAgent implements Negotiator {
     this.template = resolved.template;
     this.sampling = Object.freeze({ ...resolved.sampling });
     this.guardrails = resolved.guardrails;
+    this.rules = resolved.rules;
     this.retries = resolved.retries;
     this.onWarning = resolved.onWarning;
   }
@@ -151,37 +154,31 @@ export class NegotiationAgent implements Negotiator {
     };
   }
 
-  private schemaFor(role: Role, actions: readonly Action[]): JsonSchema {
-    const key = `${role}|${actions.join(',')}`;
+  private schemaFor(moves: readonly LegalMove[]): JsonSchema {
+    const key = JSON.stringify(moves);
     let schema = this.schemas.get(key);
     if (!schema) {
       // Frozen: every request shares it, so a backend that edited it in place would corrupt the next.
-      schema = deepFreeze(
-        turnJsonSchema({ profile: this.profile, role, guardrails: this.guardrails, actions }),
-      );
+      schema = deepFreeze(turnJsonSchema({ profile: this.profile, moves }));
+      if (this.schemas.size >= SCHEMA_CACHE_SIZE)
+        this.schemas.delete(this.schemas.keys().next().value as string);
       this.schemas.set(key, schema);
     }
     return schema;
   }
 
   private prepare(input: PredictInput): PreparedRequest {
-    const { context, history, role, legalActions } = validatePredictInput(input);
-    const actions = allowedActions({ legalActions, history, role, guardrails: this.guardrails });
-    if (actions.length === 0) {
-      throw new InvalidInputError('PredictInput', [
-        {
-          path: 'legalActions',
-          message: `no action is left: the only legal one, accept, would take the standing offer, which is outside the ${role}'s guardrails`,
-        },
-      ]);
-    }
+    const valid = validatePredictInput(input);
+    const { context, history, role } = valid;
+    // The rules' moves, narrowed by the guardrails: the schema and the validation both read these.
+    const moves = movesForTurn(valid, this.rules, this.guardrails);
     // renderPrompt sanitises the untrusted fields before the template sees them, so a template of the
     // caller's that prints a title raw still cannot inject control tokens.
     const { messages, text, stop } = renderPrompt(
       { context, history, role, profile: this.profile },
       { template: this.template },
     );
-    const schema = this.schemaFor(role, actions);
+    const schema = this.schemaFor(moves);
     const { seed: _defaultSeed, ...sampling } = this.sampling;
     return {
       base: {
@@ -190,7 +187,12 @@ export class NegotiationAgent implements Negotiator {
         ...sampling,
         stop,
       },
-      constraints: { role, actions, bounds: boundsFor(this.guardrails, role), labels: this.profile.labels },
+      constraints: {
+        role,
+        moves,
+        labels: this.profile.labels,
+        responseTimeUnit: this.profile.responseTimeUnit,
+      },
     };
   }
 
@@ -311,6 +313,9 @@ export class NegotiationAgent implements Negotiator {
     }
   }
 }
+
+/** Distinct turn schemas an agent keeps; a Session's turns reuse few of them at a time. */
+const SCHEMA_CACHE_SIZE = 256;
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

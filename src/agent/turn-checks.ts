@@ -1,25 +1,26 @@
-import type { Action } from '../contract/action.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { issuesFromZod } from '../contract/errors.js';
-import type { PriceBounds } from '../contract/guardrails.js';
-import { priceWithinBounds } from '../contract/guardrails.js';
 import type { Role } from '../contract/history.js';
+import { describeInterval, type LegalMove, priceInInterval } from '../contract/legal-moves.js';
 import type { LabelVocabulary } from '../contract/model-profile.js';
+import { type TimeUnit, toHours } from '../contract/time-unit.js';
 import { type Turn, TurnSchema } from '../contract/turn.js';
 
 /** What a turn must satisfy beyond `TurnSchema` at this point of this negotiation. */
 export interface TurnConstraints {
   role: Role;
-  actions: readonly Action[];
-  bounds: PriceBounds;
+  /** The legal moves, already narrowed by the guardrails. */
+  moves: readonly LegalMove[];
   labels: LabelVocabulary;
+  responseTimeUnit: TimeUnit;
 }
 
 export type TurnCheck = { ok: true; turn: Turn } | { ok: false; issues: ValidationIssue[] };
 
 /**
- * Validates a candidate with `TurnSchema`, then against the moment: the action must be allowed, an
- * offer's price inside the role's guardrails, and labels in the vocabulary when the vocabulary is known.
+ * Validates a candidate with `TurnSchema`, then against the moment: the action must be one of the moves,
+ * an offer's price inside that move's interval (rules and guardrails together), the response time within
+ * the move's bound, and labels in the vocabulary when the vocabulary is known.
  * The constrained decoder should make these impossible; this check is what makes them impossible for
  * every backend, including remote servers that ignore the schema.
  */
@@ -29,14 +30,27 @@ export function checkTurn(candidate: unknown, constraints: TurnConstraints): Tur
   const turn = parsed.data;
   const issues: ValidationIssue[] = [];
 
-  if (!constraints.actions.includes(turn.action)) {
+  const move = constraints.moves.find((candidate) => candidate.action === turn.action);
+  if (!move) {
     issues.push({
       path: 'action',
-      message: `"${turn.action}" is not allowed now; allowed: ${constraints.actions.join(', ')}`,
+      message: `"${turn.action}" is not allowed now; allowed: ${constraints.moves.map((m) => m.action).join(', ')}`,
     });
   }
-  if (turn.price !== null && !priceWithinBounds(turn.price, constraints.bounds)) {
-    issues.push({ path: 'price', message: describeBoundsBreach(turn.price, constraints) });
+  if (move?.price && turn.price !== null && !priceInInterval(turn.price, move.price)) {
+    issues.push({
+      path: 'price',
+      message: `${turn.price} is outside the ${constraints.role}'s legal prices ${describeInterval(move.price)} (rules and guardrails)`,
+    });
+  }
+  if (
+    move?.maxResponseHours !== undefined &&
+    toHours(turn.response_time, constraints.responseTimeUnit) > move.maxResponseHours + 1e-9
+  ) {
+    issues.push({
+      path: 'response_time',
+      message: `${turn.response_time} ${constraints.responseTimeUnit} lands after the standing offer lapses (${move.maxResponseHours} hours left)`,
+    });
   }
   if (constraints.labels.kind === 'known') {
     const known = new Set(constraints.labels.values);
@@ -50,11 +64,4 @@ export function checkTurn(candidate: unknown, constraints: TurnConstraints): Tur
     });
   }
   return issues.length === 0 ? { ok: true, turn } : { ok: false, issues };
-}
-
-function describeBoundsBreach(price: number, { role, bounds }: TurnConstraints): string {
-  if (bounds.minPrice !== undefined && price < bounds.minPrice) {
-    return `${price} is below the ${role}'s guardrail minPrice ${bounds.minPrice}`;
-  }
-  return `${price} is above the ${role}'s guardrail maxPrice ${bounds.maxPrice}`;
 }

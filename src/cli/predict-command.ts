@@ -5,7 +5,7 @@ import { type History, HistorySchema, type Role, RoleSchema } from '../contract/
 import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
 import type { Negotiator, PredictInput } from '../contract/negotiator.js';
 import { parseInput } from '../contract/validate.js';
-import { BestOfferRules } from '../simulation/best-offer-rules.js';
+import { BestOfferRules } from '../rules/best-offer-rules.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';

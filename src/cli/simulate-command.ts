@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
-import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.js';
-import { BestOfferRules } from '../simulation/best-offer-rules.js';
-import type { Rules } from '../simulation/rules.js';
+import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
+import { BestOfferRules } from '../rules/best-offer-rules.js';
+import type { Rules } from '../rules/rules.js';
 import { simulate } from '../simulation/simulate.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';

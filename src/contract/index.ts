@@ -7,6 +7,7 @@ export {
   MESSAGE_ACTIONS,
   PRICED_ACTIONS,
 } from './action.js';
+export { currencyDecimals, currencyStep, fitsCurrency, roundToCurrency } from './currency.js';
 export type { ValidationIssue } from './errors.js';
 export {
   BackendError,
@@ -23,6 +24,16 @@ export { boundsFor, GuardrailsSchema, PriceBoundsSchema, priceWithinBounds } fro
 export type { History, HistoryEntry, Role } from './history.js';
 export { HistoryEntrySchema, HistorySchema, opponentOf, RoleSchema } from './history.js';
 export type { JsonSchema } from './json-schema.js';
+export type { LegalMove, PriceInterval } from './legal-moves.js';
+export {
+  describeInterval,
+  gridEnds,
+  intersectInterval,
+  LegalMoveSchema,
+  LegalMovesSchema,
+  PriceIntervalSchema,
+  priceInInterval,
+} from './legal-moves.js';
 export type { Item, ListingContext, ListingContextInput, ParticipantProfile } from './listing-context.js';
 export {
   CurrencySchema,
@@ -58,6 +69,7 @@ export {
   ACTION_SHAPES,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
+  MAX_PRICE,
   MAX_RESPONSE_TIME,
   SNAKE_CASE_PATTERN,
 } from './turn-rules.js';

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { currencyDecimals, fitsCurrency } from './currency.js';
+import { MAX_PRICE } from './turn-rules.js';
 
 /** ISO 4217 code, upper case (`USD`, `EUR`). */
 export const CurrencySchema = z.string().regex(/^[A-Z]{3}$/, 'a currency is an ISO 4217 code such as USD');
@@ -25,15 +27,32 @@ export const ItemSchema = z.strictObject({
 export type Item = z.infer<typeof ItemSchema>;
 
 /** Everything a negotiator knows about the listing before the first turn. */
-export const ListingContextSchema = z.strictObject({
-  /** Optional caller-side identifier, carried into run records. */
-  id: z.string().max(200).optional(),
-  item: ItemSchema,
-  listPrice: z.number().finite().positive('the list price must be above 0'),
-  currency: CurrencySchema.default('USD'),
-  seller: ParticipantProfileSchema.optional(),
-  buyer: ParticipantProfileSchema.optional(),
-});
+export const ListingContextSchema = z
+  .strictObject({
+    /** Optional caller-side identifier, carried into run records. */
+    id: z.string().max(200).optional(),
+    item: ItemSchema,
+    /** In the currency's units, with at most its decimals (cents for USD), above 0 and at most `MAX_PRICE`. */
+    listPrice: z
+      .number('the list price must be a number')
+      .finite('the list price must be a finite number')
+      .positive('the list price must be above 0')
+      .max(MAX_PRICE, `the list price must be at most ${MAX_PRICE}`),
+    currency: CurrencySchema.default('USD'),
+    seller: ParticipantProfileSchema.optional(),
+    buyer: ParticipantProfileSchema.optional(),
+  })
+  .superRefine((context, ctx) => {
+    // A list price of 19.999 cannot be paid; the legal price intervals are built on the currency's grid.
+    if (Number.isFinite(context.listPrice) && !fitsCurrency(context.listPrice, context.currency)) {
+      const decimals = currencyDecimals(context.currency);
+      ctx.addIssue({
+        code: 'custom',
+        path: ['listPrice'],
+        message: `a ${context.currency} price has at most ${decimals} decimal(s); got ${context.listPrice}`,
+      });
+    }
+  });
 /** A validated listing context (defaults applied). */
 export type ListingContext = z.infer<typeof ListingContextSchema>;
 /** What a caller may pass: `currency` may be omitted. */

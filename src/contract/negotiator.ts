@@ -1,5 +1,6 @@
 import type { Action } from './action.js';
 import type { History, Role } from './history.js';
+import type { LegalMove } from './legal-moves.js';
 import type { ListingContext, ListingContextInput } from './listing-context.js';
 import type { TimeUnit } from './time-unit.js';
 import type { Turn } from './turn.js';
@@ -15,6 +16,11 @@ export interface PredictInput {
    * stands). Absent means all six.
    */
   legalActions?: readonly Action[];
+  /**
+   * The legal actions with their price intervals and time bounds (a Session passes them). A
+   * `NegotiationAgent` without them derives them from the context and history under its rules.
+   */
+  legalMoves?: readonly LegalMove[];
 }
 
 export interface PredictOptions {

@@ -3,11 +3,14 @@ import { InvalidInputError } from './errors.js';
 import { boundsFor, type Guardrails } from './guardrails.js';
 import type { Role } from './history.js';
 import type { JsonSchema } from './json-schema.js';
+import { gridEnds, intersectInterval, type LegalMove, type PriceInterval } from './legal-moves.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from './model-profile.js';
+import { fromHours, type TimeUnit } from './time-unit.js';
 import {
   ACTION_SHAPES,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
+  MAX_PRICE,
   MAX_RESPONSE_TIME,
   SNAKE_CASE_PATTERN,
 } from './turn-rules.js';
@@ -21,6 +24,13 @@ export interface TurnJsonSchemaOptions {
   guardrails?: Guardrails;
   /** Only these actions get a branch (for example, no `accept` when no offer stands). Default: all six. */
   actions?: readonly Action[];
+  /**
+   * The legal moves (`Rules.legalMoves`): one branch per move, an offer's price bounded by its interval
+   * and grid (`multipleOf`), `response_time` by the move's time bound. Replaces `actions` when given.
+   */
+  moves?: readonly LegalMove[];
+  /** Unit of `response_time` (the profile's by default), to express the moves' time bounds in. */
+  responseTimeUnit?: TimeUnit;
   /** Cap on message length; default and maximum `MAX_MESSAGE_LENGTH`. */
   maxMessageLength?: number;
 }
@@ -32,34 +42,23 @@ export interface TurnJsonSchemaOptions {
  */
 export function turnJsonSchema(options: TurnJsonSchemaOptions = {}): JsonSchema {
   const profile = resolveModelProfile(options.profile);
-  const actions = options.actions ?? ACTIONS;
-  if (actions.length === 0) {
-    throw new InvalidInputError('TurnJsonSchemaOptions', [
-      { path: 'actions', message: 'at least one action must be allowed' },
-    ]);
-  }
+  const moves = movesOf(options);
   const maxMessageLength = Math.min(options.maxMessageLength ?? MAX_MESSAGE_LENGTH, MAX_MESSAGE_LENGTH);
-  const bounds = boundsFor(options.guardrails, options.role);
-
-  const priceSchema: JsonSchema = { type: 'number', exclusiveMinimum: 0 };
-  if (bounds.minPrice !== undefined && bounds.minPrice > 0) {
-    delete priceSchema.exclusiveMinimum;
-    priceSchema.minimum = bounds.minPrice;
-  }
-  if (bounds.maxPrice !== undefined) priceSchema.maximum = bounds.maxPrice;
+  const unit = options.responseTimeUnit ?? profile.responseTimeUnit;
 
   const labelSchema: JsonSchema =
     profile.labels.kind === 'known'
       ? { type: 'string', enum: [...profile.labels.values] }
       : { type: 'string', pattern: SNAKE_CASE_PATTERN };
 
-  const branches = [...new Set(actions)].map((action): JsonSchema => {
+  const branches = moves.map((move): JsonSchema => {
+    const { action } = move;
     const shape = ACTION_SHAPES[action];
     return {
       type: 'object',
       properties: {
         action: { const: action },
-        price: shape.price === 'positive' ? priceSchema : { type: 'null' },
+        price: shape.price === 'positive' ? priceSchema(move.price) : { type: 'null' },
         message_labels:
           shape.labels === 'allowed'
             ? { type: 'array', items: labelSchema, maxItems: MAX_LABELS_PER_MESSAGE, uniqueItems: true }
@@ -68,7 +67,7 @@ export function turnJsonSchema(options: TurnJsonSchemaOptions = {}): JsonSchema 
           shape.message === 'required'
             ? { type: 'string', minLength: 1, maxLength: maxMessageLength }
             : { const: '' },
-        response_time: { type: 'number', minimum: 0, maximum: MAX_RESPONSE_TIME },
+        response_time: { type: 'number', minimum: 0, maximum: responseTimeBound(move, unit) },
       },
       required: ['action', 'price', 'message_labels', 'message', 'response_time'],
       additionalProperties: false,
@@ -81,4 +80,69 @@ export function turnJsonSchema(options: TurnJsonSchemaOptions = {}): JsonSchema 
     description: "One participant's next turn in a Best Offer negotiation.",
     oneOf: branches,
   };
+}
+
+/** The moves to write branches for: the given moves, or one unbounded move per action. */
+function movesOf(options: TurnJsonSchemaOptions): LegalMove[] {
+  const bounds = boundsFor(options.guardrails, options.role);
+  const everyPrice: PriceInterval = {
+    min: 0,
+    minInclusive: false,
+    max: MAX_PRICE,
+    maxInclusive: true,
+    step: 0,
+  };
+  const given: LegalMove[] =
+    options.moves?.map((move) => ({ ...move })) ??
+    [...new Set(options.actions ?? ACTIONS)].map((action) =>
+      ACTION_SHAPES[action].price === 'positive' ? { action, price: everyPrice } : { action },
+    );
+  // Guardrails narrow each offer's interval; an offer left with no price is no move.
+  const moves = given
+    .map((move) => (move.price ? { ...move, price: intersectInterval(move.price, bounds) } : move))
+    .filter((move) => !move.price || hasPrice(move.price));
+  if (moves.length === 0) {
+    throw new InvalidInputError('TurnJsonSchemaOptions', [
+      {
+        path: options.moves ? 'moves' : 'actions',
+        message:
+          given.length === 0
+            ? 'at least one action must be allowed'
+            : 'no move is left: every offer interval is empty once the guardrails apply',
+      },
+    ]);
+  }
+  return moves;
+}
+
+function hasPrice(interval: PriceInterval): boolean {
+  if (interval.step === 0) {
+    return (
+      interval.min < interval.max ||
+      (interval.min === interval.max && interval.minInclusive && interval.maxInclusive)
+    );
+  }
+  return gridEnds(interval) !== null;
+}
+
+/** An interval as JSON Schema: inclusive or exclusive ends, and the grid as `multipleOf` (none for 0). */
+function priceSchema(interval: PriceInterval | undefined): JsonSchema {
+  const schema: JsonSchema = { type: 'number' };
+  if (!interval) return { ...schema, exclusiveMinimum: 0, maximum: MAX_PRICE };
+  if (interval.minInclusive) schema.minimum = interval.min;
+  else schema.exclusiveMinimum = interval.min;
+  if (interval.maxInclusive) schema.maximum = interval.max;
+  else schema.exclusiveMaximum = interval.max;
+  if (interval.step > 0) schema.multipleOf = interval.step;
+  return schema;
+}
+
+/**
+ * A move's time bound in the turn's unit, rounded down to a millionth (the decoder writes at most six
+ * fraction digits, and rounding up could land a turn a hair after the offer lapses).
+ */
+function responseTimeBound(move: LegalMove, unit: TimeUnit): number {
+  if (move.maxResponseHours === undefined) return MAX_RESPONSE_TIME;
+  const inUnit = Math.floor(fromHours(move.maxResponseHours, unit) * 1e6) / 1e6;
+  return Math.min(MAX_RESPONSE_TIME, inUnit);
 }

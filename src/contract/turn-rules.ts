@@ -35,3 +35,11 @@ export const SNAKE_CASE = new RegExp(SNAKE_CASE_PATTERN);
 
 /** Longest `response_time` accepted, in the profile's unit; a bound keeps numbers finite for decoders. */
 export const MAX_RESPONSE_TIME = 100_000;
+
+/**
+ * Highest price anywhere in the contract (a list price, an offer), in the currency's units. haggle's
+ * choice: far above any marketplace listing, and low enough that every price with its cents is
+ * written exactly in 12 significant digits (the decoder writes at most 15), so a price bound is
+ * always a number the model can spell.
+ */
+export const MAX_PRICE = 1_000_000_000;

@@ -4,6 +4,7 @@ import {
   ACTION_SHAPES,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
+  MAX_PRICE,
   MAX_RESPONSE_TIME,
   SNAKE_CASE,
 } from './turn-rules.js';
@@ -15,7 +16,7 @@ import {
 export const TurnSchema = z
   .strictObject({
     action: ActionSchema,
-    price: z.number().finite().nullable(),
+    price: z.number().finite().max(MAX_PRICE, `a price is at most ${MAX_PRICE}`).nullable(),
     message_labels: z
       .array(z.string().regex(SNAKE_CASE, 'a label is a snake_case identifier such as build_rapport'))
       .max(MAX_LABELS_PER_MESSAGE),

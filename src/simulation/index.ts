@@ -1,7 +1,3 @@
-export type { AlternatingOffersRulesOptions } from './alternating-offers-rules.js';
-export { AlternatingOffersRules } from './alternating-offers-rules.js';
-export type { BestOfferRulesOptions } from './best-offer-rules.js';
-export { BestOfferRules } from './best-offer-rules.js';
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
 export type {
@@ -45,9 +41,7 @@ export {
   sessionLengthDistribution,
   UNCATEGORIZED,
 } from './metrics/index.js';
-export type { EndReason, SessionOutcome } from './outcome.js';
-export { END_REASONS } from './outcome.js';
-export type { IllegalTurnPolicy, NegotiationState, Rules, StandingOffer, TurnRuling } from './rules.js';
+export type { SessionOutcome } from './outcome.js';
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
 export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';

@@ -1,24 +1,8 @@
-/** Why a session ended. */
-export type EndReason =
-  | 'accepted'
-  | 'declined'
-  | 'no-response'
-  | 'expired'
-  | 'turn-cap'
-  | 'illegal-turn'
-  | 'error'
-  | 'aborted';
+import type { EndReason } from '../rules/end-reason.js';
 
-export const END_REASONS: readonly EndReason[] = [
-  'accepted',
-  'declined',
-  'no-response',
-  'expired',
-  'turn-cap',
-  'illegal-turn',
-  'error',
-  'aborted',
-];
+// The reasons belong to the rules (they decide how a thread ends); re-exported where sessions use them.
+export type { EndReason } from '../rules/end-reason.js';
+export { END_REASONS } from '../rules/end-reason.js';
 
 export interface SessionOutcome {
   status: 'deal' | 'no-deal';

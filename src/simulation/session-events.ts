@@ -1,5 +1,6 @@
 import type { Action } from '../contract/action.js';
 import type { Role } from '../contract/history.js';
+import type { LegalMove } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
 import type { Turn } from '../contract/turn.js';
 import type { SessionOutcome } from './outcome.js';
@@ -21,6 +22,8 @@ export interface TurnEvent {
   elapsedHours: number;
   /** What the rules allowed when the turn was asked for. */
   legalActions: readonly Action[];
+  /** The same, with each action's price interval and time bound. */
+  legalMoves: readonly LegalMove[];
   /** Set when the turn broke a rule; the session's illegal-turn policy decides what follows. */
   violation?: string;
 }

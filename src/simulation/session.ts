@@ -1,4 +1,3 @@
-import type { Action } from '../contract/action.js';
 import {
   HaggleAbortError,
   HaggleError,
@@ -7,6 +6,7 @@ import {
   issuesFromZod,
 } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
+import type { LegalMove } from '../contract/legal-moves.js';
 import {
   type ListingContext,
   type ListingContextInput,
@@ -18,9 +18,9 @@ import { type Turn, TurnSchema } from '../contract/turn.js';
 import { parseInput } from '../contract/validate.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
-import { BestOfferRules } from './best-offer-rules.js';
+import { BestOfferRules } from '../rules/best-offer-rules.js';
+import { actionsOf, appendEntry, type NegotiationState, type Rules } from '../rules/rules.js';
 import type { EndReason, SessionOutcome } from './outcome.js';
-import { appendEntry, type NegotiationState, type Rules } from './rules.js';
 import type { SessionEvents } from './session-events.js';
 import type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
 
@@ -136,10 +136,11 @@ export class Session {
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
 
         const role = this.rules.nextRole(state);
-        const legalActions = this.rules.legalActions(state, role);
+        const legalMoves = this.rules.legalMoves(state, role);
+        const legalActions = actionsOf(legalMoves);
         const negotiator = this.negotiators[role];
         const proposed = await negotiator.predict(
-          { context: this.context, history: state.history, role, legalActions },
+          { context: this.context, history: state.history, role, legalActions, legalMoves },
           { seed: deriveSeed(this.seed, turns.length), ...(signal ? { signal } : {}) },
         );
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
@@ -161,7 +162,7 @@ export class Session {
         const ruling = this.rules.apply(state, entry);
         if (ruling.kind === 'illegal') {
           turns.push({ ...entry, violation: ruling.violation });
-          this.emitTurn(turns.length - 1, entry, legalActions, ruling.violation);
+          this.emitTurn(turns.length - 1, entry, legalMoves, ruling.violation);
           if (this.rules.illegalTurnPolicy === 'end') {
             return this.finish(turns, appendEntry(state, entry), 'illegal-turn', null);
           }
@@ -169,7 +170,7 @@ export class Session {
           continue;
         }
         turns.push(entry);
-        this.emitTurn(turns.length - 1, entry, legalActions);
+        this.emitTurn(turns.length - 1, entry, legalMoves);
         state = ruling.state;
         if (ruling.kind === 'end') return this.finish(turns, state, ruling.reason, ruling.dealPrice);
       }
@@ -187,7 +188,7 @@ export class Session {
   private emitTurn(
     index: number,
     entry: RecordedTurn,
-    legalActions: readonly Action[],
+    legalMoves: readonly LegalMove[],
     violation?: string,
   ): void {
     this.events.emit('turn', {
@@ -196,7 +197,8 @@ export class Session {
       role: entry.role,
       turn: entry.turn,
       elapsedHours: entry.elapsedHours,
-      legalActions,
+      legalActions: actionsOf(legalMoves),
+      legalMoves,
       ...(violation !== undefined ? { violation } : {}),
     });
   }

@@ -4,8 +4,8 @@ import type { Negotiator } from '../contract/negotiator.js';
 import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
-import { BestOfferRules } from './best-offer-rules.js';
-import type { Rules } from './rules.js';
+import { BestOfferRules } from '../rules/best-offer-rules.js';
+import type { Rules } from '../rules/rules.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,

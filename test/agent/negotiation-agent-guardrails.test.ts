@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { allowedActions, standingOpponentOffer } from '../../src/agent/allowed-actions.js';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
+import { validatePredictInput } from '../../src/agent/predict-input.js';
+import { movesForTurn, standingOpponentOffer } from '../../src/agent/turn-moves.js';
 import { InvalidInputError, InvalidModelOutputError } from '../../src/contract/errors.js';
+import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { MockLanguageBackend } from '../../src/testing/mock-language-backend.js';
 import {
   bare,
@@ -25,7 +27,13 @@ describe('NegotiationAgent guardrails', () => {
     expect(await agent.predict(sellerInput, { seed: 1 })).toEqual(offer(95));
     expect(mock.calls).toHaveLength(2);
     expect(mock.calls[0]?.seed).not.toBe(mock.calls[1]?.seed);
-    expect(priceSchemaOf(mock.calls[0], 'offer')).toEqual({ type: 'number', minimum: 90 });
+    // The rules' interval (above the buyer's 80, below the list price 120, in cents) meets the floor.
+    expect(priceSchemaOf(mock.calls[0], 'offer')).toEqual({
+      type: 'number',
+      minimum: 90,
+      exclusiveMaximum: 120,
+      multipleOf: 0.01,
+    });
   });
 
   it('throws rather than return an offer outside the guardrails', async () => {
@@ -39,7 +47,7 @@ describe('NegotiationAgent guardrails', () => {
     expect(error.attempts).toBe(3);
     expect(error.issues).toContainEqual({
       path: 'attempts[2].price',
-      message: "50 is below the seller's guardrail minPrice 90",
+      message: "50 is outside the seller's legal prices [90, 120) in steps of 0.01 (rules and guardrails)",
     });
   });
 
@@ -54,13 +62,14 @@ describe('NegotiationAgent guardrails', () => {
       type: 'number',
       exclusiveMinimum: 0,
       maximum: 100,
+      multipleOf: 0.01,
     });
   });
 
   it("ignores the other role's guardrails", async () => {
-    const mock = new MockLanguageBackend({ responses: [json(offer(60))] });
-    const agent = new NegotiationAgent({ backend: mock, guardrails: { buyer: { minPrice: 70 } } });
-    expect(await agent.predict(sellerInput)).toEqual(offer(60));
+    const mock = new MockLanguageBackend({ responses: [json(offer(100))] });
+    const agent = new NegotiationAgent({ backend: mock, guardrails: { buyer: { maxPrice: 90 } } });
+    expect(await agent.predict(sellerInput)).toEqual(offer(100));
   });
 
   it('removes accept from the schema when the standing offer breaks the guardrails', async () => {
@@ -96,22 +105,24 @@ describe('NegotiationAgent guardrails', () => {
     expect(standingOpponentOffer(history, 'seller')).toBe(85);
     expect(standingOpponentOffer(history, 'buyer')).toBe(115);
     expect(standingOpponentOffer([], 'buyer')).toBeNull();
-    expect(
-      allowedActions({
-        legalActions: undefined,
-        history,
-        role: 'seller',
-        guardrails: { seller: { minPrice: 90 } },
-      }),
-    ).not.toContain('accept');
-    expect(
-      allowedActions({
-        legalActions: undefined,
-        history,
-        role: 'buyer',
-        guardrails: { buyer: { maxPrice: 120 } },
-      }),
-    ).toContain('accept');
+    const actionsFor = (role: 'buyer' | 'seller', guardrails: object) =>
+      movesForTurn(
+        validatePredictInput({ context: camera, history, role }),
+        new BestOfferRules(),
+        guardrails,
+      ).map((move) => move.action);
+    expect(actionsFor('seller', { seller: { minPrice: 90 } })).not.toContain('accept');
+    // The buyer's counter of 85 voided the seller's 115: nothing of the seller's stands to accept.
+    expect(actionsFor('buyer', { buyer: { maxPrice: 120 } })).not.toContain('accept');
+    const sellerCounterStands = history.slice(0, 2);
+    const buyerActions = (maxPrice: number) =>
+      movesForTurn(
+        validatePredictInput({ context: camera, history: sellerCounterStands, role: 'buyer' }),
+        new BestOfferRules(),
+        { buyer: { maxPrice } },
+      ).map((move) => move.action);
+    expect(buyerActions(120)).toContain('accept');
+    expect(buyerActions(110)).not.toContain('accept');
   });
 
   it('says so when accept was the only legal action and the guardrails forbid it', async () => {

@@ -10,7 +10,7 @@ import { CARD_EXAMPLE_LABELS } from '../../src/contract/model-profile.js';
 import type { PredictInput } from '../../src/contract/negotiator.js';
 import { TurnSchema } from '../../src/contract/turn.js';
 import { deriveSeed, Random } from '../../src/internal/random.js';
-import { AlternatingOffersRules } from '../../src/simulation/alternating-offers-rules.js';
+import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { Session } from '../../src/simulation/session.js';
 import { generateContexts } from '../../src/simulation/synthetic-contexts.js';
 import { LISTING, message, offer, randomHistory, randomLegalActions, recording, thread } from './support.js';

@@ -10,7 +10,7 @@ import {
 } from '../../src/agents/time-based-agent.js';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import type { PredictInput } from '../../src/contract/negotiator.js';
-import { AlternatingOffersRules } from '../../src/simulation/alternating-offers-rules.js';
+import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { Session } from '../../src/simulation/session.js';
 import { generateContexts } from '../../src/simulation/synthetic-contexts.js';
 import { checkDeterministicContract } from './deterministic-contract.js';

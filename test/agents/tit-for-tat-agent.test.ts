@@ -3,7 +3,7 @@ import { PopulationAgent } from '../../src/agents/population-agent.js';
 import { boulware } from '../../src/agents/time-based-agent.js';
 import { TitForTatAgent } from '../../src/agents/tit-for-tat-agent.js';
 import { InvalidInputError } from '../../src/contract/errors.js';
-import { AlternatingOffersRules } from '../../src/simulation/alternating-offers-rules.js';
+import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { Session } from '../../src/simulation/session.js';
 import { generateContexts } from '../../src/simulation/synthetic-contexts.js';
 import { checkDeterministicContract } from './deterministic-contract.js';

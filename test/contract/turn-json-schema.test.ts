@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { LegalMove } from '../../src/contract/legal-moves.js';
+import { MAX_PRICE, MAX_RESPONSE_TIME } from '../../src/contract/turn-rules.js';
 import { ACTIONS, InvalidInputError, MODEL_PROFILES, turnJsonSchema } from '../../src/index.js';
 
 type Branch = { properties: Record<string, Record<string, unknown>>; required: string[] };
@@ -32,7 +34,12 @@ describe('turnJsonSchema', () => {
 
   it('writes the turn rules into the branches', () => {
     const schema = turnJsonSchema();
-    expect(branchFor(schema, 'offer').properties.price).toEqual({ type: 'number', exclusiveMinimum: 0 });
+    // No moves given: any price above 0 up to the contract's MAX_PRICE.
+    expect(branchFor(schema, 'offer').properties.price).toEqual({
+      type: 'number',
+      exclusiveMinimum: 0,
+      maximum: MAX_PRICE,
+    });
     expect(branchFor(schema, 'offer').properties.message).toEqual({ const: '' });
     expect(branchFor(schema, 'offer').properties.message_labels).toEqual({ type: 'array', maxItems: 0 });
     expect(branchFor(schema, 'accept').properties.price).toEqual({ type: 'null' });
@@ -47,7 +54,11 @@ describe('turnJsonSchema', () => {
       role: 'seller',
       guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } },
     });
-    expect(branchFor(seller, 'offer').properties.price).toEqual({ type: 'number', minimum: 40 });
+    expect(branchFor(seller, 'offer').properties.price).toEqual({
+      type: 'number',
+      minimum: 40,
+      maximum: MAX_PRICE,
+    });
     const buyer = turnJsonSchema({
       role: 'buyer',
       guardrails: { seller: { minPrice: 40 }, buyer: { maxPrice: 60 } },
@@ -87,5 +98,49 @@ describe('turnJsonSchema', () => {
 
   it('refuses an unknown profile id with the built-in ids in the message', () => {
     expect(() => turnJsonSchema({ profile: 'gpt-9' })).toThrow(/qwen3-4b-negotiation-50k-ep3/);
+  });
+});
+
+describe('turnJsonSchema with legal moves', () => {
+  const moves: LegalMove[] = [
+    { action: 'offer', price: { min: 80, minInclusive: false, max: 120, maxInclusive: false, step: 0.01 } },
+    { action: 'accept', dealPrice: 80, maxResponseHours: 30.5 },
+    { action: 'no_response' },
+  ];
+
+  it('writes each move as a branch: its price interval, its grid and its time bound', () => {
+    const schema = turnJsonSchema({ moves, responseTimeUnit: 'minutes' });
+    expect((schema.oneOf as unknown[]).length).toBe(3);
+    expect(branchFor(schema, 'offer').properties.price).toEqual({
+      type: 'number',
+      exclusiveMinimum: 80,
+      exclusiveMaximum: 120,
+      multipleOf: 0.01,
+    });
+    expect(branchFor(schema, 'accept').properties.response_time).toEqual({
+      type: 'number',
+      minimum: 0,
+      maximum: 1830,
+    });
+    expect(branchFor(schema, 'no_response').properties.response_time).toMatchObject({
+      maximum: MAX_RESPONSE_TIME,
+    });
+  });
+
+  it('narrows the intervals by the guardrails and drops an offer left with no price', () => {
+    const narrowed = turnJsonSchema({ moves, role: 'seller', guardrails: { seller: { minPrice: 100 } } });
+    expect(branchFor(narrowed, 'offer').properties.price).toMatchObject({
+      minimum: 100,
+      exclusiveMaximum: 120,
+    });
+    const none = turnJsonSchema({ moves, role: 'seller', guardrails: { seller: { minPrice: 120 } } });
+    expect(none.oneOf as unknown[]).toHaveLength(2);
+    expect(() =>
+      turnJsonSchema({
+        moves: [moves[0] as LegalMove],
+        role: 'seller',
+        guardrails: { seller: { minPrice: 120 } },
+      }),
+    ).toThrow(/no move is left/);
   });
 });

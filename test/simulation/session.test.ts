@@ -87,7 +87,7 @@ describe('Session endings', () => {
     ).result;
     expect(outcome.reason).toBe('illegal-turn');
     expect(turns[1]?.turn.price).toBe(350);
-    expect(turns[1]?.violation).toMatch(/above the list price 300/);
+    expect(turns[1]?.violation).toMatch(/seller offered 350, above the list price 300/);
   });
 
   it('caps a buyer at three offers; under the forfeit policy the illegal turn is skipped', async () => {

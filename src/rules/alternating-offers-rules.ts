@@ -1,12 +1,17 @@
 import type { Action } from '../contract/action.js';
+import { currencyStep } from '../contract/currency.js';
 import { InvalidInputError } from '../contract/errors.js';
 import type { HistoryEntry, Role } from '../contract/history.js';
+import type { LegalMove, PriceInterval } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
+import { MAX_PRICE } from '../contract/turn-rules.js';
 import {
+  actionsOf,
   alternatingNextRole,
   applyCommonEffects,
   type IllegalTurnPolicy,
   initialNegotiationState,
+  moveViolation,
   type NegotiationState,
   type Rules,
   type StandingOffer,
@@ -20,7 +25,9 @@ export interface AlternatingOffersRulesOptions {
 
 /**
  * Plain alternating offers (Rubinstein's protocol, as NegMAS's SAO runs it): the buyer opens, sides
- * alternate, offers never lapse and have no cap, accepting takes the standing offer's price.
+ * alternate, offers never lapse and have no cap, accepting takes the standing offer's price. Prices are
+ * any amount above 0 in the currency's smallest unit, up to the contract's `MAX_PRICE` (the protocol
+ * itself bounds nothing; the list price is only a reference here).
  */
 export class AlternatingOffersRules implements Rules {
   readonly name = 'alternating-offers';
@@ -49,12 +56,30 @@ export class AlternatingOffersRules implements Rules {
     return alternatingNextRole(state);
   }
 
+  legalMoves(state: NegotiationState, role: Role): LegalMove[] {
+    const price: PriceInterval = {
+      min: 0,
+      minInclusive: false,
+      max: MAX_PRICE,
+      maxInclusive: true,
+      step: currencyStep(state.context.currency),
+    };
+    const moves: LegalMove[] = [
+      { action: 'offer', price },
+      { action: 'offer_with_message', price },
+    ];
+    const standing = state.standingOffer;
+    if (standing !== null && standing.role !== role) {
+      moves.push({ action: 'accept', dealPrice: standing.price }, { action: 'decline' });
+    }
+    moves.push({ action: 'message_only' });
+    if (state.history.length > 0) moves.push({ action: 'no_response' });
+    return moves;
+  }
+
+  /** The actions of `legalMoves`, for callers that only need those. */
   legalActions(state: NegotiationState, role: Role): Action[] {
-    const actions: Action[] = ['offer', 'offer_with_message'];
-    if (state.standingOffer !== null && state.standingOffer.role !== role) actions.push('accept', 'decline');
-    actions.push('message_only');
-    if (state.history.length > 0) actions.push('no_response');
-    return actions;
+    return actionsOf(this.legalMoves(state, role));
   }
 
   expiredOffer(_state: NegotiationState, _atHours: number): StandingOffer | null {
@@ -62,12 +87,8 @@ export class AlternatingOffersRules implements Rules {
   }
 
   apply(state: NegotiationState, entry: HistoryEntry): TurnRuling {
-    if (!this.legalActions(state, entry.role).includes(entry.turn.action)) {
-      return {
-        kind: 'illegal',
-        violation: `${entry.role} chose ${entry.turn.action}, which is not legal now`,
-      };
-    }
+    const violation = moveViolation(this.legalMoves(state, entry.role), entry);
+    if (violation !== null) return { kind: 'illegal', violation };
     return applyCommonEffects(state, entry, Number.POSITIVE_INFINITY);
   }
 }

@@ -1,8 +1,9 @@
-import type { Action } from '../contract/action.js';
+import { type Action, isPricedAction } from '../contract/action.js';
 import type { History, HistoryEntry, Role } from '../contract/history.js';
+import { describeInterval, type LegalMove, priceInInterval } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
 import type { Turn } from '../contract/turn.js';
-import type { EndReason } from './outcome.js';
+import type { EndReason } from './end-reason.js';
 
 /** The price on the table: the latest offer nobody has answered with a new one. */
 export interface StandingOffer {
@@ -46,14 +47,41 @@ export interface Rules {
   initialState(context: ListingContext): NegotiationState;
   /** Who moves after the given history. */
   nextRole(state: NegotiationState): Role;
-  /** What `role` may do now; handed to negotiators so a constrained model never proposes anything else. */
-  legalActions(state: NegotiationState, role: Role): Action[];
+  /**
+   * What `role` may do now: each legal action with its price interval and the time it may take. Handed
+   * to negotiators, so a constrained model never proposes anything else; `apply` judges by the same.
+   */
+  legalMoves(state: NegotiationState, role: Role): LegalMove[];
   /**
    * The offer that has lapsed by `atHours` (the time the next turn would land), if any. A lapsed
    * offer ends the session before the late turn counts.
    */
   expiredOffer(state: NegotiationState, atHours: number): StandingOffer | null;
   apply(state: NegotiationState, entry: HistoryEntry): TurnRuling;
+}
+
+/** The actions of a list of moves, in order. */
+export function actionsOf(moves: readonly LegalMove[]): Action[] {
+  return moves.map((move) => move.action);
+}
+
+/**
+ * Why a turn is not among the legal moves, or `null` when it is: the action must be one of them and an
+ * offer's price inside that move's interval. A response time past `maxResponseHours` is not judged here:
+ * the session lets the standing offer lapse first (outcome `expired`), as a real marketplace would.
+ */
+export function moveViolation(moves: readonly LegalMove[], entry: HistoryEntry): string | null {
+  const { role, turn } = entry;
+  const move = moves.find((candidate) => candidate.action === turn.action);
+  if (!move) return `${role} chose ${turn.action}, which the rules do not allow at this point`;
+  if (
+    isPricedAction(turn.action) &&
+    move.price &&
+    (turn.price === null || !priceInInterval(turn.price, move.price))
+  ) {
+    return `${role} offered ${turn.price}, outside the legal prices ${describeInterval(move.price)}`;
+  }
+  return null;
 }
 
 export function appendEntry(state: NegotiationState, entry: HistoryEntry): NegotiationState {

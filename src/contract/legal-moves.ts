@@ -1,0 +1,120 @@
+import { z } from 'zod';
+import { type Action, ActionSchema, isPricedAction } from './action.js';
+
+/**
+ * The prices a move may carry: an interval with open or closed ends, on a grid of `step` (the
+ * currency's smallest unit). A price is inside when it is above `min` (or equal, if `minInclusive`),
+ * below `max` (or equal, if `maxInclusive`), and a whole multiple of `step`.
+ */
+export const PriceIntervalSchema = z.strictObject({
+  min: z.number().finite().min(0),
+  minInclusive: z.boolean(),
+  max: z.number().finite().positive(),
+  maxInclusive: z.boolean(),
+  /** The price grid: 0.01 for cents. */
+  step: z.number().finite().positive(),
+});
+export type PriceInterval = z.infer<typeof PriceIntervalSchema>;
+
+/**
+ * One thing a side may do next, as the rules say: the action, the prices an offer may carry, and how
+ * long the move may take. `Rules.legalMoves` answers these; a `NegotiationAgent` turns them into the
+ * turn's JSON Schema, so a model's turn is legal by construction.
+ */
+export const LegalMoveSchema = z
+  .strictObject({
+    action: ActionSchema,
+    /** For `offer` and `offer_with_message` only: where the price must lie. */
+    price: PriceIntervalSchema.optional(),
+    /** For `accept` only: the price the deal closes at (the standing offer's). */
+    dealPrice: z.number().finite().positive().optional(),
+    /**
+     * The latest the move may land, in hours from the last turn (the time left before the standing
+     * offer lapses). Absent: no bound but the contract's.
+     */
+    maxResponseHours: z.number().finite().min(0).optional(),
+  })
+  .superRefine((move, ctx) => {
+    if (isPricedAction(move.action) && move.price === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['price'], message: `"${move.action}" needs its price interval` });
+    }
+    if (!isPricedAction(move.action) && move.price !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['price'], message: `"${move.action}" carries no price` });
+    }
+    if (move.dealPrice !== undefined && move.action !== 'accept') {
+      ctx.addIssue({ code: 'custom', path: ['dealPrice'], message: 'only an accept has a deal price' });
+    }
+  });
+export type LegalMove = z.infer<typeof LegalMoveSchema>;
+
+export const LegalMovesSchema = z
+  .array(LegalMoveSchema)
+  .min(1, 'at least one move must be legal')
+  .superRefine((moves, ctx) => {
+    const seen = new Set<Action>();
+    moves.forEach((move, index) => {
+      if (seen.has(move.action)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'action'],
+          message: `"${move.action}" is listed twice`,
+        });
+      }
+      seen.add(move.action);
+    });
+  });
+
+/** Whether `price` lies inside the interval and on its grid. */
+export function priceInInterval(price: number, interval: PriceInterval): boolean {
+  if (!Number.isFinite(price)) return false;
+  if (interval.minInclusive ? price < interval.min : price <= interval.min) return false;
+  if (interval.maxInclusive ? price > interval.max : price >= interval.max) return false;
+  return onGrid(price, interval.step);
+}
+
+/** Whether `price` is a whole multiple of `step`, read through decimals (0.07 is 7 cents). */
+export function onGrid(price: number, step: number): boolean {
+  const units = price / step;
+  return Math.abs(units - Math.round(units)) <= 1e-9 * Math.max(1, Math.abs(units));
+}
+
+/** The lowest and highest grid prices inside the interval, or `null` when it holds none. */
+export function gridEnds(interval: PriceInterval): { lowest: number; highest: number } | null {
+  const { step } = interval;
+  const firstUnit = Math.ceil(interval.min / step - 1e-9);
+  const lowUnit =
+    interval.minInclusive || !onGrid(interval.min, step) ? firstUnit : Math.round(interval.min / step) + 1;
+  const lastUnit = Math.floor(interval.max / step + 1e-9);
+  const highUnit =
+    interval.maxInclusive || !onGrid(interval.max, step) ? lastUnit : Math.round(interval.max / step) - 1;
+  if (lowUnit > highUnit) return null;
+  return { lowest: unitsToPrice(lowUnit, step), highest: unitsToPrice(highUnit, step) };
+}
+
+/** `units × step` spelled as its decimal (7 × 0.01 is 0.07, not 0.07000000000000001). */
+function unitsToPrice(units: number, step: number): number {
+  const decimals = Math.max(0, Math.round(-Math.log10(step)));
+  return Number((units * step).toFixed(decimals));
+}
+
+/** Describes an interval for error messages: `(12.5, 300)` with brackets for closed ends. */
+export function describeInterval(interval: PriceInterval): string {
+  return `${interval.minInclusive ? '[' : '('}${interval.min}, ${interval.max}${interval.maxInclusive ? ']' : ')'} in steps of ${interval.step}`;
+}
+
+/** Narrows an interval by another bound set (a guardrail): the tighter end wins on each side. */
+export function intersectInterval(
+  interval: PriceInterval,
+  bounds: { minPrice?: number | undefined; maxPrice?: number | undefined },
+): PriceInterval {
+  const next = { ...interval };
+  if (bounds.minPrice !== undefined && bounds.minPrice >= next.min) {
+    next.minInclusive = bounds.minPrice > next.min ? true : next.minInclusive;
+    next.min = bounds.minPrice;
+  }
+  if (bounds.maxPrice !== undefined && bounds.maxPrice <= next.max) {
+    next.maxInclusive = bounds.maxPrice < next.max ? true : next.maxInclusive;
+    next.max = bounds.maxPrice;
+  }
+  return next;
+}

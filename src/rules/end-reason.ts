@@ -1,0 +1,21 @@
+/** Why a session ended. */
+export type EndReason =
+  | 'accepted'
+  | 'declined'
+  | 'no-response'
+  | 'expired'
+  | 'turn-cap'
+  | 'illegal-turn'
+  | 'error'
+  | 'aborted';
+
+export const END_REASONS: readonly EndReason[] = [
+  'accepted',
+  'declined',
+  'no-response',
+  'expired',
+  'turn-cap',
+  'illegal-turn',
+  'error',
+  'aborted',
+];

@@ -1,0 +1,45 @@
+import { InvalidInputError } from '../contract/errors.js';
+import type { History, Role } from '../contract/history.js';
+import type { LegalMove } from '../contract/legal-moves.js';
+import type { ListingContext } from '../contract/listing-context.js';
+import type { NegotiationState, Rules } from './rules.js';
+
+/**
+ * Replays a history under `rules` and returns the state it leads to. For callers outside a `Session`
+ * (a marketplace app asking for one reply, `haggle predict`): a history the rules refuse, or one that
+ * has already ended, is bad input, named by the entry that breaks it.
+ */
+export function replayHistory(rules: Rules, context: ListingContext, history: History): NegotiationState {
+  let state = rules.initialState(context);
+  for (const [index, entry] of history.entries()) {
+    const ruling = rules.apply(state, entry);
+    if (ruling.kind === 'illegal') {
+      throw new InvalidInputError('PredictInput', [
+        {
+          path: `history[${index}]`,
+          message: `breaks the ${rules.name} rules: ${ruling.violation} (pass legalMoves to play under other rules)`,
+        },
+      ]);
+    }
+    if (ruling.kind === 'end') {
+      throw new InvalidInputError('PredictInput', [
+        {
+          path: `history[${index}]`,
+          message: `the negotiation already ended here (${ruling.reason}); there is no next turn`,
+        },
+      ]);
+    }
+    state = ruling.state;
+  }
+  return state;
+}
+
+/** The legal moves of `role` after `history` under `rules` (see `replayHistory` for what is refused). */
+export function legalMovesAfter(
+  rules: Rules,
+  context: ListingContext,
+  history: History,
+  role: Role,
+): LegalMove[] {
+  return rules.legalMoves(replayHistory(rules, context, history), role);
+}
