@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { NegotiationAgent } from '../agent/negotiation-agent.js';
-import type { Action } from '../contract/action.js';
-import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';
-import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
+import { HistorySchema, RoleSchema } from '../contract/history.js';
+import { ListingContextSchema } from '../contract/listing-context.js';
 import type { Negotiator, PredictInput } from '../contract/negotiator.js';
 import { parseInput } from '../contract/validate.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
+import { legalMovesAfter } from '../rules/replay.js';
+import { actionsOf } from '../rules/rules.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
@@ -92,28 +93,13 @@ function readPredictInput(options: PredictCliOptions, io: CliIo): PredictInput {
     throw new CliUsageError(`the role must be buyer or seller; got ${JSON.stringify(role)}`);
   const listing = parseInput(ListingContextSchema, context, 'ListingContext');
   const past = parseInput(HistorySchema, history, 'History');
+  // Replayed under Best Offer rules, so the negotiator is offered only what is legal now, prices included.
+  const legalMoves = legalMovesAfter(new BestOfferRules(), listing, past, parsedRole.data);
   return {
     context: listing,
     history: past,
     role: parsedRole.data,
-    legalActions: legalActionsAfter(listing, past, parsedRole.data),
+    legalActions: actionsOf(legalMoves),
+    legalMoves,
   };
-}
-
-/** Replays the history under Best Offer rules, so the negotiator is offered only what is legal now. */
-function legalActionsAfter(context: ListingContext, history: History, role: Role): Action[] {
-  const rules = new BestOfferRules();
-  let state = rules.initialState(context);
-  for (const [index, entry] of history.entries()) {
-    const ruling = rules.apply(state, entry);
-    if (ruling.kind === 'illegal')
-      throw new CliUsageError(`history[${index}] breaks the Best Offer rules: ${ruling.violation}`);
-    if (ruling.kind === 'end') {
-      throw new CliUsageError(
-        `the negotiation already ended at history[${index}] (${ruling.reason}); there is no next turn`,
-      );
-    }
-    state = ruling.state;
-  }
-  return rules.legalActions(state, role);
 }

@@ -102,8 +102,9 @@ export class BestOfferRules implements Rules {
       moves.push(timed({ action: 'accept', dealPrice: standing.price }), timed({ action: 'decline' }));
     }
     moves.push(timed({ action: 'message_only' }));
-    // Ignoring is a move only once there is something to ignore; it takes as long as it takes.
-    if (state.history.length > 0) moves.push({ action: 'no_response' });
+    // Ignoring is a move only once there is something to ignore. Bounded like the rest: an answer of
+    // "no response" after the offer lapsed would not be a turn of the thread (the offer expired first).
+    if (state.history.length > 0) moves.push(timed({ action: 'no_response' }));
     return moves;
   }
 

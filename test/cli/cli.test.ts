@@ -110,10 +110,24 @@ describe('haggle predict', () => {
     [['predict', '--context', '-'], /is not valid JSON/, 'not json'],
     [['predict', '--context', '-', '--role', 'broker'], /--role must be one of buyer, seller/, '{}'],
     [['predict', '--context', '-'], /Invalid ListingContext: item/, '{"listPrice": 3}'],
+    // A list price no marketplace has: refused, never a turn with a null or absurd price.
+    [
+      ['predict', '--context', '-'],
+      /listPrice.*at most 1000000000/,
+      JSON.stringify({ ...CONTEXT, listPrice: 1e308 }),
+    ],
+    [
+      ['predict', '--context', '-'],
+      /listPrice.*at most 2 decimal/,
+      JSON.stringify({ ...CONTEXT, listPrice: 19.999 }),
+    ],
   ])('bad input %j exits 2', async (args, message, stdin = '') => {
     const io = captureIo(stdin);
     expect(await runCli(args as string[], io)).toBe(2);
     expect(io.err()).toMatch(message);
+    // One line on stderr, nothing on stdout.
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.out()).toBe('');
   });
 });
 
@@ -128,7 +142,7 @@ describe('haggle predict on a finished or broken history', () => {
           elapsedHours: 2,
         },
       ],
-      /already ended at history\[1\] \(accepted\)/,
+      /history\[1\].*already ended here \(accepted\)/,
     ],
     [
       [
@@ -138,7 +152,7 @@ describe('haggle predict on a finished or broken history', () => {
           elapsedHours: 1,
         },
       ],
-      /history\[0\] breaks the Best Offer rules/,
+      /history\[0\].*breaks the best-offer rules/,
     ],
   ])('exits 2 with the reason', async (history, message) => {
     const io = captureIo(JSON.stringify({ context: CONTEXT, history }));
