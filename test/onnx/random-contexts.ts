@@ -24,9 +24,18 @@ export function randomInputs(count: number, seed: number): RandomTurnInput[] {
     const listPrice = Math.round(random.uniform(5, 900) * 100) / 100;
     const history: History = [];
     const turns = random.int(0, 3);
+    // A legal Best Offer thread: each counter strictly between the two sides' latest prices.
+    let low = 0;
+    let high = listPrice;
     for (let t = 0; t < turns; t++) {
       const role: Role = t % 2 === 0 ? 'buyer' : 'seller';
-      const price = Math.round(listPrice * random.uniform(0.5, 0.95) * 100) / 100;
+      const start = t === 0 ? listPrice * 0.5 : low;
+      const price = Math.min(
+        high - 0.01,
+        Math.max(low + 0.01, Math.round(random.uniform(start, high) * 100) / 100),
+      );
+      if (role === 'buyer') low = price;
+      else high = price;
       history.push({
         role,
         elapsedHours: t * 3,

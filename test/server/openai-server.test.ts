@@ -213,7 +213,9 @@ describe('the remote backend against haggle serve', () => {
     const turn = await agent.predict({ context: CONTEXT, history: [], role: 'buyer' });
     // vLLM's completions field (structured_outputs.json) reaches the local backend as the turn schema.
     expect(local.calls[0]?.responseFormat?.type).toBe('json');
-    expect(turn.action).toBe('accept');
+    // Used alone, the agent derives the legal moves: an opening buyer has nothing to accept.
+    expect(turn.action).toBe('offer');
+    expect(turn.price).toBeLessThan(CONTEXT.listPrice);
     expect(local.calls[0]?.prompt.text).toMatch(/^<\|im_start\|>system\n[\s\S]*<\|im_start\|>assistant\n$/);
   });
 });

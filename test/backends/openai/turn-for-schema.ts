@@ -15,9 +15,24 @@ function priceBounds(schema: JsonSchema): { min?: number; max?: number } {
   for (const branch of branches) {
     const price = (branch.properties as { price: JsonSchema }).price;
     if (price.type === 'number') {
+      // Open ends step in by the grid (a cent by default), as a constrained decoder's choice would.
+      const step = typeof price.multipleOf === 'number' ? price.multipleOf : 0.01;
+      const min =
+        typeof price.minimum === 'number'
+          ? price.minimum
+          : typeof price.exclusiveMinimum === 'number' && price.exclusiveMinimum > 0
+            ? price.exclusiveMinimum + step
+            : undefined;
+      const max =
+        typeof price.maximum === 'number'
+          ? price.maximum
+          : typeof price.exclusiveMaximum === 'number'
+            ? price.exclusiveMaximum - step
+            : undefined;
+      const onGrid = (value: number) => Math.round(value / step) * step;
       return {
-        ...(typeof price.minimum === 'number' ? { min: price.minimum } : {}),
-        ...(typeof price.maximum === 'number' ? { max: price.maximum } : {}),
+        ...(min !== undefined ? { min: Number(onGrid(min).toFixed(6)) } : {}),
+        ...(max !== undefined ? { max: Number(onGrid(max).toFixed(6)) } : {}),
       };
     }
   }
