@@ -1,8 +1,18 @@
 import type { Action } from '../contract/action.js';
+import { currencyDecimals } from '../contract/currency.js';
 import type { Turn } from '../contract/turn.js';
+import { legalPriceRange, nearestLegalPrice, withinReservationRange } from './legal-price.js';
+import { formatPrice } from './population-messages.js';
 import { type PriceLimits, withinReservation } from './price-limits.js';
 import type { ThreadView } from './thread-view.js';
-import { bareTurn, firstLegal, messageTurn, offerPrice, offerTurn, offerWithMessageTurn } from './turns.js';
+import {
+  bareTurn,
+  firstLegal,
+  messageTurn,
+  offerTurn,
+  offerWithMessageTurn,
+  withoutImpossibleOffers,
+} from './turns.js';
 
 /** One decision of a deterministic baseline (time-based, tit-for-tat): its price and its acceptance test. */
 export interface DeterministicDecision {
@@ -23,10 +33,12 @@ export interface DeterministicDecision {
  * offered or accepted.
  */
 export function respond(decision: DeterministicDecision): Turn {
-  const { view, limits, legal, responseTime } = decision;
+  const { view, limits, responseTime } = decision;
   const standing = view.opponentStanding;
-  const canOffer = limits.feasible && (legal.has('offer') || legal.has('offer_with_message'));
-  const price = safeOfferPrice(decision.nextPrice, view, limits);
+  const price = limits.feasible ? safeOfferPrice(decision.nextPrice, view, limits) : null;
+  // No legal price within the reservation (a buyer offer a cent below list): answer without one.
+  const legal = withoutImpossibleOffers(decision.legal, price !== null);
+  const canOffer = price !== null && (legal.has('offer') || legal.has('offer_with_message'));
   const preferred: Turn[] = [];
   if (standing !== null && withinReservation(standing, limits, view.role)) {
     if (decision.acceptable(standing) || !canOffer) preferred.push(bareTurn('accept', responseTime));
@@ -34,22 +46,29 @@ export function respond(decision: DeterministicDecision): Turn {
   if (canOffer) preferred.push(offerTurn(price, responseTime));
   if (standing !== null) preferred.push(bareTurn('decline', responseTime));
   preferred.push(bareTurn('no_response', responseTime));
-  return firstLegal(preferred, legal, (action) => plainTurn(action, view, price, responseTime));
+  const forced = price ?? reservationPrice(view, limits);
+  return firstLegal(preferred, legal, (action) => plainTurn(action, view, forced, responseTime));
 }
 
 /**
- * The next price rounded to cents without crossing the reservation: rounding may move a price by
- * half a cent, so it rounds towards this side's own interest when the reservation is that close.
+ * The legal price nearest to the next price that does not cross the reservation (see
+ * `legalPriceRange`), or `null` when no legal price respects the reservation.
  */
-export function safeOfferPrice(price: number, view: ThreadView, limits: PriceLimits): number {
-  const rounded = offerPrice(price, view);
-  if (view.role === 'buyer' && rounded > limits.reservation) {
-    return Math.max(0.01, Math.floor(limits.reservation * 100) / 100);
-  }
-  if (view.role === 'seller' && rounded < limits.reservation) {
-    return Math.min(view.listPrice, Math.ceil(limits.reservation * 100) / 100);
-  }
-  return rounded;
+export function safeOfferPrice(price: number, view: ThreadView, limits: PriceLimits): number | null {
+  const legal = legalPriceRange(view);
+  const range = legal && withinReservationRange(legal, limits.reservation, view.role);
+  return range ? nearestLegalPrice(price, range) : null;
+}
+
+/**
+ * The price of an offer the rules force when no legal price respects the reservation: the reservation
+ * itself in whole minor units, never above the list price.
+ */
+function reservationPrice(view: ThreadView, limits: PriceLimits): number {
+  const reservation = Math.min(limits.reservation, view.listPrice);
+  const scale = 10 ** currencyDecimals(view.currency);
+  const units = view.role === 'buyer' ? Math.floor(reservation * scale) : Math.ceil(reservation * scale);
+  return Math.max(1, Math.min(units, Math.floor(view.listPrice * scale))) / scale;
 }
 
 /** Turns for actions the baselines do not choose on their own, when the rules allow nothing else. */
@@ -58,7 +77,12 @@ function plainTurn(action: Action, view: ThreadView, price: number, responseTime
     case 'offer':
       return offerTurn(price, responseTime);
     case 'offer_with_message':
-      return offerWithMessageTurn(price, [], `My offer is ${price.toFixed(2)}.`, responseTime);
+      return offerWithMessageTurn(
+        price,
+        [],
+        `My offer is ${formatPrice(price, view.currency)}.`,
+        responseTime,
+      );
     case 'message_only':
       return messageTurn(
         [],

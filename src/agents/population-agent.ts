@@ -9,6 +9,7 @@ import type {
 import type { Turn } from '../contract/turn.js';
 import { Random } from '../internal/random.js';
 import { checkPredictInput, legalActionSet } from './agent-input.js';
+import { legalPriceRange } from './legal-price.js';
 import { buyerPreferences, firstOfferRatio } from './population-buyer.js';
 import { draftMessage } from './population-messages.js';
 import {
@@ -20,7 +21,16 @@ import {
 import { type PolicyContext, responseHours } from './population-policy.js';
 import { sellerPreferences } from './population-seller.js';
 import { readThread } from './thread-view.js';
-import { bareTurn, firstLegal, messageTurn, offerPrice, offerTurn, offerWithMessageTurn } from './turns.js';
+import {
+  bareTurn,
+  firstLegal,
+  forcedOfferPrice,
+  messageTurn,
+  offerPrice,
+  offerTurn,
+  offerWithMessageTurn,
+  withoutImpossibleOffers,
+} from './turns.js';
 
 export interface PopulationAgentOptions {
   /** Overrides of `POPULATION_PARAMETER_TABLE`'s values; each must lie within its row's range. */
@@ -51,9 +61,11 @@ export class PopulationAgent implements Negotiator {
   async predict(input: PredictInput, options: PredictOptions = {}): Promise<Turn> {
     throwIfAborted(options.signal);
     checkPredictInput(input, 'PopulationAgent');
+    const view = readThread(input);
     const ctx: PolicyContext = {
-      view: readThread(input),
-      legal: legalActionSet(input.legalActions),
+      view,
+      // With no legal price (a buyer offer a cent below list), the policy answers without one.
+      legal: withoutImpossibleOffers(legalActionSet(input.legalActions), legalPriceRange(view) !== null),
       random: new Random(options.seed ?? 0),
       params: this.parameters,
       currency: input.context.currency ?? 'USD',
@@ -72,12 +84,13 @@ function fallbackTurn(action: Action, ctx: PolicyContext): Turn {
     : responseHours(random, params.sellerResponseMedianHours, params.sellerResponseSigma);
   const lastOwn = view.ownOffers[view.ownOffers.length - 1];
   // Never worse for oneself than one's last position: the buyer repeats or opens, the seller asks.
-  const price = offerPrice(
-    buyer
-      ? (lastOwn ?? firstOfferRatio(random, params) * view.listPrice)
-      : Math.min(view.listPrice, lastOwn ?? view.listPrice),
-    view,
-  );
+  const price =
+    offerPrice(
+      buyer
+        ? (lastOwn ?? firstOfferRatio(random, params) * view.listPrice)
+        : Math.min(view.listPrice, lastOwn ?? view.listPrice),
+      view,
+    ) ?? forcedOfferPrice(view);
   switch (action) {
     case 'offer':
       return offerTurn(price, hours);

@@ -1,3 +1,4 @@
+import { roundToCurrency } from '../contract/currency.js';
 import type { Turn } from '../contract/turn.js';
 import type { Random } from '../internal/random.js';
 import { draftMessage } from './population-messages.js';
@@ -33,9 +34,12 @@ export function buyerPreferences(ctx: PolicyContext): Preferences {
       random.bernoulli(fallingLogistic(gap, params.buyerAcceptGapMidpoint, params.buyerAcceptGapScale));
     if (accepts) return [bareTurn('accept', hours), ...walkAwayTurns(ctx, hours)];
     if (canOffer && random.bernoulli(params.buyerCounterProbability)) {
-      const price = offerPrice(anchor + concessionShare(random, params) * (counter - anchor), view);
+      const wanted = anchor + concessionShare(random, params) * (counter - anchor);
+      const price = offerPrice(wanted, view);
       // A counter that rounds up to the seller's price is an acceptance.
-      if (price >= counter) return [bareTurn('accept', hours), ...walkAwayTurns(ctx, hours)];
+      if (price === null || roundToCurrency(wanted, ctx.currency) >= counter) {
+        return [bareTurn('accept', hours), ...walkAwayTurns(ctx, hours)];
+      }
       return [
         buyerOffer(ctx, price, params.buyerCounterMessageProbability, hours),
         ...walkAwayTurns(ctx, hours),
@@ -47,13 +51,16 @@ export function buyerPreferences(ctx: PolicyContext): Preferences {
   if (lastOwn === undefined) {
     // Opening: nothing stands and the buyer has not offered yet.
     const price = offerPrice(firstOfferRatio(random, params) * view.listPrice, view);
+    // No legal price at all (a list price of one cent): the fallback writes instead.
+    if (price === null) return [];
     return [buyerOffer(ctx, price, params.buyerOpeningMessageProbability, hours)];
   }
 
   // The buyer's own offer stands and the seller answered without a price (a message): raise, reply or leave.
   if (canOffer && random.bernoulli(params.buyerReofferAfterMessageProbability)) {
     const price = offerPrice(lastOwn + concessionShare(random, params) * (view.listPrice - lastOwn), view);
-    if (price > lastOwn) return [buyerOffer(ctx, price, params.buyerCounterMessageProbability, hours)];
+    if (price !== null && price > lastOwn)
+      return [buyerOffer(ctx, price, params.buyerCounterMessageProbability, hours)];
   }
   if (random.bernoulli(params.buyerReplyMessageProbability)) {
     const draft = draftMessage(random, 'buyer', null, ctx.currency, ['build_rapport', 'request_information']);

@@ -1,3 +1,4 @@
+import { currencyDecimals } from '../contract/currency.js';
 import type { Role } from '../contract/history.js';
 import { CARD_EXAMPLE_LABELS } from '../contract/model-profile.js';
 import type { Random } from '../internal/random.js';
@@ -86,5 +87,6 @@ function fill(template: string, price: number | null, currency: string): string 
 }
 
 export function formatPrice(price: number, currency: string): string {
-  return currency === 'USD' ? `$${price.toFixed(2)}` : `${price.toFixed(2)} ${currency}`;
+  const amount = price.toFixed(currencyDecimals(currency));
+  return currency === 'USD' ? `$${amount}` : `${amount} ${currency}`;
 }

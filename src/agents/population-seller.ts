@@ -1,3 +1,4 @@
+import { roundToCurrency } from '../contract/currency.js';
 import type { Turn } from '../contract/turn.js';
 import { draftMessage } from './population-messages.js';
 import {
@@ -49,9 +50,11 @@ export function sellerPreferences(ctx: PolicyContext): Preferences {
   if (lowball && random.bernoulli(params.sellerLowballDeclineProbability)) return walkAwayTurns(ctx, hours);
   if (!random.bernoulli(params.sellerCounterProbability)) return walkAwayTurns(ctx, hours);
 
-  const price = offerPrice(ask - concessionShare(random, params) * (ask - offer), view);
-  // A counter that rounds down onto the buyer's offer is an acceptance.
-  if (price <= offer) return [accept];
+  const wanted = ask - concessionShare(random, params) * (ask - offer);
+  const price = offerPrice(wanted, view);
+  // A counter that rounds down onto the buyer's offer is an acceptance, and so is a counter with no
+  // room left (the offer a cent below list).
+  if (price === null || roundToCurrency(wanted, ctx.currency) <= offer) return [accept];
   return [sellerCounter(ctx, price, hours), ...walkAwayTurns(ctx, hours)];
 }
 

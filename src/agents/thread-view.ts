@@ -8,6 +8,8 @@ import type { PredictInput } from '../contract/negotiator.js';
 export interface ThreadView {
   role: Role;
   listPrice: number;
+  /** The listing's ISO 4217 currency: prices are whole minor units of it. */
+  currency: string;
   /** Index of the turn being chosen (the number of turns so far). */
   turnIndex: number;
   /** Prices of this side's offers, oldest first. */
@@ -38,6 +40,7 @@ export function readThread(input: PredictInput): ThreadView {
   return {
     role,
     listPrice: input.context.listPrice,
+    currency: input.context.currency ?? 'USD',
     turnIndex: history.length,
     ownOffers,
     opponentOffers,

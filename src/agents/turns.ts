@@ -1,7 +1,7 @@
 import type { Action } from '../contract/action.js';
 import type { Turn } from '../contract/turn.js';
 import { MAX_RESPONSE_TIME } from '../contract/turn-rules.js';
-import { roundToCents } from '../internal/random.js';
+import { legalPriceRange, nearestLegalPrice } from './legal-price.js';
 import type { ThreadView } from './thread-view.js';
 
 /** Builders for turns that always satisfy `TurnSchema`: null price and "" message where none belongs. */
@@ -46,16 +46,35 @@ function hours(value: number): number {
 }
 
 /**
- * A price a side may put on the table: rounded to cents, above zero, never above the list price (a
- * seller may not counter above it, and a buyer offering more than the asking price would simply buy).
+ * The legal price nearest to `price` for the side to move (see `legalPriceRange`: whole minor units,
+ * above 0, below the list price, beyond the other side's standing offer), or `null` when no price is
+ * legal now and the side must answer without one.
  */
-export function offerPrice(price: number, view: ThreadView): number {
-  const list = view.listPrice;
-  let rounded = roundToCents(Math.min(price, list));
-  // Rounding up may cross the list price by less than a cent: round down instead.
-  if (rounded > list) rounded = Math.floor(list * 100) / 100;
-  // A list price below one cent leaves no whole-cent price: offer the list price itself.
-  return rounded > 0 ? rounded : list;
+export function offerPrice(price: number, view: ThreadView): number | null {
+  const range = legalPriceRange(view);
+  return range === null ? null : nearestLegalPrice(price, range);
+}
+
+/**
+ * The actions left once offers are struck out when no price is legal (`legalPriceRange` is `null`).
+ * Where the rules allow nothing but offers, they stay: such a caller gets `forcedOfferPrice`, and its
+ * rules say what they make of it.
+ */
+export function withoutImpossibleOffers(
+  legal: ReadonlySet<Action>,
+  pricePossible: boolean,
+): ReadonlySet<Action> {
+  if (pricePossible) return legal;
+  const rest = new Set([...legal].filter((action) => action !== 'offer' && action !== 'offer_with_message'));
+  return rest.size > 0 ? rest : legal;
+}
+
+/**
+ * The price for an offer the rules force when no price is legal: the other side's standing price, the
+ * nearest thing to accepting it, never above the list price.
+ */
+export function forcedOfferPrice(view: ThreadView): number {
+  return Math.min(view.opponentStanding ?? view.listPrice, view.listPrice);
 }
 
 /**

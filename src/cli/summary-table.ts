@@ -25,6 +25,8 @@ export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: 
   const rows: [string, string][] = [
     ['sessions', String(summary.sessions)],
     ['deal rate', `${percent(summary.dealRate)} (${summary.deals} deals)`],
+    // The card's population: about 3%; a model or baseline far from it writes too much or too little.
+    ['message sessions', `${percent(summary.messageSessionRate)} of sessions carry a message`],
     [
       'mean turns',
       `${fixed(summary.meanTurns)}  (p50 ${fixed(summary.turns.p50, 0)}, p90 ${fixed(summary.turns.p90, 0)})`,

@@ -1,5 +1,6 @@
 import { isPricedAction } from '../contract/action.js';
 import { type Distribution, describeDistribution } from './distribution.js';
+import { countsInRates, hasMessage } from './metrics/message-sessions.js';
 import { END_REASONS, type EndReason } from './outcome.js';
 import type { SessionResult } from './session-result.js';
 
@@ -10,6 +11,11 @@ export interface SimulationSummary {
   deals: number;
   /** Share of sessions that ended in a deal, 0..1. */
   dealRate: number;
+  /**
+   * Share of sessions with at least one message (`offer_with_message` or `message_only`), 0..1, over
+   * sessions that did not end in an error or an abort. The model card's population: about 3%.
+   */
+  messageSessionRate: number;
   /** Mean number of turns per session. */
   meanTurns: number;
   /** Turns per session: count of sessions by length. */
@@ -34,6 +40,9 @@ export class SummaryAccumulator {
   private sessions = 0;
   private deals = 0;
   private illegalTurns = 0;
+  /** Sessions that count in the rates (not `error`, not `aborted`), and those of them with a message. */
+  private ratedSessions = 0;
+  private messageSessions = 0;
   private readonly lengths: number[] = [];
   private readonly finalRatios: number[] = [];
   private readonly firstOfferRatios: number[] = [];
@@ -49,6 +58,10 @@ export class SummaryAccumulator {
     this.sessions++;
     const { outcome, context, turns } = result;
     this.outcomes[outcome.reason]++;
+    if (countsInRates(result)) {
+      this.ratedSessions++;
+      if (hasMessage(result)) this.messageSessions++;
+    }
     this.lengths.push(outcome.turns);
     if (outcome.status === 'deal' && outcome.price !== null) {
       this.deals++;
@@ -77,6 +90,7 @@ export class SummaryAccumulator {
       sessions: this.sessions,
       deals: this.deals,
       dealRate: this.sessions === 0 ? 0 : this.deals / this.sessions,
+      messageSessionRate: this.ratedSessions === 0 ? 0 : this.messageSessions / this.ratedSessions,
       meanTurns: turns.mean ?? 0,
       sessionLengths,
       turns,

@@ -6,11 +6,15 @@ import { generateContexts } from '../../src/simulation/synthetic-contexts.js';
 
 /**
  * The population policy against itself under default Best Offer rules must reproduce the published
- * aggregates it is calibrated on (see POPULATION_PARAMETER_TABLE): a deal rate near 43%, about a
- * third of threads agreed at once, first offers clustered at 50%, 2/3 and 75% of the list price.
+ * aggregates it is calibrated on (see POPULATION_PARAMETER_TABLE): a deal rate near 43%, about 3% of
+ * sessions with a message (both the model card's), about a third of threads agreed at once, first
+ * offers clustered at 50%, 2/3 and 75% of the list price.
  */
 interface Calibration {
+  sessions: number;
   dealRate: number;
+  /** Sessions with at least one turn that carries a message (`offer_with_message`, `message_only`). */
+  messageSessions: number;
   immediateAgreement: number;
   expired: number;
   /** Share of first offers within ±1% (of the list price) of a ratio. */
@@ -23,6 +27,7 @@ async function calibrate(runSeed: number, count = 2000): Promise<Calibration> {
   let deals = 0;
   let immediate = 0;
   let expired = 0;
+  let messageSessions = 0;
   const firstOfferRatios: number[] = [];
   for (const [i, context] of contexts.entries()) {
     const result = await new Session({
@@ -33,13 +38,17 @@ async function calibrate(runSeed: number, count = 2000): Promise<Calibration> {
     }).run();
     if (result.outcome.status === 'deal') deals++;
     if (result.outcome.reason === 'expired') expired++;
+    if (result.turns.some((t) => t.turn.action === 'offer_with_message' || t.turn.action === 'message_only'))
+      messageSessions++;
     const [first, second] = result.turns;
     if (first?.turn.price != null) firstOfferRatios.push(first.turn.price / context.listPrice);
     if (first?.turn.price != null && second?.turn.action === 'accept' && result.outcome.status === 'deal')
       immediate++;
   }
   return {
+    sessions: count,
     dealRate: deals / count,
+    messageSessions,
     immediateAgreement: immediate / count,
     expired: expired / count,
     near: (ratio) =>
@@ -73,6 +82,16 @@ describe('PopulationAgent calibration (self-play, 2,000 synthetic listings per r
     const mean = rates.reduce((sum, r) => sum + r, 0) / rates.length;
     expect(mean).toBeGreaterThanOrEqual(0.42);
     expect(mean).toBeLessThanOrEqual(0.44);
+  });
+
+  it('carries a message in 3% ± 1 point of sessions, pooled over the run seeds (the card: about 1,500 of 50,000)', () => {
+    const pooled = runSeeds.map(resultOf);
+    const rate =
+      pooled.reduce((sum, r) => sum + r.messageSessions, 0) / pooled.reduce((sum, r) => sum + r.sessions, 0);
+    expect(rate).toBeGreaterThanOrEqual(0.02);
+    expect(rate).toBeLessThanOrEqual(0.04);
+    // Messages come from both sides' policies, so no run seed goes without them.
+    for (const r of pooled) expect(r.messageSessions).toBeGreaterThan(0);
   });
 
   it('ends about a third of threads in immediate agreement', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { TurnSchema } from '../../src/index.js';
+import { loadSessions, TurnSchema } from '../../src/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { CONTEXT, offer } from '../helpers/fixtures.js';
 
@@ -22,6 +22,23 @@ describe('haggle simulate', () => {
     expect(io.err()).toBe(''); // no progress bar off a terminal
   });
 
+  it('--json prints messageSessionRate beside dealRate, over the sessions written', async () => {
+    const out = join(tmp(), 'run.jsonl');
+    const io = captureIo();
+    expect(await runCli(['simulate', '-n', '400', '-s', '5', '--out', out, '--json'], io)).toBe(0);
+    const summary = JSON.parse(io.out());
+    const keys = Object.keys(summary);
+    expect(keys[keys.indexOf('dealRate') + 1]).toBe('messageSessionRate');
+    const sessions = loadSessions(out);
+    const withMessage = sessions.filter((s) =>
+      s.turns.some((t) => t.turn.action === 'offer_with_message' || t.turn.action === 'message_only'),
+    ).length;
+    expect(summary.messageSessionRate).toBe(withMessage / sessions.length);
+    // The population baseline is calibrated to the card's 3% of sessions with a message.
+    expect(withMessage).toBeGreaterThan(0);
+    expect(summary.messageSessionRate).toBeLessThan(0.08);
+  });
+
   it('prints a summary table, and the same seed writes the same JSONL', async () => {
     const dir = tmp();
     const io = captureIo();
@@ -31,6 +48,7 @@ describe('haggle simulate', () => {
       );
     }
     expect(io.out()).toMatch(/deal rate\s+\d+\.\d%/);
+    expect(io.out()).toMatch(/message sessions\s+\d+\.\d% of sessions carry a message/);
     expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'));
   });
 

@@ -8,6 +8,7 @@ export type { LabelEffect } from './label-metrics.js';
 export { labelEffects } from './label-metrics.js';
 export type { MetricEstimate, SessionSource } from './measure.js';
 export { computeMetrics, METRIC_FAMILIES, metricDefinitions } from './measure.js';
+export { hasMessage, MESSAGE_SESSION_RATE_METRIC, messageSessionRate } from './message-sessions.js';
 export type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
 export type { HistogramBin, PriceRatioHistogramOptions } from './price-ratios.js';
 export { priceRatioHistogram } from './price-ratios.js';

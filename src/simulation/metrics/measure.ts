@@ -8,6 +8,7 @@ import {
 } from './bootstrap.js';
 import { dealRateMetrics } from './deal-rate.js';
 import { labelMetrics } from './label-metrics.js';
+import { messageSessionMetrics } from './message-sessions.js';
 import type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
 import { priceRatioMetrics } from './price-ratios.js';
 import { responseTimeMetrics } from './response-times.js';
@@ -18,6 +19,7 @@ import { sessionLengthMetrics } from './session-length.js';
 /** Every family, in the order tables show them. */
 export const METRIC_FAMILIES: readonly MetricFamilyBuilder[] = [
   dealRateMetrics,
+  messageSessionMetrics,
   sessionLengthMetrics,
   priceRatioMetrics,
   responseTimeMetrics,

@@ -1,6 +1,13 @@
 import type { SessionFacts } from './session-facts.js';
 
-export type MetricFamily = 'deal-rate' | 'session-length' | 'price' | 'response-time' | 'segment' | 'label';
+export type MetricFamily =
+  | 'deal-rate'
+  | 'messages'
+  | 'session-length'
+  | 'price'
+  | 'response-time'
+  | 'segment'
+  | 'label';
 
 /**
  * What a metric's number means: `share` 0..1 of sessions (or of label uses); `list-ratio` a price over

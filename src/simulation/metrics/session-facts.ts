@@ -2,6 +2,7 @@ import { isPricedAction } from '../../contract/action.js';
 import { opponentOf, type Role } from '../../contract/history.js';
 import type { SessionResult } from '../session-result.js';
 import { type PriceTier, priceTier } from '../synthetic-contexts.js';
+import { countsInRates, hasMessage } from './message-sessions.js';
 
 /** Category name for listings that carry none. */
 export const UNCATEGORIZED = '(none)';
@@ -22,6 +23,8 @@ export interface LabelFacts {
  */
 export interface SessionFacts {
   deal: boolean;
+  /** Whether the session carries a message (see `hasMessage`); null when it failed (error, aborted) and counts in no rate. */
+  messageSession: boolean | null;
   turns: number;
   listPrice: number;
   tier: PriceTier;
@@ -56,6 +59,7 @@ export function sessionFacts(result: SessionResult): SessionFacts {
   }
   return {
     deal: outcome.status === 'deal',
+    messageSession: countsInRates(result) ? hasMessage(result) : null,
     turns: outcome.turns,
     listPrice,
     tier: priceTier(listPrice),

@@ -1,0 +1,46 @@
+import type { SessionResult } from '../session-result.js';
+import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
+
+/**
+ * Whether a session carries a message: at least one turn that says something (`offer_with_message` or
+ * `message_only` with a non-empty message). A turn that broke a rule does not count: the rules refused
+ * it, so the other side never read it (the label metrics skip such turns too).
+ */
+export function hasMessage(result: SessionResult): boolean {
+  return result.turns.some(
+    (t) =>
+      !t.violation &&
+      (t.turn.action === 'offer_with_message' || t.turn.action === 'message_only') &&
+      t.turn.message.trim() !== '',
+  );
+}
+
+/**
+ * Whether a session counts in the rates. A session that ended in an error or was aborted says nothing
+ * about how negotiators behave; it is counted apart (`outcomes.error`, `outcomes.aborted`) and left
+ * out of every rate's denominator.
+ */
+export function countsInRates(result: SessionResult): boolean {
+  return result.outcome.reason !== 'error' && result.outcome.reason !== 'aborted';
+}
+
+/**
+ * Message session rate: the share of sessions with at least one message, over sessions that did not
+ * fail; null when none counts. The model card reports it for its population (about 3%: about 1,500 of
+ * 50,000 sessions) and compares its two models on message sessions.
+ */
+export function messageSessionRate(sessions: readonly SessionResult[]): number | null {
+  const counted = sessions.filter(countsInRates);
+  if (counted.length === 0) return null;
+  return counted.filter(hasMessage).length / counted.length;
+}
+
+export const MESSAGE_SESSION_RATE_METRIC: MetricDefinition = {
+  id: 'message-session-rate',
+  family: 'messages',
+  name: 'message session rate',
+  unit: 'share',
+  contribution: (f) => (f.messageSession === null ? [0, 0] : [f.messageSession ? 1 : 0, 1]),
+};
+
+export const messageSessionMetrics: MetricFamilyBuilder = () => [MESSAGE_SESSION_RATE_METRIC];
