@@ -12,6 +12,17 @@ import type { NegotiationState, Rules } from './rules.js';
 export function replayHistory(rules: Rules, context: ListingContext, history: History): NegotiationState {
   let state = rules.initialState(context);
   for (const [index, entry] of history.entries()) {
+    // As in a Session: an offer that lapsed before this turn landed is off the table first.
+    const lapsed = rules.expiredOffer(state, entry.elapsedHours);
+    if (lapsed && lapsed.role !== entry.role) {
+      throw new InvalidInputError('PredictInput', [
+        {
+          path: `history[${index}]`,
+          message: `the ${lapsed.role}'s offer lapsed at ${lapsed.expiresAtHours} hours, before this turn; the negotiation had ended (expired)`,
+        },
+      ]);
+    }
+    if (lapsed) state = { ...state, standingOffer: null };
     const ruling = rules.apply(state, entry);
     if (ruling.kind === 'illegal') {
       throw new InvalidInputError('PredictInput', [
