@@ -3,11 +3,19 @@ import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.js';
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
+import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import type { Rules } from '../simulation/rules.js';
 import { simulate } from '../simulation/simulate.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
+import {
+  DEFAULT_MAX_ERROR_RATE,
+  EXIT_FAILURES,
+  enforceFailureLimit,
+  parseMaxErrorRate,
+  printFailures,
+} from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
@@ -29,6 +37,8 @@ interface SimulateCliOptions extends BackendCliOptions {
   overwrite?: boolean;
   json?: boolean;
   progress: boolean;
+  maxErrorRate: number;
+  earlyStop: number;
 }
 
 export function registerSimulateCommand(program: Command, io: CliIo, signal: AbortSignal): void {
@@ -66,6 +76,18 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
     .option('--resume', 'continue the run already in --out')
     .option('--overwrite', 'replace an existing --out file')
     .option('--json', 'print the summary as one JSON object')
+    .option(
+      '--max-error-rate <share>',
+      `failed sessions allowed (0..1) before the exit code is ${EXIT_FAILURES}; a run where none finished always fails`,
+      parseMaxErrorRate,
+      DEFAULT_MAX_ERROR_RATE,
+    )
+    .option(
+      '--early-stop <count>',
+      'stop when the first COUNT sessions all fail with the same error and none finished (0: never)',
+      parseIntegerOption('early-stop', 0, 1_000_000),
+      DEFAULT_EARLY_STOP,
+    )
     .option('--no-progress', 'no progress bar')
     .action(async (options: SimulateCliOptions, command: Command) => {
       const contexts = options.contexts ? readContexts(options.contexts, io) : undefined;
@@ -87,6 +109,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         ...(options.out ? { out: options.out } : {}),
         ...(options.resume ? { resume: true } : {}),
         ...(options.overwrite ? { overwrite: true } : {}),
+        earlyStop: options.earlyStop,
       });
       const bar = new ProgressBar(io.stderr, 'simulate', { unit: 'sessions' });
       let completed = 0;
@@ -99,6 +122,13 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         bar.finish();
         if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
         else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+        const counts = {
+          total: summary.sessions,
+          unfinished: summary.sessions - summary.finished,
+          errorMessages: summary.errorMessages,
+        };
+        printFailures(io, counts, 'sessions');
+        enforceFailureLimit(counts, options.maxErrorRate, 'sessions');
       } catch (error) {
         bar.finish();
         if (HaggleError.isInstance(error) && error.code === 'aborted') {

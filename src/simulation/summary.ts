@@ -1,18 +1,26 @@
 import { isPricedAction } from '../contract/action.js';
 import { type Distribution, describeDistribution } from './distribution.js';
+import { type ErrorMessageCount, ErrorTally, isFinished } from './failures.js';
 import { END_REASONS, type EndReason } from './outcome.js';
 import type { SessionResult } from './session-result.js';
 
-/** The headline numbers of a run, as researchers report them. */
+/**
+ * The headline numbers of a run, as researchers report them. A session that failed (reason `error`) or
+ * was stopped (`aborted`) did not finish: it is neither a deal nor a no-deal. Every rate and
+ * distribution below stands on the `finished` sessions only; the failed ones are counted apart
+ * (`errors`, `outcomes.aborted`) with their messages (`errorMessages`).
+ */
 export interface SimulationSummary {
-  /** Sessions summarised. */
+  /** Sessions summarised, finished or not: `finished + errors + outcomes.aborted`. */
   sessions: number;
+  /** Sessions that ended by the rules (a deal or a no-deal): the denominator of every rate. */
+  finished: number;
   deals: number;
-  /** Share of sessions that ended in a deal, 0..1. */
-  dealRate: number;
-  /** Mean number of turns per session. */
-  meanTurns: number;
-  /** Turns per session: count of sessions by length. */
+  /** Deals / finished sessions, 0..1; null when no session finished (there is no rate to report). */
+  dealRate: number | null;
+  /** Mean number of turns per finished session; null when none finished. */
+  meanTurns: number | null;
+  /** Turns per finished session: count of sessions by length. */
   sessionLengths: Record<string, number>;
   turns: Distribution;
   /** Agreed price / list price, over deals. */
@@ -21,18 +29,25 @@ export interface SimulationSummary {
   firstOfferRatio: Distribution;
   /** Response time of every turn, in hours. */
   responseTimeHours: Distribution;
-  /** Sessions by the reason they ended. */
+  /** Sessions by the reason they ended, failed ones included. */
   outcomes: Record<EndReason, number>;
-  /** Sessions that ended because a negotiator failed. */
+  /** Sessions that ended because a negotiator failed (reason `error`). */
   errors: number;
-  /** Turns that broke a rule. */
+  /**
+   * The distinct errors of the sessions that did not finish (`error` and `aborted`), as `Name: message`
+   * lines with how many sessions ended with each, most frequent first.
+   */
+  errorMessages: ErrorMessageCount[];
+  /** Turns of finished sessions that broke a rule. */
   illegalTurns: number;
 }
 
 /** Builds a summary one session at a time, so a run of any size needs no list of results. */
 export class SummaryAccumulator {
   private sessions = 0;
+  private finished = 0;
   private deals = 0;
+  private readonly failures = new ErrorTally();
   private illegalTurns = 0;
   private readonly lengths: number[] = [];
   private readonly finalRatios: number[] = [];
@@ -49,6 +64,11 @@ export class SummaryAccumulator {
     this.sessions++;
     const { outcome, context, turns } = result;
     this.outcomes[outcome.reason]++;
+    if (!isFinished(result)) {
+      this.failures.add(result.error);
+      return;
+    }
+    this.finished++;
     this.lengths.push(outcome.turns);
     if (outcome.status === 'deal' && outcome.price !== null) {
       this.deals++;
@@ -75,9 +95,10 @@ export class SummaryAccumulator {
     const turns = describeDistribution(this.lengths);
     return {
       sessions: this.sessions,
+      finished: this.finished,
       deals: this.deals,
-      dealRate: this.sessions === 0 ? 0 : this.deals / this.sessions,
-      meanTurns: turns.mean ?? 0,
+      dealRate: this.finished === 0 ? null : this.deals / this.finished,
+      meanTurns: turns.mean,
       sessionLengths,
       turns,
       finalPriceRatio: describeDistribution(this.finalRatios),
@@ -85,6 +106,7 @@ export class SummaryAccumulator {
       responseTimeHours: describeDistribution(this.responseHours),
       outcomes: { ...this.outcomes },
       errors: this.outcomes.error,
+      errorMessages: this.failures.list(),
       illegalTurns: this.illegalTurns,
     };
   }
