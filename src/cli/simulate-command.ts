@@ -4,6 +4,7 @@ import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.js';
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
 import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
+import { isFinished } from '../simulation/failures.js';
 import type { Rules } from '../simulation/rules.js';
 import { simulate } from '../simulation/simulate.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
@@ -113,9 +114,15 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
       });
       const bar = new ProgressBar(io.stderr, 'simulate', { unit: 'sessions' });
       let completed = 0;
+      // Failures of the sessions played now; 'session-end' comes just before 'progress'.
+      let failed = 0;
+      run.on('session-end', ({ result }) => {
+        if (!isFinished(result)) failed++;
+      });
       run.on('progress', (p) => {
         completed = p.completed;
-        if (options.progress) bar.update(p.completed, p.total, `deals ${p.deals}`, p.resumed);
+        const detail = failed > 0 ? `deals ${p.deals}, failed ${failed}` : `deals ${p.deals}`;
+        if (options.progress) bar.update(p.completed, p.total, detail, p.resumed);
       });
       try {
         const summary = await run.done();

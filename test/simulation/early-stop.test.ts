@@ -151,9 +151,9 @@ describe('tournaments count failed matches apart and stop early', () => {
     const failing = suite.scenarios[0]?.title;
     return {
       describe: () => ({ kind: 'flaky-arm' }),
-      async predict(input, options) {
+      async predict(input) {
         if (input.title === failing) throw new Error('HTTP 500 from the model server');
-        return inner.predict(input, options);
+        return inner.predict(input);
       },
     };
   }
