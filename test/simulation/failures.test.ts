@@ -14,34 +14,12 @@ import {
   sessionLengthDistribution,
   summarize,
 } from '../../src/index.js';
+import { failedCopy } from '../helpers/failed-session.js';
 
 // The four hand-written sessions of metrics.test.ts (3 deals of 4), plus sessions that failed part-way:
 // copies of them cut short, ended with reason `error` or `aborted`. Failures must change no metric.
 const FIXTURE = new URL('./fixtures/small-real-sessions.jsonl', import.meta.url).pathname;
 const finished = loadSessions(FIXTURE);
-
-function failedCopy(
-  of: SessionResult,
-  reason: 'error' | 'aborted',
-  error: { name: string; message: string } | undefined,
-  turnsKept = 1,
-): SessionResult {
-  const turns = of.turns.slice(0, turnsKept);
-  const { error: _none, ...rest } = of;
-  return {
-    ...rest,
-    sessionId: `${of.sessionId}-failed`,
-    turns,
-    outcome: {
-      status: 'no-deal',
-      reason,
-      price: null,
-      turns: turns.length,
-      elapsedHours: turns.at(-1)?.elapsedHours ?? 0,
-    },
-    ...(error ? { error } : {}),
-  };
-}
 
 const REFUSED = { name: 'RemoteConnectionError', message: 'connection failed: connect ECONNREFUSED' };
 const NOT_FOUND = { name: 'NotFoundError', message: 'HTTP 404: the model `m` does not exist' };
