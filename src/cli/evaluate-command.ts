@@ -158,11 +158,13 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
  * on the matches that finished; `failed` counts the others, which are no result (`–` when none finished).
  */
 export function formatScores(scores: readonly ArmScore[]): string {
+  // The failed column appears when a match failed, so a clean tournament's table stays as it was.
+  const anyFailed = scores.some((s) => s.errors > 0);
   const header = [
     'arm',
     'opponent',
     'matches',
-    'failed',
+    ...(anyFailed ? ['failed'] : []),
     'deal rate [95% CI]',
     'arm utility [95% CI]',
     'dist. to Nash',
@@ -172,7 +174,7 @@ export function formatScores(scores: readonly ArmScore[]): string {
     s.arm,
     s.opponent === '*' ? 'all' : s.opponent,
     String(s.matches),
-    String(s.errors),
+    ...(anyFailed ? [String(s.errors)] : []),
     formatEstimate(s.dealRate),
     formatEstimate(s.armUtility),
     Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),
