@@ -3,10 +3,11 @@ import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.js';
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
-import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
+import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-stop.js';
 import { isFinished } from '../simulation/failures.js';
 import type { Rules } from '../simulation/rules.js';
 import { simulate } from '../simulation/simulate.js';
+import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
@@ -124,25 +125,30 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         const detail = failed > 0 ? `deals ${p.deals}, failed ${failed}` : `deals ${p.deals}`;
         if (options.progress) bar.update(p.completed, p.total, detail, p.resumed);
       });
+      let summary: SimulationSummary;
       try {
-        const summary = await run.done();
-        bar.finish();
-        if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
-        else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
-        const counts = {
-          total: summary.sessions,
-          unfinished: summary.sessions - summary.finished,
-          errorMessages: summary.errorMessages,
-        };
-        printFailures(io, counts, 'sessions');
-        enforceFailureLimit(counts, options.maxErrorRate, 'sessions');
+        summary = await run.done();
       } catch (error) {
         bar.finish();
         if (HaggleError.isInstance(error) && error.code === 'aborted') {
           io.stderr.write(interruptedMessage(completed, options, rawArguments(command)));
         }
+        if (error instanceof RunFailedEarlyError && options.out) {
+          // Still one line. A resumed run keeps file lines as they are, failures included.
+          error.message += `; ${options.out} holds the sessions played, as failures (--resume keeps them, --overwrite starts again)`;
+        }
         throw error;
       }
+      bar.finish();
+      if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+      else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+      const counts = {
+        total: summary.sessions,
+        unfinished: summary.sessions - summary.finished,
+        errorMessages: summary.errorMessages,
+      };
+      printFailures(io, counts, 'sessions');
+      enforceFailureLimit(counts, options.maxErrorRate, 'sessions');
     });
   addBackendOptions(simulateCommand);
 }

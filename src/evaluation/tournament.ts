@@ -119,7 +119,13 @@ export function runTournament(options: TournamentOptions): TournamentRun {
   return run;
 }
 
-function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; header: TournamentHeader } {
+interface TournamentPlan {
+  matches: PlannedMatch[];
+  header: TournamentHeader;
+  earlyStop: number;
+}
+
+function planTournament(options: TournamentOptions): TournamentPlan {
   const problems: { path: string; message: string }[] = [];
   const armNames = Object.keys(options.arms);
   if (armNames.length === 0) problems.push({ path: 'arms', message: 'needs at least one arm' });
@@ -147,7 +153,7 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
     });
   }
   if (problems.length > 0) throw new InvalidInputError('TournamentOptions', problems);
-  resolveEarlyStop(options.earlyStop, 'TournamentOptions');
+  const earlyStop = resolveEarlyStop(options.earlyStop, 'TournamentOptions');
 
   const scenarios = new Map(options.suite.scenarios.map((s) => [s.id, s]));
   const matches: PlannedMatch[] = [];
@@ -179,12 +185,12 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
       maxRounds: options.maxRounds ?? 10,
     },
   };
-  return { matches, header };
+  return { matches, header, earlyStop };
 }
 
 async function execute(
   options: TournamentOptions,
-  plan: { matches: PlannedMatch[]; header: TournamentHeader },
+  plan: TournamentPlan,
   emitter: SafeEmitter<TournamentEvents>,
 ): Promise<TournamentResults> {
   const { signal } = options;
@@ -224,11 +230,7 @@ async function execute(
   let next = resumed;
   let completed = resumed;
   let fatal: unknown;
-  const earlyStop = new EarlyStop(
-    resolveEarlyStop(options.earlyStop, 'TournamentOptions'),
-    plan.matches.length - resumed,
-    'matches',
-  );
+  const earlyStop = new EarlyStop(plan.earlyStop, plan.matches.length - resumed, 'matches');
   const worker = async () => {
     while (fatal === undefined && next < plan.matches.length) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);

@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { type GenerateOptions, syntheticContext } from '../../src/index.js';
+import { type GenerateOptions, readRunFile, syntheticContext } from '../../src/index.js';
 import { OpenAIServer } from '../../src/server/index.js';
 import { MockLanguageBackend } from '../../src/testing/index.js';
 import { turnForSchema } from '../backends/openai/turn-for-schema.js';
@@ -131,6 +134,7 @@ describe('haggle simulate against a loopback server that answers errors', () => 
       status: 404,
       body: { error: { message: 'The model `no-such-lora` does not exist.', type: 'NotFoundError' } },
     }));
+    const out = join(mkdtempSync(join(tmpdir(), 'haggle-cli-failures-')), 'run.jsonl');
     try {
       const io = captureIo();
       const code = await runCli(
@@ -145,6 +149,8 @@ describe('haggle simulate against a loopback server that answers errors', () => 
           '--model',
           'no-such-lora',
           '--no-progress',
+          '--out',
+          out,
         ],
         io,
       );
@@ -155,8 +161,17 @@ describe('haggle simulate against a loopback server that answers errors', () => 
         /^haggle: stopped early: the first 4 sessions all failed .*NotFoundError: .*HTTP 404/,
       );
       expect(io.err()).toContain('The model `no-such-lora` does not exist.');
-      // A 4xx is not retried: one request per session started, far fewer than 200 sessions.
-      expect(requests()).toBeLessThanOrEqual(8 + 3);
+      // The file holds what was played, as failures, and the line says so.
+      expect(io.err().trimEnd()).toMatch(
+        new RegExp(
+          `; ${out.replaceAll('.', '\\.')} holds the sessions played, as failures \\(--resume keeps them, --overwrite starts again\\)$`,
+        ),
+      );
+      const played = readRunFile(out).sessions;
+      // A 4xx is not retried: one request per session played, far fewer than 200 sessions.
+      expect(played.length).toBe(requests());
+      expect(played.length).toBeLessThanOrEqual(8 + 3);
+      expect(played.every((s) => s.outcome.reason === 'error')).toBe(true);
     } finally {
       await close(server);
     }
