@@ -49,9 +49,9 @@ try {
 
   const run = simulate({ buyer, seller: new PopulationAgent(), sessions: 8, concurrency: 4, seed: 7 });
   const summary = await run.done();
-  console.log(
-    `sessions: ${summary.sessions}, deal rate: ${(summary.dealRate * 100).toFixed(1)}%, errors: ${summary.errors}`,
-  );
+  // dealRate stands on the sessions that finished; it is null when every session failed.
+  const dealRate = summary.dealRate === null ? '—' : `${(summary.dealRate * 100).toFixed(1)}%`;
+  console.log(`sessions: ${summary.sessions}, deal rate: ${dealRate}, errors: ${summary.errors}`);
 } catch (error) {
   // Which replica, which status, how many attempts; never the key.
   if (error instanceof RemoteBackendError)

@@ -29,7 +29,10 @@ for (const [name, seller] of Object.entries(sellers)) {
   });
   const s = await run.done();
   const p50 = s.finalPriceRatio.p50 === null ? '–' : `${(s.finalPriceRatio.p50 * 100).toFixed(1)}%`;
+  // Rates stand on the sessions that finished; both are null when every session failed.
+  const dealRate = s.dealRate === null ? '–' : `${(s.dealRate * 100).toFixed(1)}%`;
+  const meanTurns = s.meanTurns === null ? '–' : s.meanTurns.toFixed(2);
   console.log(
-    `${name.padEnd(10)}  ${String(s.sessions).padStart(8)}  ${(s.dealRate * 100).toFixed(1).padStart(8)}%  ${s.meanTurns.toFixed(2).padStart(10)}  ${p50.padStart(14)}`,
+    `${name.padEnd(10)}  ${String(s.sessions).padStart(8)}  ${dealRate.padStart(9)}  ${meanTurns.padStart(10)}  ${p50.padStart(14)}`,
   );
 }

@@ -4,7 +4,15 @@ import { formatEstimate } from '../evaluation/statistics.js';
 import { loadSuite } from '../evaluation/suite.js';
 import { runTournament } from '../evaluation/tournament.js';
 import { type ArmScore, compareArms } from '../evaluation/tournament-results.js';
+import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import { CliUsageError } from './cli-error.js';
+import {
+  DEFAULT_MAX_ERROR_RATE,
+  EXIT_FAILURES,
+  enforceFailureLimit,
+  parseMaxErrorRate,
+  printFailures,
+} from './failure-limit.js';
 import type { CliIo } from './io.js';
 import {
   isMultiIssueAgentName,
@@ -27,6 +35,8 @@ interface EvaluateCliOptions {
   overwrite?: boolean;
   json?: boolean;
   progress: boolean;
+  maxErrorRate: number;
+  earlyStop: number;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -66,6 +76,18 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     .option('--resume', 'continue the tournament in --out')
     .option('--overwrite', 'replace an existing --out')
     .option('--json', 'print scores and comparisons as one JSON object')
+    .option(
+      '--max-error-rate <share>',
+      `failed matches allowed (0..1) before the exit code is ${EXIT_FAILURES}; a tournament where none finished always fails`,
+      parseMaxErrorRate,
+      DEFAULT_MAX_ERROR_RATE,
+    )
+    .option(
+      '--early-stop <count>',
+      'stop when the first COUNT matches all fail with the same error and none finished (0: never)',
+      parseIntegerOption('early-stop', 0, 1_000_000),
+      DEFAULT_EARLY_STOP,
+    )
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions) => {
       const suite = loadSuite(options.suite);
@@ -101,6 +123,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         ...(options.out ? { out: options.out } : {}),
         ...(options.resume ? { resume: true } : {}),
         ...(options.overwrite ? { overwrite: true } : {}),
+        earlyStop: options.earlyStop,
       });
       const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
       if (options.progress) run.on('progress', (p) => bar.update(p.completed, p.total));
@@ -112,24 +135,36 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         armUtility: compareArms(results, names[0] as string, other, 'armUtility'),
         deal: compareArms(results, names[0] as string, other, 'deal'),
       }));
+      const { errors, errorMessages } = results;
       if (options.json) {
-        io.stdout.write(`${JSON.stringify({ suiteId: suite.id, scores: results.scores, comparisons })}\n`);
-        return;
+        io.stdout.write(
+          `${JSON.stringify({ suiteId: suite.id, matches: results.matches.length, errors, errorMessages, scores: results.scores, comparisons })}\n`,
+        );
+      } else {
+        io.stdout.write(`${formatScores(results.scores)}\n`);
+        for (const c of comparisons) {
+          io.stdout.write(`\n${c.a} vs ${c.b}, arm utility: ${c.armUtility.verdict}\n`);
+          io.stdout.write(`${c.a} vs ${c.b}, deal rate: ${c.deal.verdict}\n`);
+        }
       }
-      io.stdout.write(`${formatScores(results.scores)}\n`);
-      for (const c of comparisons) {
-        io.stdout.write(`\n${c.a} vs ${c.b}, arm utility: ${c.armUtility.verdict}\n`);
-        io.stdout.write(`${c.a} vs ${c.b}, deal rate: ${c.deal.verdict}\n`);
-      }
+      const counts = { total: results.matches.length, unfinished: errors, errorMessages };
+      printFailures(io, counts, 'matches');
+      enforceFailureLimit(counts, options.maxErrorRate, 'matches');
     });
 }
 
-/** Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). */
+/**
+ * Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). Estimates stand
+ * on the matches that finished; `failed` counts the others, which are no result (`–` when none finished).
+ */
 export function formatScores(scores: readonly ArmScore[]): string {
+  // The failed column appears when a match failed, so a clean tournament's table stays as it was.
+  const anyFailed = scores.some((s) => s.errors > 0);
   const header = [
     'arm',
     'opponent',
     'matches',
+    ...(anyFailed ? ['failed'] : []),
     'deal rate [95% CI]',
     'arm utility [95% CI]',
     'dist. to Nash',
@@ -139,10 +174,11 @@ export function formatScores(scores: readonly ArmScore[]): string {
     s.arm,
     s.opponent === '*' ? 'all' : s.opponent,
     String(s.matches),
+    ...(anyFailed ? [String(s.errors)] : []),
     formatEstimate(s.dealRate),
     formatEstimate(s.armUtility),
     Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),
-    `${(s.irViolationRate * 100).toFixed(1)}%`,
+    s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) =>

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { CliUsageError } from './cli-error.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
+import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo } from './io.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -11,7 +12,11 @@ import { registerSuiteCommand } from './suite-command.js';
 
 declare const __HAGGLE_VERSION__: string | undefined;
 
-/** Exit codes: 0 done, 1 failed while running, 2 bad arguments or input, 130 interrupted. */
+/**
+ * Exit codes: 0 done; 1 failed while running (haggle itself, or a fatal error); 2 bad arguments or
+ * input; 3 sessions or matches failed: more than `--max-error-rate` allows, none finished, or the run
+ * stopped early because its first ones all failed alike; 130 interrupted.
+ */
 export async function runCli(
   argv: readonly string[],
   io: CliIo = processIo,
@@ -66,6 +71,7 @@ function reportError(error: unknown, io: CliIo): number {
   if (HaggleError.isInstance(error)) {
     io.stderr.write(`haggle: ${error.message}\n`);
     if (error.code === 'aborted') return 130;
+    if (error.code === 'too-many-failures' || error.code === 'run-failed-early') return EXIT_FAILURES;
     return ['invalid-input', 'run-file', 'suite-file'].includes(error.code) ? 2 : 1;
   }
   io.stderr.write(

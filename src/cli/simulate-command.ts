@@ -4,10 +4,20 @@ import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
+import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-stop.js';
+import { isFinished } from '../simulation/failures.js';
 import { simulate } from '../simulation/simulate.js';
+import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
+import {
+  DEFAULT_MAX_ERROR_RATE,
+  EXIT_FAILURES,
+  enforceFailureLimit,
+  parseMaxErrorRate,
+  printFailures,
+} from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
@@ -29,6 +39,8 @@ interface SimulateCliOptions extends BackendCliOptions {
   overwrite?: boolean;
   json?: boolean;
   progress: boolean;
+  maxErrorRate: number;
+  earlyStop: number;
 }
 
 export function registerSimulateCommand(program: Command, io: CliIo, signal: AbortSignal): void {
@@ -66,6 +78,18 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
     .option('--resume', 'continue the run already in --out')
     .option('--overwrite', 'replace an existing --out file')
     .option('--json', 'print the summary as one JSON object')
+    .option(
+      '--max-error-rate <share>',
+      `failed sessions allowed (0..1) before the exit code is ${EXIT_FAILURES}; a run where none finished always fails`,
+      parseMaxErrorRate,
+      DEFAULT_MAX_ERROR_RATE,
+    )
+    .option(
+      '--early-stop <count>',
+      'stop when the first COUNT sessions all fail with the same error and none finished (0: never)',
+      parseIntegerOption('early-stop', 0, 1_000_000),
+      DEFAULT_EARLY_STOP,
+    )
     .option('--no-progress', 'no progress bar')
     .action(async (options: SimulateCliOptions, command: Command) => {
       const contexts = options.contexts ? readContexts(options.contexts, io) : undefined;
@@ -87,25 +111,44 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         ...(options.out ? { out: options.out } : {}),
         ...(options.resume ? { resume: true } : {}),
         ...(options.overwrite ? { overwrite: true } : {}),
+        earlyStop: options.earlyStop,
       });
       const bar = new ProgressBar(io.stderr, 'simulate', { unit: 'sessions' });
       let completed = 0;
+      // Failures of the sessions played now; 'session-end' comes just before 'progress'.
+      let failed = 0;
+      run.on('session-end', ({ result }) => {
+        if (!isFinished(result)) failed++;
+      });
       run.on('progress', (p) => {
         completed = p.completed;
-        if (options.progress) bar.update(p.completed, p.total, `deals ${p.deals}`, p.resumed);
+        const detail = failed > 0 ? `deals ${p.deals}, failed ${failed}` : `deals ${p.deals}`;
+        if (options.progress) bar.update(p.completed, p.total, detail, p.resumed);
       });
+      let summary: SimulationSummary;
       try {
-        const summary = await run.done();
-        bar.finish();
-        if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
-        else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+        summary = await run.done();
       } catch (error) {
         bar.finish();
         if (HaggleError.isInstance(error) && error.code === 'aborted') {
           io.stderr.write(interruptedMessage(completed, options, rawArguments(command)));
         }
+        if (error instanceof RunFailedEarlyError && options.out) {
+          // Still one line. A resumed run keeps file lines as they are, failures included.
+          error.message += `; ${options.out} holds the sessions played, as failures (--resume keeps them, --overwrite starts again)`;
+        }
         throw error;
       }
+      bar.finish();
+      if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
+      else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+      const counts = {
+        total: summary.sessions,
+        unfinished: summary.sessions - summary.finished,
+        errorMessages: summary.errorMessages,
+      };
+      printFailures(io, counts, 'sessions');
+      enforceFailureLimit(counts, options.maxErrorRate, 'sessions');
     });
   addBackendOptions(simulateCommand);
 }

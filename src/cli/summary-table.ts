@@ -16,17 +16,34 @@ function ratioRow(name: string, d: Distribution): [string, string] {
   ];
 }
 
+/**
+ * The deal rate as the table shows it. Rates stand on finished sessions; with failures the table says
+ * so, and a run in which none finished shows no rate at all (a 0% there would read as a result).
+ */
+function dealRateCell(summary: SimulationSummary): string {
+  const unfinished = summary.sessions - summary.finished;
+  if (summary.dealRate === null) return `— (all ${summary.sessions} sessions failed; no result)`;
+  if (unfinished === 0) return `${percent(summary.dealRate)} (${summary.deals} deals)`;
+  return `${percent(summary.dealRate)} (${summary.deals} deals of ${summary.finished} finished sessions)`;
+}
+
 /** The run summary as an aligned two-column table for a terminal. */
 export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: number): string {
   const outcomes = Object.entries(summary.outcomes)
     .filter(([, count]) => count > 0)
     .map(([reason, count]) => `${reason} ${count}`)
     .join(', ');
+  const unfinished = summary.sessions - summary.finished;
   const rows: [string, string][] = [
-    ['sessions', String(summary.sessions)],
-    ['deal rate', `${percent(summary.dealRate)} (${summary.deals} deals)`],
+    [
+      'sessions',
+      unfinished === 0
+        ? String(summary.sessions)
+        : `${summary.sessions} (${summary.finished} finished, ${unfinished} failed: not counted as no-deals)`,
+    ],
+    ['deal rate', dealRateCell(summary)],
     // The card's population: about 3%; a model or baseline far from it writes too much or too little.
-    ['message sessions', `${percent(summary.messageSessionRate)} of sessions carry a message`],
+    ['message sessions', `${percent(summary.messageSessionRate)} of finished sessions carry a message`],
     [
       'mean turns',
       `${fixed(summary.meanTurns)}  (p50 ${fixed(summary.turns.p50, 0)}, p90 ${fixed(summary.turns.p90, 0)})`,

@@ -75,7 +75,7 @@ export type {
 } from './tournament.js';
 export { runTournament } from './tournament.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
-export { compareArms, tabulateTournament } from './tournament-results.js';
+export { compareArms, isFinishedMatch, tabulateTournament } from './tournament-results.js';
 export type { GrpoGroup } from './training-export.js';
 export { grpoGroups, toJsonl } from './training-export.js';
 export type { IssueValuation, SideUtility, SideUtilityInput } from './utility.js';

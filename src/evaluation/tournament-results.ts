@@ -1,31 +1,55 @@
+import { type ErrorMessageCount, ErrorTally } from '../simulation/failures.js';
 import { bootstrapMean, type Estimate, type PairedComparison, pairedComparison } from './statistics.js';
 import type { MatchRecord } from './tournament.js';
+
+/**
+ * True when the match ended by the rules of the game (a deal, a walk-away, the deadline, an invalid
+ * turn or the time limit), false when a negotiator failed (reason `error`). A failed match is no result
+ * for either side: it stays out of every score and comparison and is counted in `errors`.
+ */
+export function isFinishedMatch(match: MatchRecord): boolean {
+  return match.result.reason !== 'error';
+}
 
 /** Scores of one arm against one opponent (or pooled over opponents, `opponent: '*'`). */
 export interface ArmScore {
   arm: string;
   opponent: string;
+  /** Matches played, failed ones included. */
   matches: number;
+  /** Matches that finished: the `n` of every estimate below. */
+  finished: number;
+  /** Matches that failed (a negotiator threw), left out of the scores. */
+  errors: number;
   dealRate: Estimate;
   armUtility: Estimate;
   opponentUtility: Estimate;
   /** Over deals only. */
   distanceToNash: Estimate;
-  irViolationRate: number;
+  /** Share of finished matches in which the arm agreed below its reservation value; null when none finished. */
+  irViolationRate: number | null;
 }
 
 export interface TournamentResults {
   matches: MatchRecord[];
   scores: ArmScore[];
+  /** Matches that failed, over the whole tournament. */
+  errors: number;
+  /** Their distinct errors (`Name: message`), most frequent first. */
+  errorMessages: ErrorMessageCount[];
 }
 
-function score(arm: string, opponent: string, records: readonly MatchRecord[]): ArmScore {
+function score(arm: string, opponent: string, played: readonly MatchRecord[]): ArmScore {
+  const records = played.filter(isFinishedMatch);
+  // The seed depends on what the estimates stand on, as before failures were counted apart.
   const seed = records.length;
   const deals = records.filter((r) => r.metrics.deal);
   return {
     arm,
     opponent,
-    matches: records.length,
+    matches: played.length,
+    finished: records.length,
+    errors: played.length - records.length,
     dealRate: bootstrapMean(
       records.map((r) => (r.metrics.deal ? 1 : 0)),
       { seed },
@@ -43,7 +67,7 @@ function score(arm: string, opponent: string, records: readonly MatchRecord[]): 
       { seed: seed + 3 },
     ),
     irViolationRate:
-      records.length === 0 ? 0 : records.filter((r) => r.metrics.armIrViolation).length / records.length,
+      records.length === 0 ? null : records.filter((r) => r.metrics.armIrViolation).length / records.length,
   };
 }
 
@@ -64,14 +88,17 @@ export function tabulateTournament(matches: MatchRecord[]): TournamentResults {
       );
     scores.push(score(arm, '*', own));
   }
-  return { matches, scores };
+  const failures = new ErrorTally();
+  for (const m of matches) if (!isFinishedMatch(m)) failures.add(m.result.error);
+  return { matches, scores, errors: failures.count, errorMessages: failures.list() };
 }
 
 export type PairedMetric = 'armUtility' | 'deal' | 'opponentUtility';
 
 /**
  * Compares two arms on the negotiations both played (same scenario, opponent, seed and role): the
- * paired mean difference of a metric with its CI and a permutation test.
+ * paired mean difference of a metric with its CI and a permutation test. A pair in which either match
+ * failed is left out: a failure is no result for either arm.
  */
 export function compareArms(
   results: TournamentResults,
@@ -87,7 +114,7 @@ export function compareArms(
   for (const m of results.matches) {
     if (m.arm !== armA) continue;
     const other = b.get(key(m));
-    if (!other) continue;
+    if (!other || !isFinishedMatch(m) || !isFinishedMatch(other)) continue;
     pairsA.push(value(m));
     pairsB.push(value(other));
   }

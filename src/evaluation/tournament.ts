@@ -2,12 +2,13 @@ import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/er
 import type { Role } from '../contract/history.js';
 import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
+import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { type Suite, suiteMatches } from './suite.js';
-import { type TournamentResults, tabulateTournament } from './tournament-results.js';
+import { isFinishedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
 export interface TournamentOptions {
   suite: Suite;
@@ -29,6 +30,11 @@ export interface TournamentOptions {
   out?: string;
   resume?: boolean;
   overwrite?: boolean;
+  /**
+   * Stop with `RunFailedEarlyError` when the first this-many matches to end (of those played now) all
+   * failed with the same error and none finished. Default 4; 0 never stops early.
+   */
+  earlyStop?: number;
   signal?: AbortSignal;
 }
 
@@ -113,7 +119,13 @@ export function runTournament(options: TournamentOptions): TournamentRun {
   return run;
 }
 
-function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; header: TournamentHeader } {
+interface TournamentPlan {
+  matches: PlannedMatch[];
+  header: TournamentHeader;
+  earlyStop: number;
+}
+
+function planTournament(options: TournamentOptions): TournamentPlan {
   const problems: { path: string; message: string }[] = [];
   const armNames = Object.keys(options.arms);
   if (armNames.length === 0) problems.push({ path: 'arms', message: 'needs at least one arm' });
@@ -141,6 +153,7 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
     });
   }
   if (problems.length > 0) throw new InvalidInputError('TournamentOptions', problems);
+  const earlyStop = resolveEarlyStop(options.earlyStop, 'TournamentOptions');
 
   const scenarios = new Map(options.suite.scenarios.map((s) => [s.id, s]));
   const matches: PlannedMatch[] = [];
@@ -172,12 +185,12 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
       maxRounds: options.maxRounds ?? 10,
     },
   };
-  return { matches, header };
+  return { matches, header, earlyStop };
 }
 
 async function execute(
   options: TournamentOptions,
-  plan: { matches: PlannedMatch[]; header: TournamentHeader },
+  plan: TournamentPlan,
   emitter: SafeEmitter<TournamentEvents>,
 ): Promise<TournamentResults> {
   const { signal } = options;
@@ -216,8 +229,10 @@ async function execute(
 
   let next = resumed;
   let completed = resumed;
+  let fatal: unknown;
+  const earlyStop = new EarlyStop(plan.earlyStop, plan.matches.length - resumed, 'matches');
   const worker = async () => {
-    while (next < plan.matches.length) {
+    while (fatal === undefined && next < plan.matches.length) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
       const match = plan.matches[next++] as PlannedMatch;
       const arm = options.arms[match.arm] as MultiIssueNegotiator;
@@ -247,14 +262,22 @@ async function execute(
       completed++;
       emitter.emit('match-end', record);
       emitter.emit('progress', { completed, total: plan.matches.length, resumed });
+      // After the match is recorded: this worker stops, the others end the matches they hold.
+      const stop = earlyStop.record(isFinishedMatch(record), result.error);
+      if (stop) throw stop;
     }
   };
   try {
+    // Every worker ends before the file closes: one that stops the run lets the others finish their match.
     const workers = Array.from(
       { length: Math.min(options.concurrency ?? 8, plan.matches.length - resumed) },
-      worker,
+      () =>
+        worker().catch((error: unknown) => {
+          fatal ??= error;
+        }),
     );
     await Promise.all(workers);
+    if (fatal !== undefined) throw fatal;
   } finally {
     log?.close();
   }

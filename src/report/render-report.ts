@@ -1,6 +1,7 @@
 import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulation/metrics/format.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { type BarSeries, renderBarChart } from './bar-chart.js';
+import { renderFailures, renderOutcomes } from './failures-section.js';
 import { escapeHtml } from './html.js';
 import { htmlDocument } from './html-document.js';
 import type { ReportData, RunFigures } from './report-data.js';
@@ -163,8 +164,32 @@ function runCard(figures: RunFigures, role: string): string {
   const negotiators = figures.negotiators
     ? `<dl>${negotiator('buyer', figures.negotiators.buyer)}${negotiator('seller', figures.negotiators.seller)}</dl>`
     : '';
-  const rate = figures.sessions === 0 ? '–' : percent(figures.deals / figures.sessions);
-  return `<section class="card" data-run-role="${role}"><h2>${escapeHtml(figures.name)}</h2><p><span class="big" data-field="sessions">${figures.sessions}</span> sessions · <span class="big" data-field="deal-rate">${rate}</span> deals</p>${negotiators}</section>`;
+  // The deal rate stands on finished sessions; a run where none finished shows no rate at all.
+  const unfinished = figures.sessions - figures.finished;
+  const rate =
+    figures.finished === 0
+      ? `<span class="big" data-field="deal-rate">—</span> deals: all ${figures.sessions} sessions failed`
+      : `<span class="big" data-field="deal-rate">${percent(figures.deals / figures.finished)}</span> deals${unfinished > 0 ? ` of ${figures.finished} finished` : ''}`;
+  const failed =
+    unfinished > 0 ? ` · <span class="big failed" data-field="failed">${unfinished}</span> failed` : '';
+  return `<section class="card" data-run-role="${role}"><h2>${escapeHtml(figures.name)}</h2><p><span class="big" data-field="sessions">${figures.sessions}</span> sessions · ${rate}${failed}</p>${negotiators}</section>`;
+}
+
+/** Sessions by end reason, then each run's failures with their distinct errors. */
+function outcomesSection(data: ReportData): string {
+  const runs = [data.run, ...(data.reference ? [data.reference] : [])];
+  const named = runs.length > 1;
+  return `<section data-section="outcomes">${renderOutcomes(runs)}${runs
+    .map((r) =>
+      renderFailures(
+        r.sessions,
+        r.sessions - r.finished,
+        r.errorMessages,
+        'sessions',
+        named ? r.name : undefined,
+      ),
+    )
+    .join('\n')}</section>`;
 }
 
 /** The whole report as one HTML document: inline CSS and SVG, no script, nothing fetched at view time. */
@@ -173,6 +198,8 @@ export function renderReport(data: ReportData): string {
     data.title,
     'haggle report',
     `<div class="cards">${runCard(data.run, 'run')}${data.reference ? runCard(data.reference, 'reference') : ''}</div>
+<h2 id="outcomes">Outcomes and failures</h2>
+${outcomesSection(data)}
 <h2>Metrics</h2>
 ${metricsTable(data)}
 <h2>Charts</h2>

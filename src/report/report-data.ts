@@ -1,3 +1,4 @@
+import { countErrorMessages, type ErrorMessageCount, finishedOnly } from '../simulation/failures.js';
 import type { BootstrapOptions } from '../simulation/metrics/bootstrap.js';
 import { type Comparison, compare } from '../simulation/metrics/compare.js';
 import { type LabelEffect, labelEffects } from '../simulation/metrics/label-metrics.js';
@@ -8,6 +9,7 @@ import {
   type SessionLengthDistribution,
   sessionLengthDistribution,
 } from '../simulation/metrics/session-length.js';
+import { END_REASONS, type EndReason } from '../simulation/outcome.js';
 import type { RunHeader } from '../simulation/run-file.js';
 import type { SessionResult } from '../simulation/session-result.js';
 import type { PriceTier } from '../simulation/synthetic-contexts.js';
@@ -31,8 +33,15 @@ export interface ReportInput {
 /** Everything one run contributes to the charts. */
 export interface RunFigures {
   name: string;
+  /** Sessions in the file, finished or not. */
   sessions: number;
+  /** Sessions that ended by the rules: what every rate and chart stands on. */
+  finished: number;
   deals: number;
+  /** Sessions by end reason, failed ones included. */
+  outcomes: Record<EndReason, number>;
+  /** Distinct errors of the sessions that did not finish, most frequent first. */
+  errorMessages: ErrorMessageCount[];
   priceRatio: { values: number; bins: HistogramBin[] };
   sessionLength: SessionLengthDistribution;
   byTier: SegmentRow<PriceTier>[];
@@ -55,10 +64,16 @@ export interface ReportData {
 function figures(run: ReportRun): RunFigures {
   const config = run.header?.config as { buyer?: unknown; seller?: unknown } | undefined;
   const first = run.sessions[0];
+  const outcomes = Object.fromEntries(END_REASONS.map((r) => [r, 0])) as Record<EndReason, number>;
+  for (const s of run.sessions) outcomes[s.outcome.reason]++;
+  const finished = finishedOnly(run.sessions);
   return {
     name: run.name,
     sessions: run.sessions.length,
-    deals: run.sessions.filter((s) => s.outcome.status === 'deal').length,
+    finished: finished.length,
+    deals: finished.filter((s) => s.outcome.status === 'deal').length,
+    outcomes,
+    errorMessages: countErrorMessages(run.sessions),
     priceRatio: priceRatioHistogram(run.sessions),
     sessionLength: sessionLengthDistribution(run.sessions),
     byTier: byPriceTier(run.sessions),

@@ -17,5 +17,8 @@ thead th { background: #f9fafb; }
 figure.chart { margin: 16px 0 24px; } figcaption { font-weight: 600; margin-bottom: 4px; }
 .legend { font-size: 12px; margin-bottom: 4px; } .legend-item { margin-right: 16px; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
+.failures { border-left: 3px solid #dc2626; padding: 4px 12px; margin: 8px 0; } .failure-headline { font-weight: 600; color: #991b1b; }
+table.errors td.error-message { text-align: left; font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
+table.outcomes tr.unfinished td { color: #991b1b; } .big.failed { color: #991b1b; }
 svg text { font-size: 11px; fill: #374151; } svg .grid { stroke: #e5e7eb; } svg .axis { stroke: #9ca3af; }
 `;

@@ -1,5 +1,8 @@
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
+export { DEFAULT_EARLY_STOP, RunFailedEarlyError } from './early-stop.js';
+export type { ErrorMessageCount } from './failures.js';
+export { countErrorMessages, errorLine, finishedOnly, isFinished, UNFINISHED_REASONS } from './failures.js';
 export type {
   BootstrapOptions,
   CompareOptions,
@@ -27,6 +30,7 @@ export {
   computeMetrics,
   DEAL_RATE_METRIC,
   dealRate,
+  describeUnfinished,
   formatComparison,
   formatInterval,
   formatMetricDelta,

@@ -6,6 +6,8 @@ import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
+import { EarlyStop, resolveEarlyStop } from './early-stop.js';
+import { isFinished } from './failures.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -40,6 +42,12 @@ export interface SimulateOptions {
   overwrite?: boolean;
   /** Stop the whole run at the first failing session instead of recording it and going on. */
   stopOnError?: boolean;
+  /**
+   * Stop the run with `RunFailedEarlyError` when the first this-many sessions to end (of those played
+   * now) all failed with the same error and none finished: a dead server or a wrong model id, not bad
+   * luck. Sessions already in flight still end and are recorded. Default 4; 0 never stops early.
+   */
+  earlyStop?: number;
   signal?: AbortSignal;
 }
 
@@ -113,6 +121,7 @@ interface RunPlan {
   seed: number;
   rules: Rules;
   header: RunHeader;
+  earlyStop: number;
 }
 
 function planRun(options: SimulateOptions): RunPlan {
@@ -149,6 +158,7 @@ function planRun(options: SimulateOptions): RunPlan {
     });
   }
   if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);
+  const earlyStop = resolveEarlyStop(options.earlyStop, 'SimulateOptions');
 
   const given = options.contexts;
   const contextOf = given
@@ -168,7 +178,7 @@ function planRun(options: SimulateOptions): RunPlan {
       contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
   };
-  return { options, contextOf, sessions, concurrency, seed, rules, header };
+  return { options, contextOf, sessions, concurrency, seed, rules, header, earlyStop };
 }
 
 async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): Promise<SimulationSummary> {
@@ -184,6 +194,7 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
   let nextToStart = resumed.length;
   let completed = resumed.length;
   let fatal: unknown;
+  const earlyStop = new EarlyStop(plan.earlyStop, sessions - resumed.length, 'sessions');
 
   const playOne = async (index: number) => {
     const context = plan.contextOf(index);
@@ -215,6 +226,9 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
       deals: accumulator.dealCount,
       resumed: resumed.length,
     });
+    // Thrown after the session is recorded: the worker stops, the others end what they hold.
+    const stop = earlyStop.record(isFinished(result), result.error);
+    if (stop) throw stop;
   };
 
   const worker = async () => {

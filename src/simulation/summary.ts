@@ -1,24 +1,32 @@
 import { isPricedAction } from '../contract/action.js';
 import { type Distribution, describeDistribution } from './distribution.js';
-import { countsInRates, hasMessage } from './metrics/message-sessions.js';
+import { type ErrorMessageCount, ErrorTally, isFinished } from './failures.js';
+import { hasMessage } from './metrics/message-sessions.js';
 import { END_REASONS, type EndReason } from './outcome.js';
 import type { SessionResult } from './session-result.js';
 
-/** The headline numbers of a run, as researchers report them. */
+/**
+ * The headline numbers of a run, as researchers report them. A session that failed (reason `error`) or
+ * was stopped (`aborted`) did not finish: it is neither a deal nor a no-deal. Every rate and
+ * distribution below stands on the `finished` sessions only; the failed ones are counted apart
+ * (`errors`, `outcomes.aborted`) with their messages (`errorMessages`).
+ */
 export interface SimulationSummary {
-  /** Sessions summarised. */
+  /** Sessions summarised, finished or not: `finished + errors + outcomes.aborted`. */
   sessions: number;
+  /** Sessions that ended by the rules (a deal or a no-deal): the denominator of every rate. */
+  finished: number;
   deals: number;
-  /** Share of sessions that ended in a deal, 0..1. */
-  dealRate: number;
+  /** Deals / finished sessions, 0..1; null when no session finished (there is no rate to report). */
+  dealRate: number | null;
   /**
-   * Share of sessions with at least one message (`offer_with_message` or `message_only`), 0..1, over
-   * sessions that did not end in an error or an abort. The model card's population: about 3%.
+   * Share of finished sessions with at least one message (`offer_with_message` or `message_only`),
+   * 0..1; null when none finished. The model card's population: about 3%.
    */
-  messageSessionRate: number;
-  /** Mean number of turns per session. */
-  meanTurns: number;
-  /** Turns per session: count of sessions by length. */
+  messageSessionRate: number | null;
+  /** Mean number of turns per finished session; null when none finished. */
+  meanTurns: number | null;
+  /** Turns per finished session: count of sessions by length. */
   sessionLengths: Record<string, number>;
   turns: Distribution;
   /** Agreed price / list price, over deals. */
@@ -27,21 +35,26 @@ export interface SimulationSummary {
   firstOfferRatio: Distribution;
   /** Response time of every turn, in hours. */
   responseTimeHours: Distribution;
-  /** Sessions by the reason they ended. */
+  /** Sessions by the reason they ended, failed ones included. */
   outcomes: Record<EndReason, number>;
-  /** Sessions that ended because a negotiator failed. */
+  /** Sessions that ended because a negotiator failed (reason `error`). */
   errors: number;
-  /** Turns that broke a rule. */
+  /**
+   * The distinct errors of the sessions that did not finish (`error` and `aborted`), as `Name: message`
+   * lines with how many sessions ended with each, most frequent first.
+   */
+  errorMessages: ErrorMessageCount[];
+  /** Turns of finished sessions that broke a rule. */
   illegalTurns: number;
 }
 
 /** Builds a summary one session at a time, so a run of any size needs no list of results. */
 export class SummaryAccumulator {
   private sessions = 0;
+  private finished = 0;
   private deals = 0;
+  private readonly failures = new ErrorTally();
   private illegalTurns = 0;
-  /** Sessions that count in the rates (not `error`, not `aborted`), and those of them with a message. */
-  private ratedSessions = 0;
   private messageSessions = 0;
   private readonly lengths: number[] = [];
   private readonly finalRatios: number[] = [];
@@ -58,10 +71,12 @@ export class SummaryAccumulator {
     this.sessions++;
     const { outcome, context, turns } = result;
     this.outcomes[outcome.reason]++;
-    if (countsInRates(result)) {
-      this.ratedSessions++;
-      if (hasMessage(result)) this.messageSessions++;
+    if (!isFinished(result)) {
+      this.failures.add(result.error);
+      return;
     }
+    this.finished++;
+    if (hasMessage(result)) this.messageSessions++;
     this.lengths.push(outcome.turns);
     if (outcome.status === 'deal' && outcome.price !== null) {
       this.deals++;
@@ -88,10 +103,11 @@ export class SummaryAccumulator {
     const turns = describeDistribution(this.lengths);
     return {
       sessions: this.sessions,
+      finished: this.finished,
       deals: this.deals,
-      dealRate: this.sessions === 0 ? 0 : this.deals / this.sessions,
-      messageSessionRate: this.ratedSessions === 0 ? 0 : this.messageSessions / this.ratedSessions,
-      meanTurns: turns.mean ?? 0,
+      dealRate: this.finished === 0 ? null : this.deals / this.finished,
+      messageSessionRate: this.finished === 0 ? null : this.messageSessions / this.finished,
+      meanTurns: turns.mean,
       sessionLengths,
       turns,
       finalPriceRatio: describeDistribution(this.finalRatios),
@@ -99,6 +115,7 @@ export class SummaryAccumulator {
       responseTimeHours: describeDistribution(this.responseHours),
       outcomes: { ...this.outcomes },
       errors: this.outcomes.error,
+      errorMessages: this.failures.list(),
       illegalTurns: this.illegalTurns,
     };
   }

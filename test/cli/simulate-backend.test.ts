@@ -79,7 +79,9 @@ describe('haggle simulate --backend openai', () => {
     const args = [
       'simulate',
       '-n',
-      '1',
+      '2',
+      '--early-stop',
+      '0',
       '--backend',
       'openai',
       '--base-url',
@@ -88,9 +90,11 @@ describe('haggle simulate --backend openai', () => {
       'negotiator-lora',
     ];
     const code = await runCli([...args, '--api-key', 'sk-wrong-key-123456', '--json'], io);
-    // Sessions record the failure and the run completes; the summary counts the errors.
-    expect(code).toBe(0);
-    expect(JSON.parse(io.out()).errors).toBe(1);
+    // Sessions record the failure and the run completes; the summary counts the errors, lists the
+    // error once with its count, and the exit code says that nothing finished.
+    expect(code).toBe(3);
+    expect(JSON.parse(io.out())).toMatchObject({ sessions: 2, finished: 0, errors: 2, dealRate: null });
+    expect(io.err()).toMatch(/^haggle: 2 of 2 sessions failed:\nhaggle: {3}2 × \w+Error: .*401/);
     expect(io.out() + io.err()).not.toContain('sk-wrong-key-123456');
   });
 

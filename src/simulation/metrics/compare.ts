@@ -1,4 +1,5 @@
 import { deriveSeed } from '../../internal/random.js';
+import { countErrorMessages, type ErrorMessageCount, finishedOnly } from '../failures.js';
 import { type BootstrapOptions, percentileInterval, resolveBootstrapOptions } from './bootstrap.js';
 import { contributionMatrix, metricDefinitions, type SessionSource } from './measure.js';
 import type { MetricFamily, MetricUnit } from './metric.js';
@@ -31,7 +32,15 @@ export interface ComparisonRow {
 
 export interface Comparison {
   labels: { run: string; reference: string };
+  /** Finished sessions of each side: what the metrics stand on. */
   sessions: { run: number; reference: number };
+  /**
+   * Sessions of each side that did not finish (reason `error` or `aborted`): left out of every metric,
+   * neither deals nor no-deals.
+   */
+  unfinished: { run: number; reference: number };
+  /** The distinct errors of those sessions, most frequent first. */
+  errorMessages: { run: ErrorMessageCount[]; reference: ErrorMessageCount[] };
   resamples: number;
   seed: number;
   level: number;
@@ -41,6 +50,7 @@ export interface Comparison {
 /**
  * Compares a run with a reference (the source population, or another run), metric by metric, like
  * the card's table (source, model, delta), adding a seeded bootstrap confidence interval for each delta.
+ * Only finished sessions are measured; failed ones are counted in `unfinished` with their messages.
  */
 export function compare(
   run: SessionSource,
@@ -48,8 +58,8 @@ export function compare(
   options: CompareOptions = {},
 ): Comparison {
   const { resamples, seed, level } = resolveBootstrapOptions(options);
-  const runFacts = run.map(sessionFacts);
-  const referenceFacts = reference.map(sessionFacts);
+  const runFacts = finishedOnly(run).map(sessionFacts);
+  const referenceFacts = finishedOnly(reference).map(sessionFacts);
   const definitions = metricDefinitions([runFacts, referenceFacts]);
   const runMatrix = contributionMatrix(definitions, runFacts);
   const referenceMatrix = contributionMatrix(definitions, referenceFacts);
@@ -83,6 +93,8 @@ export function compare(
   return {
     labels: { run: options.labels?.run ?? 'model', reference: options.labels?.reference ?? 'source' },
     sessions: { run: runFacts.length, reference: referenceFacts.length },
+    unfinished: { run: run.length - runFacts.length, reference: reference.length - referenceFacts.length },
+    errorMessages: { run: countErrorMessages(run), reference: countErrorMessages(reference) },
     resamples,
     seed,
     level,

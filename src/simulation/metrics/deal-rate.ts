@@ -1,10 +1,15 @@
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 
-/** Share of sessions that ended in a deal; null for no sessions. */
+/**
+ * Share of the finished sessions that ended in a deal; null when none finished. Sessions that failed or
+ * were stopped (reason `error` or `aborted`) are no result and stay out of the denominator.
+ */
 export function dealRate(sessions: readonly SessionResult[]): number | null {
-  if (sessions.length === 0) return null;
-  return sessions.filter((s) => s.outcome.status === 'deal').length / sessions.length;
+  const finished = finishedOnly(sessions);
+  if (finished.length === 0) return null;
+  return finished.filter((s) => s.outcome.status === 'deal').length / finished.length;
 }
 
 export const DEAL_RATE_METRIC: MetricDefinition = {

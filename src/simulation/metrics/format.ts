@@ -37,7 +37,22 @@ export function formatInterval(ci: [number, number] | null, unit: MetricUnit): s
   return `[${plain(ci[0])}, ${plain(ci[1])}]${unit === 'share' || unit === 'list-ratio' ? ' pp' : ''}`;
 }
 
-/** The comparison as an aligned text table: metric, source, model, delta, 95% CI. */
+/**
+ * One line on the sessions a side lost to failures, or null when every session finished, e.g.
+ * `model: 3 of 100 sessions failed and are left out; the metrics stand on the 97 that finished` or
+ * `model: all 2 sessions failed; no metric`.
+ */
+export function describeUnfinished(label: string, finished: number, unfinished: number): string | null {
+  if (unfinished === 0) return null;
+  const total = finished + unfinished;
+  if (finished === 0) return `${label}: all ${total} session${total === 1 ? '' : 's'} failed; no metric`;
+  return `${label}: ${unfinished} of ${total} sessions failed and are left out; the metrics stand on the ${finished} that finished`;
+}
+
+/**
+ * The comparison as an aligned text table: metric, source, model, delta, 95% CI; then a line per side
+ * that lost sessions to failures, with its distinct errors.
+ */
 export function formatComparison(comparison: Comparison): string {
   const { labels, level } = comparison;
   const header = ['metric', labels.reference, labels.run, 'delta', `${Math.round(level * 100)}% CI`];
@@ -53,5 +68,12 @@ export function formatComparison(comparison: Comparison): string {
     cells
       .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
       .join('  ');
-  return [line(header), ...rows.map(line)].join('\n');
+  const failures: string[] = [];
+  for (const side of ['reference', 'run'] as const) {
+    const note = describeUnfinished(labels[side], comparison.sessions[side], comparison.unfinished[side]);
+    if (note === null) continue;
+    failures.push(note);
+    for (const { message, count } of comparison.errorMessages[side]) failures.push(`  ${count} × ${message}`);
+  }
+  return [line(header), ...rows.map(line), ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
 }

@@ -3,7 +3,13 @@ export { bootstrapCi, percentileInterval } from './bootstrap.js';
 export type { CompareOptions, Comparison, ComparisonRow } from './compare.js';
 export { compare } from './compare.js';
 export { DEAL_RATE_METRIC, dealRate } from './deal-rate.js';
-export { formatComparison, formatInterval, formatMetricDelta, formatMetricValue } from './format.js';
+export {
+  describeUnfinished,
+  formatComparison,
+  formatInterval,
+  formatMetricDelta,
+  formatMetricValue,
+} from './format.js';
 export type { LabelEffect } from './label-metrics.js';
 export { labelEffects } from './label-metrics.js';
 export type { MetricEstimate, SessionSource } from './measure.js';

@@ -1,4 +1,5 @@
 import type { Role } from '../../contract/history.js';
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 import { labelKey, type SessionFacts, sessionFacts } from './session-facts.js';
@@ -30,9 +31,9 @@ function pairsOf(runs: readonly (readonly SessionFacts[])[]): { role: Role; labe
   return [...pairs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
 }
 
-/** M6 and M7 for every (role, label) pair present, sorted by role then label. */
+/** M6 and M7 for every (role, label) pair present in the finished sessions, sorted by role then label. */
 export function labelEffects(sessions: readonly SessionResult[]): LabelEffect[] {
-  const facts = sessions.map(sessionFacts);
+  const facts = finishedOnly(sessions).map(sessionFacts);
   return pairsOf([facts]).map(({ role, label }) => {
     const key = labelKey(role, label);
     const withLabel = facts.filter((f) => f.labels.has(key));

@@ -1,4 +1,5 @@
 import { deriveSeed } from '../../internal/random.js';
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import {
   type BootstrapOptions,
@@ -56,12 +57,13 @@ export function contributionMatrix(definitions: readonly MetricDefinition[], fac
 }
 
 /**
- * Every metric of one run, with bootstrap confidence intervals (sessions resampled with replacement,
- * `resamples` times, seeded).
+ * Every metric of one run's finished sessions, with bootstrap confidence intervals (sessions resampled
+ * with replacement, `resamples` times, seeded). Sessions that failed or were stopped are no result: they
+ * are left out, so with none finished every value is null.
  */
 export function computeMetrics(sessions: SessionSource, options: BootstrapOptions = {}): MetricEstimate[] {
   const { resamples, seed, level } = resolveBootstrapOptions(options);
-  const facts = sessions.map(sessionFacts);
+  const facts = finishedOnly(sessions).map(sessionFacts);
   const definitions = metricDefinitions([facts]);
   const matrix = contributionMatrix(definitions, facts);
   const replicates = facts.length > 0 ? matrix.replicates(resamples, deriveSeed(seed, 0)) : [];

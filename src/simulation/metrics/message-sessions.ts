@@ -1,3 +1,4 @@
+import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 
@@ -16,21 +17,12 @@ export function hasMessage(result: SessionResult): boolean {
 }
 
 /**
- * Whether a session counts in the rates. A session that ended in an error or was aborted says nothing
- * about how negotiators behave; it is counted apart (`outcomes.error`, `outcomes.aborted`) and left
- * out of every rate's denominator.
- */
-export function countsInRates(result: SessionResult): boolean {
-  return result.outcome.reason !== 'error' && result.outcome.reason !== 'aborted';
-}
-
-/**
  * Message session rate: the share of sessions with at least one message, over sessions that did not
  * fail; null when none counts. The model card reports it for its population (about 3%: about 1,500 of
  * 50,000 sessions) and compares its two models on message sessions.
  */
 export function messageSessionRate(sessions: readonly SessionResult[]): number | null {
-  const counted = sessions.filter(countsInRates);
+  const counted = sessions.filter(isFinished);
   if (counted.length === 0) return null;
   return counted.filter(hasMessage).length / counted.length;
 }

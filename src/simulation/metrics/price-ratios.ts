@@ -1,3 +1,4 @@
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import type { MetricFamilyBuilder } from './metric.js';
 import { sessionFacts } from './session-facts.js';
@@ -20,14 +21,17 @@ export interface PriceRatioHistogramOptions {
   max?: number;
 }
 
-/** Histogram of price / list price from 0 to `max` (default 1), with one more bin above when needed. */
+/**
+ * Histogram of price / list price over the finished sessions, from 0 to `max` (default 1), with one
+ * more bin above when needed.
+ */
 export function priceRatioHistogram(
   sessions: readonly SessionResult[],
   options: PriceRatioHistogramOptions = {},
 ): { values: number; bins: HistogramBin[] } {
   const binWidth = options.binWidth ?? 0.05;
   const max = options.max ?? 1;
-  const ratios = sessions
+  const ratios = finishedOnly(sessions)
     .map((s) => {
       const facts = sessionFacts(s);
       return options.price === 'first-offer' ? facts.firstOfferRatio : facts.finalPriceRatio;

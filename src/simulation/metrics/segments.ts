@@ -1,3 +1,4 @@
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import { PRICE_TIERS, type PriceTier } from '../synthetic-contexts.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
@@ -5,6 +6,7 @@ import { type SessionFacts, sessionFacts } from './session-facts.js';
 
 export interface SegmentRow<K extends string = string> {
   segment: K;
+  /** Finished sessions of the segment (failed ones are no result). */
   sessions: number;
   deals: number;
   /** Deals / sessions; null for an empty segment. */
@@ -34,12 +36,12 @@ function segmentRows<K extends string>(
 
 /** Deal rate and final price ratio by price tier (`priceTier(listPrice)`), every tier listed. */
 export function byPriceTier(sessions: readonly SessionResult[]): SegmentRow<PriceTier>[] {
-  return segmentRows(sessions.map(sessionFacts), PRICE_TIERS, (f) => f.tier);
+  return segmentRows(finishedOnly(sessions).map(sessionFacts), PRICE_TIERS, (f) => f.tier);
 }
 
 /** Deal rate and final price ratio by item category (`(none)` for listings without one), sorted by name. */
 export function byCategory(sessions: readonly SessionResult[]): SegmentRow[] {
-  const facts = sessions.map(sessionFacts);
+  const facts = finishedOnly(sessions).map(sessionFacts);
   const categories = [...new Set(facts.map((f) => f.category))].sort();
   return segmentRows(facts, categories, (f) => f.category);
 }

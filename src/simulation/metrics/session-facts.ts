@@ -1,8 +1,9 @@
 import { isPricedAction } from '../../contract/action.js';
 import { opponentOf, type Role } from '../../contract/history.js';
+import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import { type PriceTier, priceTier } from '../synthetic-contexts.js';
-import { countsInRates, hasMessage } from './message-sessions.js';
+import { hasMessage } from './message-sessions.js';
 
 /** Category name for listings that carry none. */
 export const UNCATEGORIZED = '(none)';
@@ -59,7 +60,7 @@ export function sessionFacts(result: SessionResult): SessionFacts {
   }
   return {
     deal: outcome.status === 'deal',
-    messageSession: countsInRates(result) ? hasMessage(result) : null,
+    messageSession: isFinished(result) ? hasMessage(result) : null,
     turns: outcome.turns,
     listPrice,
     tier: priceTier(listPrice),

@@ -1,3 +1,4 @@
+import { finishedOnly } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 
@@ -13,19 +14,21 @@ export const SESSION_LENGTH_BANDS: readonly { name: string; min: number; max: nu
 ];
 
 export interface SessionLengthDistribution {
+  /** Finished sessions: a failed session's length says when it failed, not how long a negotiation runs. */
   sessions: number;
   /** Sessions by number of turns, from 0 to the longest, every length present (0 where none). */
   counts: { turns: number; sessions: number; share: number }[];
   mean: number | null;
 }
 
-export function sessionLengthDistribution(sessions: readonly SessionResult[]): SessionLengthDistribution {
+export function sessionLengthDistribution(all: readonly SessionResult[]): SessionLengthDistribution {
+  const sessions = finishedOnly(all);
   const lengths = sessions.map((s) => s.outcome.turns);
   const longest = lengths.reduce((a, b) => Math.max(a, b), 0);
   const counts = Array.from({ length: longest + 1 }, (_, turns) => ({ turns, sessions: 0, share: 0 }));
   for (const length of lengths) (counts[length] as { sessions: number }).sessions++;
   for (const row of counts) row.share = sessions.length === 0 ? 0 : row.sessions / sessions.length;
-  // Sessions of 0 turns only exist when something failed before the first turn: show them only then.
+  // A finished session of 0 turns is rare (a rule that ends before any turn): show length 0 only then.
   const shown = counts[0]?.sessions === 0 ? counts.slice(1) : counts;
   return {
     sessions: sessions.length,
