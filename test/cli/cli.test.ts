@@ -48,7 +48,7 @@ describe('haggle simulate', () => {
       );
     }
     expect(io.out()).toMatch(/deal rate\s+\d+\.\d%/);
-    expect(io.out()).toMatch(/message sessions\s+\d+\.\d% of sessions carry a message/);
+    expect(io.out()).toMatch(/message sessions\s+\d+\.\d% of finished sessions carry a message/);
     expect(readFileSync(join(dir, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'b.jsonl'), 'utf8'));
   });
 
