@@ -32,6 +32,40 @@ describe('NegotiationAgent on the tiny ONNX Qwen3', () => {
     expect(again).toEqual(turns.slice(0, 40));
   });
 
+  it("a seller's guardrail on a $300 listing: sample({ n: 3 }) prices all lie in [240, 300), in cents", {
+    timeout: 120_000,
+  }, async () => {
+    const agent = new NegotiationAgent({
+      backend,
+      sampling: { temperature: 1.0, maxTokens: 160 },
+      guardrails: { seller: { minPrice: 240 } },
+    });
+    const context = { item: { title: 'Road bike, 56 cm' }, listPrice: 300 };
+    const history = [
+      {
+        role: 'buyer' as const,
+        turn: { action: 'offer' as const, price: 200, message_labels: [], message: '', response_time: 1 },
+        elapsedHours: 1,
+      },
+    ];
+    for (const seed of [1, 2, 3]) {
+      // Used alone: the agent derives the moves from the history (a counter lies in (200, 300)) and
+      // meets them with the guardrail; offers only, so every sample carries a price.
+      const turns = await agent.sample(
+        { context, history, role: 'seller', legalActions: ['offer', 'offer_with_message'] },
+        { n: 3, seed },
+      );
+      expect(turns).toHaveLength(3);
+      for (const turn of turns) {
+        expect(turn.price).toBeGreaterThanOrEqual(240);
+        expect(turn.price).toBeLessThan(300);
+        expect(Math.round((turn.price as number) * 100) / 100).toBe(turn.price);
+      }
+    }
+    // The decoder made them legal: no output was asked for again.
+    expect(agent.usage.requests).toBe(3);
+  });
+
   it('rejects with the abort error when aborted mid-turn', async () => {
     const agent = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7, maxTokens: 4096 } });
     const [input] = randomInputs(1, 3);
