@@ -3,6 +3,7 @@ import { HaggleError } from '../contract/errors.js';
 import { CliUsageError } from './cli-error.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { type CliIo, processIo } from './io.js';
+import { registerMergeCommand } from './merge-command.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -39,6 +40,7 @@ export async function runCli(
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
   registerServeCommand(program, io, controller.signal);
+  registerMergeCommand(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {

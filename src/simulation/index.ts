@@ -4,6 +4,9 @@ export type { BestOfferRulesOptions } from './best-offer-rules.js';
 export { BestOfferRules } from './best-offer-rules.js';
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
+export type { IndexedJsonlContents, RecordSpan } from './indexed-jsonl.js';
+export type { MergeRunsOptions, MergeRunsResult } from './merge-runs.js';
+export { mergeRuns } from './merge-runs.js';
 export type {
   BootstrapOptions,
   CompareOptions,
@@ -60,6 +63,8 @@ export type {
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
+export type { Shard } from './shard.js';
+export { inShard, parseShard, shardIndices } from './shard.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
 export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';
