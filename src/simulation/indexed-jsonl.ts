@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileStep, RunFileError } from './run-file-error.js';
 
 /**
@@ -100,4 +100,34 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
     spans: entries.map((entry) => entry.span),
     completeBytes,
   };
+}
+
+/**
+ * The `type` field of a file's first line (undefined when that line is not a JSON object), read
+ * without reading the rest: what kind of file it is.
+ */
+export function firstLineType(path: string): unknown {
+  try {
+    return (JSON.parse(firstLine(path)) as { type?: unknown } | null)?.type;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function firstLine(path: string): string {
+  const fd = fileStep(path, 'reading', () => openSync(path, 'r'));
+  try {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(1 << 16);
+    for (let position = 0; ; ) {
+      const read = fileStep(path, 'reading', () => readSync(fd, buffer, 0, buffer.length, position));
+      const newline = buffer.subarray(0, read).indexOf(0x0a);
+      chunks.push(Buffer.from(buffer.subarray(0, newline >= 0 ? newline : read)));
+      if (newline >= 0 || read === 0) return Buffer.concat(chunks).toString('utf8');
+      position += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

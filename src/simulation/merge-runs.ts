@@ -1,7 +1,7 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
-import { type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
+import { firstLineType, type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
 import { readRunFile } from './run-file.js';
 import { fileStep, RunFileError } from './run-file-error.js';
 import { holdsData } from './run-output.js';
@@ -130,32 +130,9 @@ function* concat(...parts: Iterable<Buffer>[]): Generator<Buffer> {
 
 /** The `type` of a file's first line: what kind of run wrote it. */
 function headerType(path: string): 'run' | 'tournament' {
-  const line = firstLine(path);
-  let type: unknown;
-  try {
-    type = (JSON.parse(line) as { type?: unknown }).type;
-  } catch {
-    type = undefined;
-  }
+  const type = firstLineType(path);
   if (type === 'run' || type === 'tournament') return type;
   throw new RunFileError(path, 'has no run or tournament header (its first line): it is not a shard file');
-}
-
-function firstLine(path: string): string {
-  const fd = fileStep(path, 'reading', () => openSync(path, 'r'));
-  try {
-    const chunks: Buffer[] = [];
-    const buffer = Buffer.alloc(1 << 16);
-    for (let position = 0; ; ) {
-      const read = fileStep(path, 'reading', () => readSync(fd, buffer, 0, buffer.length, position));
-      const newline = buffer.subarray(0, read).indexOf(0x0a);
-      chunks.push(Buffer.from(buffer.subarray(0, newline >= 0 ? newline : read)));
-      if (newline >= 0 || read === 0) return Buffer.concat(chunks).toString('utf8');
-      position += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function readShard(path: string, kind: 'run' | 'tournament'): ShardFile {

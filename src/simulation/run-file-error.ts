@@ -32,7 +32,7 @@ const REMEDIES: Record<string, string> = {
   EROFS: 'the file system is read-only: choose another place',
   ENOSPC: 'the disk is full: free some space',
   EDQUOT: 'the disk quota is used up: free some space',
-  EISDIR: 'is a folder, not a file: name a file inside it',
+  EISDIR: 'is a folder, not a file',
   ENOTDIR: 'a part of the path is a file, not a folder',
   EMFILE: 'too many open files',
 };

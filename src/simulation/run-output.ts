@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import type { IndexedJsonlContents } from './indexed-jsonl.js';
+import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
 import { RunFileError } from './run-file-error.js';
 import { RunWriter } from './run-writer.js';
 
@@ -45,8 +45,9 @@ export function openRunOutput<Header, Record extends { index: number }>(
   if (!options.resume || !holdsData(path)) {
     return { writer: RunWriter.start<Record>(path, options.header), kept: [] };
   }
-  const contents = options.read(path);
-  if (contents.header === undefined) {
+  // Someone else's file is refused before it is parsed: its lines need not be ours to be kept intact.
+  const contents = firstLineType(path) === kind ? options.read(path) : undefined;
+  if (contents?.header === undefined) {
     throw new RunFileError(
       path,
       `has no ${kind} header (its first line), so no haggle ${kind} wrote it: refusing to resume or change it. ` +

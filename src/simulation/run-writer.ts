@@ -43,7 +43,7 @@ export class RunWriter<Record extends { index: number }> {
 
   /** Starts a new file (its parent folders too) with the header line, replacing any file there. */
   static start<Record extends { index: number }>(path: string, header: unknown): RunWriter<Record> {
-    fileStep(path, 'creating its folder', () => mkdirSync(dirname(path), { recursive: true }));
+    makeParentFolder(path);
     const fd = fileStep(path, 'opening for writing', () => openSync(path, 'w'));
     const line = Buffer.from(`${JSON.stringify(header)}\n`);
     try {
@@ -167,7 +167,7 @@ export function writeAtomically(
   options: { resumable?: boolean } = {},
 ): void {
   const temporary = `${path}.haggle-tmp`;
-  fileStep(path, 'creating its folder', () => mkdirSync(dirname(path), { recursive: true }), options);
+  makeParentFolder(path, options);
   let fd: number | undefined;
   try {
     fd = openSync(temporary, 'w');
@@ -196,5 +196,21 @@ function writeFully(fd: number, buffer: Buffer, position?: number): void {
   for (let done = 0; done < buffer.length; ) {
     const at = position === undefined ? null : position + done;
     done += writeSync(fd, buffer, done, buffer.length - done, at);
+  }
+}
+
+/** Creates the folders above `path`; a file where a folder should be fails as ENOTDIR. */
+function makeParentFolder(path: string, options: { resumable?: boolean } = {}): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    // mkdir says EEXIST when the last folder of the path already exists as a file.
+    const code = (error as { code?: unknown }).code === 'EEXIST' ? 'ENOTDIR' : undefined;
+    throw fileSystemError(
+      path,
+      'creating its folder',
+      code ? Object.assign(new Error(), { code }) : error,
+      options,
+    );
   }
 }
