@@ -1,5 +1,6 @@
-import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
+import { HaggleAbortError, InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
+import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
@@ -238,6 +239,7 @@ async function execute(
 
   let next = 0;
   let completed = resumed;
+  const yieldNow = new EventLoopYield();
   const worker = async () => {
     while (next < queue.length) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
@@ -269,6 +271,7 @@ async function execute(
       completed++;
       emitter.emit('match-end', record);
       emitter.emit('progress', { completed, total: playing.length, resumed });
+      await yieldNow.maybe(); // baselines answer without I/O: let Ctrl-C be heard
     }
   };
   try {

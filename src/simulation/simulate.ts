@@ -1,6 +1,7 @@
 import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import type { Negotiator } from '../contract/negotiator.js';
+import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from './best-offer-rules.js';
@@ -305,20 +306,4 @@ function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
     kind: 'run',
     noun: 'session',
   });
-}
-
-/**
- * Negotiators that answer without I/O (the baselines) resolve in microtasks only, which would keep the
- * event loop from running timers and signal handlers until the whole run is over: Ctrl-C would not
- * be heard. Every few milliseconds the workers step out to the event loop; the sessions' results do
- * not depend on when that happens, so runs stay reproducible.
- */
-class EventLoopYield {
-  private last = performance.now();
-
-  async maybe(): Promise<void> {
-    if (performance.now() - this.last < 10) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.last = performance.now();
-  }
 }
