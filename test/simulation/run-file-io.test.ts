@@ -32,9 +32,7 @@ describe('run files on disk', () => {
     mkdirSync(folder);
     const isDir = await failure(run(folder));
     expect(isDir.systemCode).toBe('EISDIR');
-    expect(isDir.message).toBe(
-      `${folder}: opening for writing failed: is a folder, not a file (EISDIR)`,
-    );
+    expect(isDir.message).toBe(`${folder}: opening for writing failed: is a folder, not a file (EISDIR)`);
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
     const notDir = await failure(run(join(file, 'runs', 'a.jsonl')));
