@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileStep, RunFileError } from './run-file-error.js';
 
 /**
@@ -40,6 +40,7 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
   path: string,
   format: IndexedJsonlFormat,
 ): IndexedJsonlContents<Header, Record> {
+  if (!existsSync(path)) throw new RunFileError(path, 'no such file', { systemCode: 'ENOENT' });
   const buffer = fileStep(path, 'reading', () => readFileSync(path));
   const completeBytes = buffer.lastIndexOf(0x0a) + 1;
   let header: Header | undefined;
