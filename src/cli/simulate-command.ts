@@ -40,7 +40,12 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
   const simulateCommand = program
     .command('simulate')
     .description('play many negotiations between two negotiators and print a summary')
-    .option('-n, --sessions <count>', 'sessions to play', parseIntegerOption('sessions', 1, 10_000_000), 500)
+    .option(
+      '-n, --sessions <count>',
+      'sessions to play (with --contexts: one per context)',
+      parseIntegerOption('sessions', 1, 10_000_000),
+      500,
+    )
     .option('-s, --seed <seed>', 'run seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
     .option('-c, --concurrency <count>', 'sessions in flight', parseIntegerOption('concurrency', 1, 1024), 8)
     .option(
