@@ -5,7 +5,7 @@ import { AlternatingOffersRules } from '../simulation/alternating-offers-rules.j
 import { BestOfferRules } from '../simulation/best-offer-rules.js';
 import type { Rules } from '../simulation/rules.js';
 import type { Shard } from '../simulation/shard.js';
-import { shardIndices } from '../simulation/shard.js';
+import { shardSize } from '../simulation/shard.js';
 import { simulate } from '../simulation/simulate.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';
@@ -139,7 +139,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
  * written the moment it finishes) and the command that continues the run.
  */
 function interruptedMessage(finished: number, options: SimulateCliOptions, argv: readonly string[]): string {
-  const total = shardIndices(options.sessions, options.shard).length;
+  const total = shardSize(options.sessions, options.shard);
   const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
   const progress = `haggle: stopped after ${finished} of ${total} sessions${shard}`;
   if (!options.out) return `${progress}; nothing was saved (pass --out FILE to make a run resumable)\n`;

@@ -64,7 +64,7 @@ export type {
 } from './session-events.js';
 export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
 export type { Shard } from './shard.js';
-export { inShard, parseShard, shardIndices } from './shard.js';
+export { inShard, parseShard, shardIndices, shardSize } from './shard.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
 export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';

@@ -6,7 +6,7 @@ import { readRunFile } from './run-file.js';
 import { fileStep, RunFileError } from './run-file-error.js';
 import { holdsData } from './run-output.js';
 import { readSegments, type Segment, writeAtomically } from './run-writer.js';
-import { inShard, type Shard, shardIndices } from './shard.js';
+import { inShard, type Shard, shardSize } from './shard.js';
 
 /**
  * Joins the shard files of one run (`simulate({ shard })`, `haggle simulate --shard K/N`) or of one
@@ -81,7 +81,7 @@ export function mergeRuns(
     const twin = byIndex.get(shard.index);
     if (twin) throw new RunFileError(file.path, `is shard ${shard.index}/${count}, as is ${twin.path}`);
     byIndex.set(shard.index, file);
-    const expected = shardIndices(total, shard).length;
+    const expected = shardSize(total, shard);
     const held = file.contents.spans.length;
     if (
       held !== expected ||

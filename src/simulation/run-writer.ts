@@ -106,7 +106,7 @@ export class RunWriter<Record extends { index: number }> {
       (span, i) => span.start === (i === 0 ? this.headerBytes : ordered[i - 1]?.end),
     );
     if (inPlace) return;
-    const fd = fileStep(this.path, 'reading back to put in session order', () => openSync(this.path, 'r'), {
+    const fd = fileStep(this.path, 'reading back to put in index order', () => openSync(this.path, 'r'), {
       resumable: true,
     });
     try {

@@ -31,12 +31,25 @@ export function inShard(itemIndex: number, shard: Shard | undefined): boolean {
   return shard === undefined || itemIndex % shard.count === shard.index - 1;
 }
 
+/** How many of `0 .. items - 1` the shard plays. */
+export function shardSize(items: number, shard: Shard | undefined): number {
+  if (!shard) return items;
+  return Math.max(0, Math.ceil((items - (shard.index - 1)) / shard.count));
+}
+
+/** The indices of `0 .. items - 1` that the shard plays, in order, leaving out `skip`; one at a time. */
+export function* shardIndexIterator(
+  items: number,
+  shard: Shard | undefined,
+  skip: ReadonlySet<number> = new Set(),
+): Generator<number, void> {
+  const [first, step] = shard ? [shard.index - 1, shard.count] : [0, 1];
+  for (let i = first; i < items; i += step) if (!skip.has(i)) yield i;
+}
+
 /** The indices of `0 .. items - 1` that the shard plays, in order. */
 export function shardIndices(items: number, shard: Shard | undefined): number[] {
-  const indices: number[] = [];
-  const [first, step] = shard ? [shard.index - 1, shard.count] : [0, 1];
-  for (let i = first; i < items; i += step) indices.push(i);
-  return indices;
+  return [...shardIndexIterator(items, shard)];
 }
 
 /** Parses `K/N` (as in `--shard 2/3`); returns undefined when the text is not of that form. */

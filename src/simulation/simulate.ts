@@ -16,7 +16,7 @@ import {
 import { holdsData, openRunOutput, type RunOutput } from './run-output.js';
 import { Session } from './session.js';
 import type { SessionResult } from './session-result.js';
-import { checkShard, type Shard, shardIndices } from './shard.js';
+import { checkShard, inShard, type Shard, shardIndexIterator, shardSize } from './shard.js';
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
 import { syntheticContext } from './synthetic-contexts.js';
 
@@ -138,8 +138,8 @@ interface RunPlan {
   /** The context of session `index`; synthetic ones are made when their session starts, not all up front. */
   contextOf: (index: number) => ListingContextInput;
   sessions: number;
-  /** The sessions this run plays, in order: all of them, or its shard's. */
-  indices: number[];
+  /** How many sessions this run plays: all of them, or its shard's. */
+  playing: number;
   concurrency: number;
   seed: number;
   rules: Rules;
@@ -210,8 +210,8 @@ function planRun(options: SimulateOptions): RunPlan {
       contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
   };
-  const indices = shardIndices(sessions, options.shard);
-  return { options, contextOf, sessions, indices, concurrency, seed, rules, header };
+  const playing = shardSize(sessions, options.shard);
+  return { options, contextOf, sessions, playing, concurrency, seed, rules, header };
 }
 
 async function execute(
@@ -231,10 +231,11 @@ async function execute(
   const resumed = output?.kept.length ?? 0;
   for (const { type: _type, index: _index, ...result } of output?.kept ?? []) accumulator.add(result);
   const kept = new Set(output?.kept.map((record) => record.index));
-  const queue = plan.indices.filter((index) => !kept.has(index));
-  const total = plan.indices.length;
+  // The indices to play, made one at a time: a run of millions of sessions holds no list of them.
+  const queue = shardIndexIterator(plan.sessions, options.shard, kept);
+  let next = queue.next();
+  const total = plan.playing;
 
-  let nextToStart = 0;
   let completed = resumed;
   let fatal: unknown;
 
@@ -266,16 +267,17 @@ async function execute(
   };
 
   const worker = async () => {
-    while (fatal === undefined && nextToStart < queue.length) {
+    while (fatal === undefined && !next.done) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-      const index = queue[nextToStart++] as number;
+      const index = next.value;
+      next = queue.next();
       await playOne(index);
       await yieldNow.maybe();
     }
   };
 
   try {
-    const workers = Array.from({ length: Math.min(plan.concurrency, queue.length) }, () =>
+    const workers = Array.from({ length: Math.min(plan.concurrency, total - resumed) }, () =>
       worker().catch((error: unknown) => {
         fatal ??= error;
       }),
@@ -293,7 +295,6 @@ async function execute(
 function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
   const { out, resume } = plan.options;
   if (!out) return undefined;
-  const planned = new Set(plan.indices);
   return openRunOutput<RunHeader, SessionRecord>({
     path: out,
     resume: resume === true,
@@ -302,7 +303,7 @@ function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
       const { sessions, ...rest } = readRunFile(path);
       return { ...rest, records: sessions };
     },
-    plays: (index) => planned.has(index),
+    plays: (index) => index < plan.sessions && inShard(index, plan.options.shard),
     kind: 'run',
     noun: 'session',
   });
