@@ -5,7 +5,8 @@
  *   negotiators alone   the same predict() calls the sessions make, replayed in a loop: the floor
  *   Session, in a loop  one Session after another, no simulate(): the cost of the rules and events
  *   simulate(), no file concurrent sessions, summary, progress events
- *   simulate(), JSONL   the same, appending each session to a run file (one synchronous write per line)
+ *   simulate(), JSONL   the same, appending each session to a run file as it finishes (one synchronous
+ *                       write per line), then putting the file in session order
  *
  *   npx tsx bench/simulate.ts [--sessions 5000] [--concurrency 8] [--repeats 5]
  *

@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { HaggleError } from '../contract/errors.js';
 import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
 import { formatEstimate } from '../evaluation/statistics.js';
 import { loadSuite } from '../evaluation/suite.js';
 import { runTournament } from '../evaluation/tournament.js';
 import { type ArmScore, compareArms } from '../evaluation/tournament-results.js';
 import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
+import type { Shard } from '../simulation/shard.js';
 import { CliUsageError } from './cli-error.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
@@ -21,6 +23,8 @@ import {
 } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
+import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
+import { parseShardOption } from './shard-option.js';
 
 interface EvaluateCliOptions {
   suite: string;
@@ -30,6 +34,7 @@ interface EvaluateCliOptions {
   maxRounds: number;
   concurrency: number;
   timeout?: number;
+  shard?: Shard;
   out?: string;
   resume?: boolean;
   overwrite?: boolean;
@@ -72,7 +77,12 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       'wall-clock limit per negotiation',
       parseIntegerOption('timeout', 1, 86_400_000),
     )
-    .option('-o, --out <file>', 'write every match to this JSONL file')
+    .option(
+      '--shard <K/N>',
+      'play only shard K of N (matches with index % N = K-1); join with haggle merge',
+      parseShardOption,
+    )
+    .option('-o, --out <file>', 'write each match to this JSONL file the moment it finishes')
     .option('--resume', 'continue the tournament in --out')
     .option('--overwrite', 'replace an existing --out')
     .option('--json', 'print scores and comparisons as one JSON object')
@@ -89,7 +99,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       DEFAULT_EARLY_STOP,
     )
     .option('--no-progress', 'no progress bar')
-    .action(async (options: EvaluateCliOptions) => {
+    .action(async (options: EvaluateCliOptions, command: Command) => {
       const suite = loadSuite(options.suite);
       const arms: Record<string, MultiIssueNegotiator> = {};
       for (const name of options.arm) {
@@ -120,14 +130,30 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         concurrency: options.concurrency,
         signal,
         ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
         ...(options.out ? { out: options.out } : {}),
         ...(options.resume ? { resume: true } : {}),
         ...(options.overwrite ? { overwrite: true } : {}),
         earlyStop: options.earlyStop,
       });
       const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
-      if (options.progress) run.on('progress', (p) => bar.update(p.completed, p.total));
-      const results = await run.done().finally(() => bar.finish());
+      let progress = { completed: 0, total: 0 };
+      run.on('progress', (p) => {
+        progress = p;
+        if (options.progress) bar.update(p.completed, p.total);
+      });
+      let results: Awaited<ReturnType<typeof run.done>>;
+      try {
+        results = await run.done();
+      } catch (error) {
+        if (HaggleError.isInstance(error) && error.code === 'aborted') {
+          const finished = options.out ? run.matchesOnFile : progress.completed;
+          io.stderr.write(interruptedMessage(finished, progress.total, options, rawArguments(command)));
+        }
+        throw withResumeHint(error, rawArguments(command));
+      } finally {
+        bar.finish();
+      }
       const names = Object.keys(arms);
       const comparisons = names.slice(1).map((other) => ({
         a: names[0] as string,
@@ -151,6 +177,25 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       printFailures(io, counts, 'matches');
       enforceFailureLimit(counts, options.maxErrorRate, 'matches');
     });
+}
+
+/** After Ctrl-C: exactly what is on file, and the command that continues the tournament. */
+function interruptedMessage(
+  finished: number,
+  total: number,
+  options: EvaluateCliOptions,
+  argv: readonly string[],
+): string {
+  const of = total > 0 ? ` of ${total}` : '';
+  const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
+  const progress = `haggle: stopped after ${finished}${of} matches${shard}`;
+  if (!options.out)
+    return `${progress}; nothing was saved (pass --out FILE to make a tournament resumable)\n`;
+  return (
+    `${progress}; ${options.out} holds the tournament header and all ${finished} finished matches, one complete ` +
+    'line each, in the order they finished (a completed tournament puts them in match order).\n' +
+    `haggle: resume with: ${resumeCommand(argv)}\n`
+  );
 }
 
 /**

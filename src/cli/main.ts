@@ -4,6 +4,7 @@ import { CliUsageError } from './cli-error.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo } from './io.js';
+import { registerMergeCommand } from './merge-command.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -44,6 +45,7 @@ export async function runCli(
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
   registerServeCommand(program, io, controller.signal);
+  registerMergeCommand(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {

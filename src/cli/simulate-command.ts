@@ -6,6 +6,8 @@ import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
 import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-stop.js';
 import { isFinished } from '../simulation/failures.js';
+import type { Shard } from '../simulation/shard.js';
+import { shardSize } from '../simulation/shard.js';
 import { simulate } from '../simulation/simulate.js';
 import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
@@ -22,7 +24,8 @@ import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
-import { redactSecrets } from './redact-arguments.js';
+import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
+import { parseShardOption } from './shard-option.js';
 import { formatSummaryTable } from './summary-table.js';
 
 interface SimulateCliOptions extends BackendCliOptions {
@@ -34,6 +37,8 @@ interface SimulateCliOptions extends BackendCliOptions {
   rules: 'best-offer' | 'alternating-offers';
   maxTurns?: number;
   contexts?: string;
+  cycleContexts?: boolean;
+  shard?: Shard;
   out?: string;
   resume?: boolean;
   overwrite?: boolean;
@@ -47,7 +52,12 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
   const simulateCommand = program
     .command('simulate')
     .description('play many negotiations between two negotiators and print a summary')
-    .option('-n, --sessions <count>', 'sessions to play', parseIntegerOption('sessions', 1, 10_000_000), 500)
+    .option(
+      '-n, --sessions <count>',
+      'sessions to play (with --contexts: one per context)',
+      parseIntegerOption('sessions', 1, 10_000_000),
+      500,
+    )
     .option('-s, --seed <seed>', 'run seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
     .option('-c, --concurrency <count>', 'sessions in flight', parseIntegerOption('concurrency', 1, 1024), 8)
     .option(
@@ -73,8 +83,17 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
       'turns before a session ends without a deal',
       parseIntegerOption('max-turns', 1, 1000),
     )
-    .option('--contexts <file>', 'JSON file with an array of listing contexts (default: synthetic)')
-    .option('-o, --out <file>', 'append each finished session to this JSONL file')
+    .option(
+      '--contexts <file>',
+      'JSON file with an array of listing contexts, one session each (default: synthetic)',
+    )
+    .option('--cycle-contexts', 'with --contexts: play more sessions than contexts, taking them in turn')
+    .option(
+      '--shard <K/N>',
+      'play only shard K of N (sessions with index % N = K-1); join with haggle merge',
+      parseShardOption,
+    )
+    .option('-o, --out <file>', 'write each session to this JSONL file the moment it finishes')
     .option('--resume', 'continue the run already in --out')
     .option('--overwrite', 'replace an existing --out file')
     .option('--json', 'print the summary as one JSON object')
@@ -93,6 +112,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
     .option('--no-progress', 'no progress bar')
     .action(async (options: SimulateCliOptions, command: Command) => {
       const contexts = options.contexts ? readContexts(options.contexts, io) : undefined;
+      if (contexts) options.sessions = sessionsForContexts(options, contexts.length, command);
       const rules: Rules =
         options.rules === 'alternating-offers'
           ? new AlternatingOffersRules(options.maxTurns ? { maxTurns: options.maxTurns } : {})
@@ -108,6 +128,8 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         rules,
         signal,
         ...(contexts ? { contexts } : {}),
+        ...(options.cycleContexts ? { cycleContexts: true } : {}),
+        ...(options.shard ? { shard: options.shard } : {}),
         ...(options.out ? { out: options.out } : {}),
         ...(options.resume ? { resume: true } : {}),
         ...(options.overwrite ? { overwrite: true } : {}),
@@ -131,13 +153,15 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
       } catch (error) {
         bar.finish();
         if (HaggleError.isInstance(error) && error.code === 'aborted') {
-          io.stderr.write(interruptedMessage(completed, options, rawArguments(command)));
+          io.stderr.write(
+            interruptedMessage(options.out ? run.sessionsOnFile : completed, options, rawArguments(command)),
+          );
         }
         if (error instanceof RunFailedEarlyError && options.out) {
           // Still one line. A resumed run keeps file lines as they are, failures included.
           error.message += `; ${options.out} holds the sessions played, as failures (--resume keeps them, --overwrite starts again)`;
         }
-        throw error;
+        throw withResumeHint(error, rawArguments(command));
       }
       bar.finish();
       if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -154,29 +178,34 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
 }
 
 /**
- * What a user needs after Ctrl-C: how far the run got, that the file is intact, and the exact command
- * that continues it (the same arguments, with --resume instead of --overwrite).
+ * What a user needs after Ctrl-C: exactly what is on file (every session that finished is: each is
+ * written the moment it finishes) and the command that continues the run.
  */
-function interruptedMessage(completed: number, options: SimulateCliOptions, argv: readonly string[]): string {
-  const progress = `haggle: stopped after ${completed} of ${options.sessions} sessions`;
+function interruptedMessage(finished: number, options: SimulateCliOptions, argv: readonly string[]): string {
+  const total = shardSize(options.sessions, options.shard);
+  const shard = options.shard ? ` (shard ${options.shard.index}/${options.shard.count})` : '';
+  const progress = `haggle: stopped after ${finished} of ${total} sessions${shard}`;
   if (!options.out) return `${progress}; nothing was saved (pass --out FILE to make a run resumable)\n`;
-  const args = redactSecrets(argv.filter((arg) => arg !== '--overwrite' && arg !== '--resume'));
-  const resume = ['haggle', ...args, '--resume'].map(shellQuote).join(' ');
-  return `${progress}; ${options.out} holds every finished session, intact.\nhaggle: resume with: ${resume}\n`;
+  return (
+    `${progress}; ${options.out} holds the run header and all ${finished} finished sessions, one complete line ` +
+    'each, in the order they finished (a completed run puts them in session order).\n' +
+    `haggle: resume with: ${resumeCommand(argv)}\n`
+  );
 }
 
-/** The arguments as typed (commander keeps them on the program as `rawArgs`, untyped). */
-function rawArguments(command: Command): string[] {
-  const raw = (command.parent as { rawArgs?: unknown } | null)?.rawArgs;
-  const args = Array.isArray(raw) ? raw.map(String) : [];
-  // Parsed from `process.argv` the list starts with node and the script; from the user, with the command.
-  const at = args.indexOf(command.name());
-  return at >= 0 ? args.slice(at) : [command.name()];
-}
-
-function shellQuote(arg: string): string {
-  if (arg.includes('"$HAGGLE_API_KEY"')) return arg; // left for the shell to expand
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", `'\\''`)}'`;
+/**
+ * One session per context: without --sessions, as many as there are contexts; more than that only
+ * with --cycle-contexts.
+ */
+function sessionsForContexts(options: SimulateCliOptions, contexts: number, command: Command): number {
+  if (command.getOptionValueSource('sessions') !== 'cli') return contexts;
+  if (options.sessions > contexts && !options.cycleContexts) {
+    throw new CliUsageError(
+      `--sessions ${options.sessions} is more than the ${contexts} contexts in ${options.contexts} (one session each): ` +
+        'leave out --sessions to play each once, or pass --cycle-contexts to play them in turn',
+    );
+  }
+  return options.sessions;
 }
 
 function readContexts(path: string, io: CliIo): ListingContextInput[] {

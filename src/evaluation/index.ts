@@ -74,6 +74,7 @@ export type {
   TournamentRun,
 } from './tournament.js';
 export { runTournament } from './tournament.js';
+export { readTournamentFile } from './tournament-file.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
 export { compareArms, isFinishedMatch, tabulateTournament } from './tournament-results.js';
 export type { GrpoGroup } from './training-export.js';

@@ -1,13 +1,16 @@
-import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
+import { HaggleAbortError, InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
-import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
+import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
+import { holdsData, openRunOutput } from '../simulation/run-output.js';
+import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { type Suite, suiteMatches } from './suite.js';
+import { readTournamentFile } from './tournament-file.js';
 import { isFinishedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
 export interface TournamentOptions {
@@ -26,7 +29,16 @@ export interface TournamentOptions {
   concurrency?: number;
   /** Wall-clock limit per negotiation (ms); over it the match scores as no deal, reason `timeout`. */
   timeoutMs?: number;
-  /** JSONL file: a header, then one line per match in match order. */
+  /**
+   * Play only one slice of the matches: those whose index % count === index - 1 (1-based), with the
+   * seeds they have in the whole tournament; `mergeRuns` joins the slices' files.
+   */
+  shard?: Shard;
+  /**
+   * JSONL file (parent folders are created): a header, then one line per match, appended as each
+   * finishes (nothing finished is lost to an interrupt) and put in match order when the tournament
+   * completes.
+   */
   out?: string;
   resume?: boolean;
   overwrite?: boolean;
@@ -69,6 +81,10 @@ export interface TournamentHeader {
   format: 'haggle-tournament';
   version: 1;
   suiteId: string;
+  /** Matches in the whole tournament (of all shards together). */
+  matches: number;
+  /** Present when the file holds one shard of the tournament. */
+  shard?: Shard;
   config: Record<string, unknown>;
 }
 
@@ -85,6 +101,8 @@ export interface TournamentRun {
     listener: (payload: TournamentEvents[K]) => unknown,
   ): this;
   done(): Promise<TournamentResults>;
+  /** Matches on file in `out` now (kept from a resumed file and written since); 0 without `out`. */
+  readonly matchesOnFile: number;
 }
 
 interface PlannedMatch {
@@ -99,15 +117,16 @@ interface PlannedMatch {
 /**
  * Plays every arm against every opponent on every negotiation of the suite (in each of `armRoles`),
  * with a seed per match shared by all arms, so arms can be compared pairwise on identical negotiations.
- * Resumable like `simulate()`: the JSONL is written in match order and a resumed run plays only what is
- * missing.
+ * Resumable like `simulate()`: every finished match is on file at once, the completed file is in match
+ * order, and a resumed run plays only what is missing.
  */
 export function runTournament(options: TournamentOptions): TournamentRun {
   const plan = planTournament(options);
   const emitter = new SafeEmitter<TournamentEvents>((error, event) => {
     if (event !== 'error') emitter.emit('error', { source: 'listener', error });
   });
-  const promise = Promise.resolve().then(() => execute(options, plan, emitter));
+  const state: { onFile: () => number } = { onFile: () => 0 };
+  const promise = Promise.resolve().then(() => execute(options, plan, emitter, state));
   promise.catch(() => {});
   const run: TournamentRun = {
     on(event, listener) {
@@ -115,6 +134,9 @@ export function runTournament(options: TournamentOptions): TournamentRun {
       return run;
     },
     done: () => promise,
+    get matchesOnFile() {
+      return state.onFile();
+    },
   };
   return run;
 }
@@ -146,7 +168,9 @@ function planTournament(options: TournamentOptions): TournamentPlan {
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
     problems.push({ path: 'concurrency', message: 'must be an integer from 1 to 1024' });
   if (options.resume && !options.out) problems.push({ path: 'resume', message: 'needs `out`' });
-  if (options.out && !options.resume && !options.overwrite && OrderedJsonlLog.holdsData(options.out)) {
+  if (options.resume && options.overwrite)
+    problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
+  if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
     problems.push({
       path: 'out',
       message: `${options.out} already holds results; pass resume: true or overwrite: true`,
@@ -171,11 +195,14 @@ function planTournament(options: TournamentOptions): TournamentPlan {
       }
     }
   }
+  if (options.shard) checkShard(options.shard, matches.length);
   const header: TournamentHeader = {
     type: 'tournament',
     format: 'haggle-tournament',
     version: 1,
     suiteId: options.suite.id,
+    matches: matches.length,
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     config: {
       arms: Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()])),
       opponents: Object.fromEntries(
@@ -192,31 +219,27 @@ async function execute(
   options: TournamentOptions,
   plan: TournamentPlan,
   emitter: SafeEmitter<TournamentEvents>,
+  state: { onFile: () => number },
 ): Promise<TournamentResults> {
   const { signal } = options;
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-  const records: MatchRecord[] = [];
-  let log: OrderedJsonlLog<MatchRecord> | undefined;
-  if (options.out) {
-    if (options.resume && OrderedJsonlLog.holdsData(options.out)) {
-      const existing = OrderedJsonlLog.read<TournamentHeader, MatchRecord>(options.out);
-      if (JSON.stringify(existing.header) !== JSON.stringify(plan.header)) {
-        throw new HaggleError(
-          'run-file',
-          `${options.out}: written by a tournament with other settings; resume with the same suite, arms, opponents and roles`,
-        );
-      }
-      existing.records.forEach((record, position) => {
-        if (record.index !== position)
-          throw new HaggleError('run-file', `${options.out}: match ${position} is missing or out of order`);
-      });
-      records.push(...existing.records);
-      log = OrderedJsonlLog.reopen(options.out, existing.completeBytes, existing.records.length);
-    } else {
-      log = OrderedJsonlLog.create(options.out, plan.header);
-    }
-  }
-  const resumed = records.length;
+  const playing = plan.matches.filter((match) => inShard(match.index, options.shard));
+  const output = options.out
+    ? openRunOutput<TournamentHeader, MatchRecord>({
+        path: options.out,
+        resume: options.resume === true,
+        header: plan.header,
+        read: readTournamentFile,
+        plays: (index) => index < plan.matches.length && inShard(index, options.shard),
+        kind: 'tournament',
+        noun: 'match',
+      })
+    : undefined;
+  const writer = output?.writer;
+  if (writer) state.onFile = () => writer.records;
+  const records = new Map<number, MatchRecord>(output?.kept.map((record) => [record.index, record]));
+  const resumed = records.size;
+  const queue = playing.filter((match) => !records.has(match.index));
   const geometries = new Map<string, ScenarioGeometry>();
   const geometryOf = (scenario: Scenario) => {
     let geometry = geometries.get(scenario.id);
@@ -227,14 +250,14 @@ async function execute(
     return geometry;
   };
 
-  let next = resumed;
+  let next = 0;
   let completed = resumed;
-  let fatal: unknown;
-  const earlyStop = new EarlyStop(plan.earlyStop, plan.matches.length - resumed, 'matches');
+  const yieldNow = new EventLoopYield();
+  const earlyStop = new EarlyStop(plan.earlyStop, queue.length, 'matches');
   const worker = async () => {
-    while (fatal === undefined && next < plan.matches.length) {
+    while (next < queue.length) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-      const match = plan.matches[next++] as PlannedMatch;
+      const match = queue[next++] as PlannedMatch;
       const arm = options.arms[match.arm] as MultiIssueNegotiator;
       const opponent = options.opponents[match.opponent] as MultiIssueNegotiator;
       const result = await runMultiIssueNegotiation({
@@ -257,31 +280,33 @@ async function execute(
         metrics: scoreMatch(match, result, geometryOf(match.scenario)),
         result,
       };
-      records[match.index] = record;
-      log?.add(match.index, record);
+      writer?.append(record); // on disk before anything else hears of it
+      records.set(match.index, record);
       completed++;
       emitter.emit('match-end', record);
-      emitter.emit('progress', { completed, total: plan.matches.length, resumed });
+      emitter.emit('progress', { completed, total: playing.length, resumed });
       // After the match is recorded: this worker stops, the others end the matches they hold.
       const stop = earlyStop.record(isFinishedMatch(record), result.error);
       if (stop) throw stop;
+      await yieldNow.maybe(); // baselines answer without I/O: let Ctrl-C be heard
     }
   };
   try {
-    // Every worker ends before the file closes: one that stops the run lets the others finish their match.
-    const workers = Array.from(
-      { length: Math.min(options.concurrency ?? 8, plan.matches.length - resumed) },
-      () =>
-        worker().catch((error: unknown) => {
-          fatal ??= error;
-        }),
+    // Every worker ends before the file closes, so a match that finishes while another fails is kept.
+    let fatal: unknown;
+    const workers = Array.from({ length: Math.min(options.concurrency ?? 8, queue.length) }, () =>
+      worker().catch((error: unknown) => {
+        fatal ??= error;
+        next = queue.length; // start nothing new
+      }),
     );
     await Promise.all(workers);
     if (fatal !== undefined) throw fatal;
+    writer?.finish(); // complete: the file goes into match order, the same bytes at any concurrency
   } finally {
-    log?.close();
+    writer?.close();
   }
-  return tabulateTournament(records);
+  return tabulateTournament([...records.values()].sort((a, b) => a.index - b.index));
 }
 
 function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {

@@ -2,9 +2,8 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
 import { formatEstimate } from '../evaluation/statistics.js';
-import type { MatchRecord, TournamentHeader } from '../evaluation/tournament.js';
+import { readTournamentFile } from '../evaluation/tournament-file.js';
 import { compareArms, type TournamentResults, tabulateTournament } from '../evaluation/tournament-results.js';
-import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { renderBarChart } from './bar-chart.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
@@ -66,7 +65,7 @@ ${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}`,
 /** Whether a JSONL file is a tournament's results (its header says so). */
 export function isTournamentFile(path: string): boolean {
   try {
-    const { header } = OrderedJsonlLog.read<{ type?: unknown }, unknown>(path);
+    const { header } = readTournamentFile(path);
     return header?.type === 'tournament';
   } catch {
     return false;
@@ -78,7 +77,7 @@ export function writeTournamentReport(options: { run: string; out: string; title
   out: string;
   matches: number;
 } {
-  const { header, records } = OrderedJsonlLog.read<TournamentHeader, MatchRecord>(options.run);
+  const { header, records } = readTournamentFile(options.run);
   if (header?.type !== 'tournament' || records.length === 0) {
     throw new InvalidInputError('WriteTournamentReportOptions', [
       { path: 'run', message: `${options.run} holds no tournament matches` },

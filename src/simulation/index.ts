@@ -3,6 +3,9 @@ export { describeDistribution, quantile } from './distribution.js';
 export { DEFAULT_EARLY_STOP, RunFailedEarlyError } from './early-stop.js';
 export type { ErrorMessageCount } from './failures.js';
 export { countErrorMessages, errorLine, finishedOnly, isFinished, UNFINISHED_REASONS } from './failures.js';
+export type { IndexedJsonlContents, RecordSpan } from './indexed-jsonl.js';
+export type { MergeRunsOptions, MergeRunsResult } from './merge-runs.js';
+export { mergeRuns } from './merge-runs.js';
 export type {
   BootstrapOptions,
   CompareOptions,
@@ -61,6 +64,8 @@ export type {
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
+export type { Shard } from './shard.js';
+export { inShard, parseShard, shardIndices, shardSize } from './shard.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
 export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';

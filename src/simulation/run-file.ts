@@ -1,11 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { HaggleError, issuesFromZod } from '../contract/errors.js';
+import { issuesFromZod } from '../contract/errors.js';
+import { type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
+import { RunFileError } from './run-file-error.js';
 import { SessionRecordSchema } from './session-record-schema.js';
 import type { SessionResult } from './session-result.js';
+import type { Shard } from './shard.js';
 
 /**
- * A run's JSONL file: a header line describing the run, then one line per finished session, in
- * session order. Lines hold no wall-clock times, so the same seed gives the same bytes.
+ * A run's JSONL file: a header line describing the run, then one line per finished session. While a
+ * run plays, sessions are appended as they finish (each line carries its `index`); a run that completes
+ * rewrites the file in session order. Lines hold no wall-clock times, so the same seed gives the same
+ * bytes at any concurrency.
  */
 
 export const RUN_FILE_FORMAT = 'haggle-run';
@@ -16,7 +20,10 @@ export interface RunHeader {
   format: typeof RUN_FILE_FORMAT;
   version: number;
   seed: number;
+  /** Sessions in the whole run (of all shards together). */
   sessions: number;
+  /** Present when this file holds one shard of the run: the sessions whose index % count === index - 1. */
+  shard?: Shard;
   /** Everything that decides the sessions' content; a resumed run must match it exactly. */
   config: Record<string, unknown>;
 }
@@ -29,56 +36,25 @@ export interface SessionRecord extends SessionResult {
 
 export type RunFileLine = RunHeader | SessionRecord;
 
-export class RunFileError extends HaggleError {
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super('run-file', `${path}: ${message}`);
-    this.name = 'RunFileError';
-    this.path = path;
-  }
-}
+export { RunFileError } from './run-file-error.js';
 
-/** What a run file holds: its header (if any) and its complete session lines. */
-export interface RunFileContents {
-  header: RunHeader | undefined;
+/** What a run file holds: its header (if any) and its complete session lines, in index order. */
+export interface RunFileContents extends Omit<IndexedJsonlContents<RunHeader, SessionRecord>, 'records'> {
   sessions: SessionRecord[];
-  /** Byte length of the complete lines; anything after it is a torn final line. */
-  completeBytes: number;
 }
 
-/** Reads a run file, ignoring a final line torn by a crash (it has no newline yet). */
+/**
+ * Reads a run file: the sessions in index order (a run appends them as they finish), each validated,
+ * ignoring a final line torn by a crash (it has no newline yet). A file without a run header (real
+ * sessions) keeps its own order.
+ */
 export function readRunFile(path: string): RunFileContents {
-  if (!existsSync(path)) throw new RunFileError(path, 'no such file');
-  const buffer = readFileSync(path);
-  const lastNewline = buffer.lastIndexOf(0x0a);
-  const completeBytes = lastNewline + 1;
-  const text = buffer.subarray(0, completeBytes).toString('utf8');
-  let header: RunHeader | undefined;
-  const sessions: SessionRecord[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (line.trim() === '') continue;
-    let value: RunFileLine;
-    try {
-      value = JSON.parse(line) as RunFileLine;
-    } catch {
-      throw new RunFileError(path, `line ${i + 1} is not JSON`);
-    }
-    if (value.type === 'run') {
-      if (i !== 0) throw new RunFileError(path, `line ${i + 1}: a run header may only be the first line`);
-      header = value;
-    } else if (value.type === 'session') {
-      checkSessionLine(path, i + 1, value);
-      sessions.push(value);
-    } else {
-      throw new RunFileError(
-        path,
-        `line ${i + 1}: unknown record type ${JSON.stringify((value as { type?: unknown }).type)}`,
-      );
-    }
-  }
-  return { header, sessions, completeBytes };
+  const { records, ...rest } = readIndexedJsonl<RunHeader, SessionRecord>(path, {
+    headerType: 'run',
+    recordType: 'session',
+    check: (value, lineNumber) => checkSessionLine(path, lineNumber, value),
+  });
+  return { ...rest, sessions: records };
 }
 
 function checkSessionLine(path: string, lineNumber: number, value: unknown): void {

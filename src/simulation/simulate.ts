@@ -1,7 +1,7 @@
 import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
 import type { Negotiator } from '../contract/negotiator.js';
-import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
+import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
@@ -11,32 +11,53 @@ import { isFinished } from './failures.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
-  RunFileError,
   type RunHeader,
   readRunFile,
   type SessionRecord,
 } from './run-file.js';
+import { holdsData, openRunOutput, type RunOutput } from './run-output.js';
 import { Session } from './session.js';
 import type { SessionResult } from './session-result.js';
+import { checkShard, inShard, type Shard, shardIndexIterator, shardSize } from './shard.js';
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
 import { syntheticContext } from './synthetic-contexts.js';
 
 export interface SimulateOptions {
   buyer: Negotiator;
   seller: Negotiator;
-  /** Listing contexts; session i plays `contexts[i % contexts.length]`. Default: synthetic ones from `seed`. */
+  /**
+   * Listing contexts; session i plays `contexts[i]`, one session per context. Default: synthetic ones
+   * from `seed`.
+   */
   contexts?: readonly ListingContextInput[];
-  /** How many sessions to play. Default: one per context, or 100 with synthetic contexts. */
+  /**
+   * Play more sessions than contexts by taking them in turn (session i plays `contexts[i % length]`).
+   * Without it, `sessions` above the number of contexts is refused.
+   */
+  cycleContexts?: boolean;
+  /** How many sessions the run has. Default: one per context, or 100 with synthetic contexts. */
   sessions?: number;
+  /**
+   * Play only one slice of the run: the sessions whose index % count === index - 1 (1-based, "2 of
+   * 3"), with the seeds and contexts they have in the whole run. `mergeRuns` joins the slices' files
+   * into the file of the whole run.
+   */
+  shard?: Shard;
   /** Sessions in flight at once. Default 8. */
   concurrency?: number;
   /** Run seed; session i gets `deriveSeed(seed, i)`, whatever the concurrency. Default 0. */
   seed?: number;
   /** Rules for every session. Default: eBay Best Offer. */
   rules?: Rules;
-  /** JSONL file to append each finished session to, in session order. */
+  /**
+   * JSONL file (parent folders are created). Each session is appended the moment it finishes, so an
+   * interrupt loses nothing finished; when the run completes the file is rewritten in session order.
+   */
   out?: string;
-  /** Continue the run already in `out`: keep its sessions, play only the missing ones. */
+  /**
+   * Continue the run already in `out`: keep its sessions, play only the missing ones. Refuses a file
+   * without a run header or with other settings, and never cuts a file it did not write.
+   */
   resume?: boolean;
   /** Replace an existing `out` file. Without it (or `resume`), an existing run is never overwritten. */
   overwrite?: boolean;
@@ -53,6 +74,7 @@ export interface SimulateOptions {
 
 export interface SimulationProgress {
   completed: number;
+  /** Sessions this run plays (those of its shard), resumed ones included. */
   total: number;
   deals: number;
   /** Sessions taken from a resumed file rather than played now. */
@@ -80,22 +102,26 @@ export interface SimulationRun {
   ): this;
   /** Resolves with the summary of all sessions (resumed ones included); rejects on abort or a fatal error. */
   done(): Promise<SimulationSummary>;
+  /** Sessions on file in `out` now (kept from a resumed file and written since); 0 without `out`. */
+  readonly sessionsOnFile: number;
 }
 
 const DEFAULT_SYNTHETIC_SESSIONS = 100;
 const MAX_SESSIONS = 10_000_000;
 
 /**
- * Plays many sessions concurrently. Every session's seed derives from the run seed and its index, and
- * the JSONL file is written in session order, so the same seed gives byte-identical output at any
- * concurrency. Starts on the next tick: attach listeners right after calling.
+ * Plays many sessions concurrently. Every session's seed derives from the run seed and its index; each
+ * session is on file as soon as it finishes, and the completed file is in session order, so the same
+ * seed gives byte-identical output at any concurrency. Starts on the next tick: attach listeners right
+ * after calling.
  */
 export function simulate(options: SimulateOptions): SimulationRun {
   const plan = planRun(options);
   const emitter = new SafeEmitter<SimulationEvents>((error, event) => {
     if (event !== 'error') emitter.emit('error', { source: 'listener', error });
   });
-  const promise = Promise.resolve().then(() => execute(plan, emitter));
+  const state: { output?: RunOutput<SessionRecord> } = {};
+  const promise = Promise.resolve().then(() => execute(plan, emitter, state));
   // The caller may attach `done()` late; never let an early rejection count as unhandled.
   promise.catch(() => {});
   const run: SimulationRun = {
@@ -108,6 +134,9 @@ export function simulate(options: SimulateOptions): SimulationRun {
       return run;
     },
     done: () => promise,
+    get sessionsOnFile() {
+      return state.output?.writer.records ?? 0;
+    },
   };
   return run;
 }
@@ -117,6 +146,8 @@ interface RunPlan {
   /** The context of session `index`; synthetic ones are made when their session starts, not all up front. */
   contextOf: (index: number) => ListingContextInput;
   sessions: number;
+  /** How many sessions this run plays: all of them, or its shard's. */
+  playing: number;
   concurrency: number;
   seed: number;
   rules: Rules;
@@ -140,6 +171,15 @@ function planRun(options: SimulateOptions): RunPlan {
   if (!Number.isInteger(sessions) || sessions < 1 || sessions > MAX_SESSIONS) {
     problems.push({ path: 'sessions', message: `must be an integer from 1 to ${MAX_SESSIONS}` });
   }
+  const contextCount = options.contexts?.length ?? 0;
+  if (contextCount > 0 && sessions > contextCount && !options.cycleContexts) {
+    problems.push({
+      path: 'sessions',
+      message:
+        `${sessions} is more than the ${contextCount} contexts given (one session each); ` +
+        'pass cycleContexts: true to play them in turn, or leave sessions out',
+    });
+  }
   for (const role of ['buyer', 'seller'] as const) {
     const negotiator = options[role] as Partial<Negotiator> | undefined;
     if (typeof negotiator?.predict !== 'function' || typeof negotiator.describe !== 'function') {
@@ -151,18 +191,19 @@ function planRun(options: SimulateOptions): RunPlan {
   if (options.resume && options.overwrite) {
     problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
   }
-  if (options.out && !options.resume && !options.overwrite && OrderedJsonlLog.holdsData(options.out)) {
+  if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
     problems.push({
       path: 'out',
-      message: `${options.out} already holds a run; pass resume: true to continue it or overwrite: true to replace it`,
+      message: `${options.out} already holds data; pass resume: true to continue its run or overwrite: true to replace it`,
     });
   }
   if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);
   const earlyStop = resolveEarlyStop(options.earlyStop, 'SimulateOptions');
+  if (options.shard) checkShard(options.shard, sessions);
 
   const given = options.contexts;
   const contextOf = given
-    ? (index: number) => given[index % given.length] as ListingContextInput
+    ? (index: number) => given[index % given.length] as ListingContextInput // no wrap unless cycleContexts
     : (index: number) => syntheticContext(seed, index);
   const rules = options.rules ?? new BestOfferRules();
   const header: RunHeader = {
@@ -171,6 +212,7 @@ function planRun(options: SimulateOptions): RunPlan {
     version: RUN_FILE_VERSION,
     seed,
     sessions,
+    ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     config: {
       rules: rules.describe(),
       buyer: options.buyer.describe(),
@@ -178,23 +220,35 @@ function planRun(options: SimulateOptions): RunPlan {
       contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
   };
-  return { options, contextOf, sessions, concurrency, seed, rules, header, earlyStop };
+  const playing = shardSize(sessions, options.shard);
+  return { options, contextOf, sessions, playing, concurrency, seed, rules, header, earlyStop };
 }
 
-async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): Promise<SimulationSummary> {
-  const { options, sessions, seed } = plan;
+async function execute(
+  plan: RunPlan,
+  emitter: SafeEmitter<SimulationEvents>,
+  state: { output?: RunOutput<SessionRecord> },
+): Promise<SimulationSummary> {
+  const { options, seed } = plan;
   const { signal } = options;
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
 
   const accumulator = new SummaryAccumulator();
   const yieldNow = new EventLoopYield();
-  const { log, resumed } = openOutput(plan);
-  for (const record of resumed) accumulator.add(record);
+  const output = openOutput(plan);
+  if (output) state.output = output;
+  const writer = output?.writer;
+  const resumed = output?.kept.length ?? 0;
+  for (const { type: _type, index: _index, ...result } of output?.kept ?? []) accumulator.add(result);
+  const kept = new Set(output?.kept.map((record) => record.index));
+  // The indices to play, made one at a time: a run of millions of sessions holds no list of them.
+  const queue = shardIndexIterator(plan.sessions, options.shard, kept);
+  let next = queue.next();
+  const total = plan.playing;
 
-  let nextToStart = resumed.length;
-  let completed = resumed.length;
+  let completed = resumed;
   let fatal: unknown;
-  const earlyStop = new EarlyStop(plan.earlyStop, sessions - resumed.length, 'sessions');
+  const earlyStop = new EarlyStop(plan.earlyStop, total - resumed, 'sessions');
 
   const playOne = async (index: number) => {
     const context = plan.contextOf(index);
@@ -215,91 +269,56 @@ async function execute(plan: RunPlan, emitter: SafeEmitter<SimulationEvents>): P
       if (options.stopOnError) throw error;
       result = session.result as SessionResult;
     }
+    // On disk before anything else hears of it: an interrupt from here on loses nothing.
+    writer?.append({ type: 'session', index, ...result });
     accumulator.add(result);
     completed++;
-    // The log holds a finished session until every earlier one is written: the file stays in order.
-    log?.add(index, { type: 'session', index, ...result });
     emitter.emit('session-end', { index, result });
-    emitter.emit('progress', {
-      completed,
-      total: sessions,
-      deals: accumulator.dealCount,
-      resumed: resumed.length,
-    });
+    emitter.emit('progress', { completed, total, deals: accumulator.dealCount, resumed });
     // Thrown after the session is recorded: the worker stops, the others end what they hold.
     const stop = earlyStop.record(isFinished(result), result.error);
     if (stop) throw stop;
   };
 
   const worker = async () => {
-    while (fatal === undefined && nextToStart < sessions) {
+    while (fatal === undefined && !next.done) {
       if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-      const index = nextToStart++;
+      const index = next.value;
+      next = queue.next();
       await playOne(index);
       await yieldNow.maybe();
     }
   };
 
   try {
-    const workers = Array.from({ length: Math.min(plan.concurrency, sessions - resumed.length) }, () =>
+    const workers = Array.from({ length: Math.min(plan.concurrency, total - resumed) }, () =>
       worker().catch((error: unknown) => {
         fatal ??= error;
       }),
     );
     await Promise.all(workers);
     if (fatal !== undefined) throw fatal;
+    // Complete: the file goes into session order, the same bytes at any concurrency.
+    writer?.finish();
     return accumulator.summary();
   } finally {
-    log?.close();
+    writer?.close();
   }
 }
 
-type RunLog = OrderedJsonlLog<SessionRecord>;
-
-function openOutput(plan: RunPlan): { log: RunLog | undefined; resumed: SessionResult[] } {
+function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
   const { out, resume } = plan.options;
-  if (!out) return { log: undefined, resumed: [] };
-  // planRun already refused to replace a run without `overwrite`; a run that never wrote anything
-  // (no file, or no header) is simply started, resumed or not.
-  const start = () => ({
-    log: OrderedJsonlLog.create<RunHeader, SessionRecord>(out, plan.header),
-    resumed: [],
+  if (!out) return undefined;
+  return openRunOutput<RunHeader, SessionRecord>({
+    path: out,
+    resume: resume === true,
+    header: plan.header,
+    read: (path) => {
+      const { sessions, ...rest } = readRunFile(path);
+      return { ...rest, records: sessions };
+    },
+    plays: (index) => index < plan.sessions && inShard(index, plan.options.shard),
+    kind: 'run',
+    noun: 'session',
   });
-  if (!resume || !OrderedJsonlLog.holdsData(out)) return start();
-
-  const contents = readRunFile(out);
-  if (!contents.header) return start();
-  if (JSON.stringify(contents.header) !== JSON.stringify(plan.header)) {
-    throw new RunFileError(
-      out,
-      'was written by a run with other settings (seed, sessions, rules, negotiators or contexts); ' +
-        'resume it with the same settings, or pass overwrite: true to start again',
-    );
-  }
-  const resumed: SessionResult[] = [];
-  for (const [position, record] of contents.sessions.entries()) {
-    if (record.index !== position)
-      throw new RunFileError(out, `session ${position} is missing or out of order`);
-    const { type: _type, index: _index, ...result } = record;
-    resumed.push(result);
-  }
-  if (resumed.length > plan.sessions)
-    throw new RunFileError(out, 'holds more sessions than the run asks for');
-  return { log: OrderedJsonlLog.reopen<SessionRecord>(out, contents.completeBytes, resumed.length), resumed };
-}
-
-/**
- * Negotiators that answer without I/O (the baselines) resolve in microtasks only, which would keep the
- * event loop from running timers and signal handlers until the whole run is over: Ctrl-C would not
- * be heard. Every few milliseconds the workers step out to the event loop; the sessions' results do
- * not depend on when that happens, so runs stay reproducible.
- */
-class EventLoopYield {
-  private last = performance.now();
-
-  async maybe(): Promise<void> {
-    if (performance.now() - this.last < 10) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    this.last = performance.now();
-  }
 }

@@ -68,7 +68,9 @@ describe('haggle simulate', () => {
       '--rules',
       'alternating-offers',
     ];
-    expect(await runCli([...args, '--contexts', contexts, '--max-turns', '10', '--json'], io)).toBe(0);
+    expect(
+      await runCli([...args, '--contexts', contexts, '--cycle-contexts', '--max-turns', '10', '--json'], io),
+    ).toBe(0);
     expect(JSON.parse(io.out()).turns.max).toBeLessThanOrEqual(10);
   });
 
@@ -93,7 +95,7 @@ describe('haggle simulate', () => {
     const contexts = join(dir, 'contexts.json');
     writeFileSync(contexts, JSON.stringify([{ item: { title: 'Lamp' }, listPrice: -3 }]));
     const io = captureIo();
-    expect(await runCli(['simulate', '-n', '2', '--contexts', contexts], io)).toBe(2);
+    expect(await runCli(['simulate', '--contexts', contexts], io)).toBe(2);
     expect(io.err()).toMatch(/listPrice/);
   });
 });

@@ -42,8 +42,10 @@ describe('haggle simulate, interrupted', () => {
     expect(kept).toBeGreaterThanOrEqual(50);
     expect(kept).toBeLessThan(3000);
     const lines = io.err().trim().split('\n');
+    // Exactly what is on file: every session that finished, as many as the message says.
     expect(lines[0]).toBe(
-      `haggle: stopped after ${kept} of 3000 sessions; ${out} holds every finished session, intact.`,
+      `haggle: stopped after ${kept} of 3000 sessions; ${out} holds the run header and all ${kept} finished ` +
+        'sessions, one complete line each, in the order they finished (a completed run puts them in session order).',
     );
     // The same arguments, --overwrite dropped (it would throw the kept sessions away), --resume added.
     expect(lines[1]).toBe(`haggle: resume with: haggle simulate -n 3000 -s 5 --out ${out} --resume`);
@@ -70,24 +72,30 @@ describe('haggle simulate, interrupted', () => {
     );
   });
 
-  it('Ctrl-C (SIGINT) to the real CLI process: exit code 130, file intact, resume command on stderr', async () => {
-    const out = join(tmp(), 'run.jsonl');
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', BIN, 'simulate', '-n', '100000', '--out', out],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await until(() => sessionsOnFile(out) >= 20);
-    child.kill('SIGINT');
-    expect(await exited).toBe(130);
-    expect(stderr).toMatch(/stopped after \d+ of 100000 sessions/);
-    expect(stderr).toContain(`resume with: haggle simulate -n 100000 --out ${out} --resume`);
-    expect(readFileSync(out, 'utf8').endsWith('\n')).toBe(true);
-    expect(readRunFile(out).sessions.length).toBeGreaterThanOrEqual(20);
-  });
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s to the real CLI process: exit code 130, file intact, resume command on stderr',
+    async (signal) => {
+      const out = join(tmp(), 'run.jsonl');
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', BIN, 'simulate', '-n', '100000', '--out', out],
+        {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      await until(() => sessionsOnFile(out) >= 20);
+      child.kill(signal);
+      expect(await exited).toBe(130);
+      const kept = readRunFile(out).sessions.length;
+      expect(stderr).toContain(
+        `stopped after ${kept} of 100000 sessions; ${out} holds the run header and all ${kept}`,
+      );
+      expect(stderr).toContain(`resume with: haggle simulate -n 100000 --out ${out} --resume`);
+      expect(readFileSync(out, 'utf8').endsWith('\n')).toBe(true);
+      expect(readRunFile(out).sessions.length).toBeGreaterThanOrEqual(20);
+    },
+  );
 });

@@ -190,13 +190,19 @@ describe('simulate', () => {
     expect(listenerErrors).toHaveLength(40);
   });
 
-  it('plays the given contexts in turn and checks its options', async () => {
+  it('plays the given contexts in turn only with cycleContexts, and checks its options', async () => {
     const contexts = [
       { item: { title: 'Desk lamp' }, listPrice: 25 },
       { item: { title: 'Road bike' }, listPrice: 900 },
     ];
     const titles: string[] = [];
-    const run = simulate({ buyer: population, seller: population, contexts, sessions: 6 });
+    const run = simulate({
+      buyer: population,
+      seller: population,
+      contexts,
+      sessions: 6,
+      cycleContexts: true,
+    });
     run.on('session-end', (e) => titles.push(`${e.index}:${e.result.context.item.title}`));
     await run.done();
     expect(titles.sort()).toEqual([
@@ -207,6 +213,10 @@ describe('simulate', () => {
       '4:Desk lamp',
       '5:Road bike',
     ]);
+    // One session per context unless cycling is asked for.
+    expect(() => simulate({ buyer: population, seller: population, contexts, sessions: 3 })).toThrow(
+      /3 is more than the 2 contexts given.*cycleContexts: true/,
+    );
     expect(() => simulate({ buyer: population, seller: population, sessions: 0 })).toThrow(InvalidInputError);
     expect(() => simulate({ buyer: population, seller: population, concurrency: 0 })).toThrow(/concurrency/);
     expect(() => simulate({ buyer: population, seller: population, contexts: [] })).toThrow(/contexts/);

@@ -1,0 +1,134 @@
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { fileStep, RunFileError } from './run-file-error.js';
+
+/**
+ * Reading the JSONL files that runs write (`simulate()`'s sessions, `runTournament()`'s matches): an
+ * optional header line, then one line per numbered record. A run appends its records in the order they
+ * finish, so that nothing finished waits in memory; readers put them back in index order. A final
+ * line without its newline was torn by a crash and is ignored.
+ */
+
+/** Where one record's line lies in the file: bytes `[start, end)`, its newline included. */
+export interface RecordSpan {
+  index: number;
+  start: number;
+  end: number;
+}
+
+export interface IndexedJsonlContents<Header, Record> {
+  header: Header | undefined;
+  /** Bytes of the header line, newline included; 0 without a header. */
+  headerBytes: number;
+  /** In index order when the file has a header; in file order without one (real sessions). */
+  records: Record[];
+  /** The records' lines, in the same order as `records`. */
+  spans: RecordSpan[];
+  /** Byte length of the complete lines; anything after it is a torn final line. */
+  completeBytes: number;
+}
+
+export interface IndexedJsonlFormat {
+  /** The `type` of the header line, e.g. `run`. */
+  headerType: string;
+  /** The `type` of a record line, e.g. `session`. */
+  recordType: string;
+  /** Throws a `RunFileError` naming the line when a record is not valid. */
+  check?: (value: unknown, lineNumber: number) => void;
+}
+
+export function readIndexedJsonl<Header, Record extends { index: number }>(
+  path: string,
+  format: IndexedJsonlFormat,
+): IndexedJsonlContents<Header, Record> {
+  if (!existsSync(path)) throw new RunFileError(path, 'no such file', { systemCode: 'ENOENT' });
+  const buffer = fileStep(path, 'reading', () => readFileSync(path));
+  const completeBytes = buffer.lastIndexOf(0x0a) + 1;
+  let header: Header | undefined;
+  let headerBytes = 0;
+  const entries: { record: Record; span: RecordSpan; line: number }[] = [];
+  let lineNumber = 0;
+  for (let start = 0; start < completeBytes; ) {
+    const end = buffer.indexOf(0x0a, start) + 1;
+    lineNumber++;
+    const text = buffer.toString('utf8', start, end - 1);
+    const lineStart = start;
+    start = end;
+    if (text.trim() === '') continue;
+    let value: { type?: unknown; index?: unknown };
+    try {
+      value = JSON.parse(text) as { type?: unknown };
+    } catch {
+      throw new RunFileError(path, `line ${lineNumber} is not JSON`);
+    }
+    if (value?.type === format.headerType) {
+      if (lineStart !== 0)
+        throw new RunFileError(
+          path,
+          `line ${lineNumber}: a ${format.headerType} header may only be the first line`,
+        );
+      header = value as Header;
+      headerBytes = end;
+    } else if (value?.type === format.recordType) {
+      if (!Number.isSafeInteger(value.index) || (value.index as number) < 0)
+        throw new RunFileError(path, `line ${lineNumber}: "index" must be a non-negative integer`);
+      format.check?.(value, lineNumber);
+      entries.push({
+        record: value as unknown as Record,
+        span: { index: value.index as number, start: lineStart, end },
+        line: lineNumber,
+      });
+    } else {
+      throw new RunFileError(path, `line ${lineNumber}: unknown record type ${JSON.stringify(value?.type)}`);
+    }
+  }
+  if (header !== undefined) {
+    // Only a file a run wrote promises one line per index; real sessions keep the order they came in.
+    entries.sort((a, b) => a.span.index - b.span.index);
+    for (let i = 1; i < entries.length; i++) {
+      const [previous, entry] = [entries[i - 1], entries[i]] as [(typeof entries)[0], (typeof entries)[0]];
+      if (previous.span.index === entry.span.index) {
+        throw new RunFileError(
+          path,
+          `lines ${Math.min(previous.line, entry.line)} and ${Math.max(previous.line, entry.line)} both hold ${format.recordType} ${entry.span.index}`,
+        );
+      }
+    }
+  }
+  return {
+    header,
+    headerBytes,
+    records: entries.map((entry) => entry.record),
+    spans: entries.map((entry) => entry.span),
+    completeBytes,
+  };
+}
+
+/**
+ * The `type` field of a file's first line (undefined when that line is not a JSON object), read
+ * without reading the rest: what kind of file it is.
+ */
+export function firstLineType(path: string): unknown {
+  try {
+    return (JSON.parse(firstLine(path)) as { type?: unknown } | null)?.type;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function firstLine(path: string): string {
+  const fd = fileStep(path, 'reading', () => openSync(path, 'r'));
+  try {
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(1 << 16);
+    for (let position = 0; ; ) {
+      const read = fileStep(path, 'reading', () => readSync(fd, buffer, 0, buffer.length, position));
+      const newline = buffer.subarray(0, read).indexOf(0x0a);
+      chunks.push(Buffer.from(buffer.subarray(0, newline >= 0 ? newline : read)));
+      if (newline >= 0 || read === 0) return Buffer.concat(chunks).toString('utf8');
+      position += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
