@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
+import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { CliUsageError } from './cli-error.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { type CliIo, processIo } from './io.js';
@@ -8,8 +9,6 @@ import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerSuiteCommand } from './suite-command.js';
-
-declare const __HAGGLE_VERSION__: string | undefined;
 
 /** Exit codes: 0 done, 1 failed while running, 2 bad arguments or input, 130 interrupted. */
 export async function runCli(
@@ -24,7 +23,7 @@ export async function runCli(
 
   const program = new Command('haggle')
     .description('LLM negotiation agents for online marketplaces')
-    .version(typeof __HAGGLE_VERSION__ === 'string' ? __HAGGLE_VERSION__ : '0.0.0-dev')
+    .version(HAGGLE_VERSION)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

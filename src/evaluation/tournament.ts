@@ -2,6 +2,12 @@ import { HaggleAbortError, HaggleError, InvalidInputError } from '../contract/er
 import type { Role } from '../contract/history.js';
 import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
+import {
+  currentProvenance,
+  type RunProvenance,
+  sameRunSettings,
+  withoutLocations,
+} from '../simulation/provenance.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
@@ -64,6 +70,8 @@ export interface TournamentHeader {
   version: 1;
   suiteId: string;
   config: Record<string, unknown>;
+  /** haggle, Node, platform and backend locations; never compared on resume (see simulation/provenance.ts). */
+  provenance?: RunProvenance;
 }
 
 export interface TournamentEvents {
@@ -158,19 +166,25 @@ function planTournament(options: TournamentOptions): { matches: PlannedMatch[]; 
       }
     }
   }
+  const arms = Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()]));
+  const opponents = Object.fromEntries(
+    options.suite.opponents.map((name) => [name, options.opponents[name]?.describe()]),
+  );
   const header: TournamentHeader = {
     type: 'tournament',
     format: 'haggle-tournament',
     version: 1,
     suiteId: options.suite.id,
     config: {
-      arms: Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()])),
-      opponents: Object.fromEntries(
-        options.suite.opponents.map((name) => [name, options.opponents[name]?.describe()]),
-      ),
+      arms: withoutLocations(arms),
+      opponents: withoutLocations(opponents),
       armRoles: roles,
       maxRounds: options.maxRounds ?? 10,
     },
+    provenance: currentProvenance({
+      ...Object.fromEntries(Object.entries(arms).map(([name, d]) => [`arm ${name}`, d])),
+      ...Object.fromEntries(Object.entries(opponents).map(([name, d]) => [`opponent ${name}`, d])),
+    }),
   };
   return { matches, header };
 }
@@ -187,7 +201,7 @@ async function execute(
   if (options.out) {
     if (options.resume && OrderedJsonlLog.holdsData(options.out)) {
       const existing = OrderedJsonlLog.read<TournamentHeader, MatchRecord>(options.out);
-      if (JSON.stringify(existing.header) !== JSON.stringify(plan.header)) {
+      if (!existing.header || !sameRunSettings(existing.header, plan.header)) {
         throw new HaggleError(
           'run-file',
           `${options.out}: written by a tournament with other settings; resume with the same suite, arms, opponents and roles`,

@@ -5,6 +5,7 @@ import { OrderedJsonlLog } from '../internal/ordered-jsonl.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { BestOfferRules } from './best-offer-rules.js';
+import { currentProvenance, sameRunSettings, withoutLocations } from './provenance.js';
 import type { Rules } from './rules.js';
 import {
   RUN_FILE_FORMAT,
@@ -155,6 +156,8 @@ function planRun(options: SimulateOptions): RunPlan {
     ? (index: number) => given[index % given.length] as ListingContextInput
     : (index: number) => syntheticContext(seed, index);
   const rules = options.rules ?? new BestOfferRules();
+  const buyer = options.buyer.describe();
+  const seller = options.seller.describe();
   const header: RunHeader = {
     type: 'run',
     format: RUN_FILE_FORMAT,
@@ -163,10 +166,11 @@ function planRun(options: SimulateOptions): RunPlan {
     sessions,
     config: {
       rules: rules.describe(),
-      buyer: options.buyer.describe(),
-      seller: options.seller.describe(),
+      buyer: withoutLocations(buyer),
+      seller: withoutLocations(seller),
       contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
+    provenance: currentProvenance({ buyer, seller }),
   };
   return { options, contextOf, sessions, concurrency, seed, rules, header };
 }
@@ -255,7 +259,7 @@ function openOutput(plan: RunPlan): { log: RunLog | undefined; resumed: SessionR
 
   const contents = readRunFile(out);
   if (!contents.header) return start();
-  if (JSON.stringify(contents.header) !== JSON.stringify(plan.header)) {
+  if (!sameRunSettings(contents.header, plan.header)) {
     throw new RunFileError(
       out,
       'was written by a run with other settings (seed, sessions, rules, negotiators or contexts); ' +

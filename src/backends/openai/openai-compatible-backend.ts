@@ -1,6 +1,7 @@
 import { HaggleAbortError, throwIfAborted } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
 import type {
+  BackendDescription,
   BackendWarning,
   GenerateChoice,
   GenerateOptions,
@@ -30,13 +31,20 @@ import { type ParsedResponse, parseCompletionResponse } from './response-parsing
 import { backoffDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
 
-/** Plain data about the backend for run records and logs. Holds no credential. */
-export interface OpenAICompatibleBackendDescription {
+/**
+ * Plain data about the backend for run records and logs. Holds no credential: replica URLs lose their
+ * user:password and their whole query (gateways take keys as `?api-key=`), and headers are left out.
+ */
+export interface OpenAICompatibleBackendDescription extends BackendDescription {
   provider: 'openai-compatible';
   modelId: string;
   dialect: DialectName;
   endpoint: Endpoint;
-  replicas: string[];
+  /** Passed to the server's chat template (Qwen3's `enable_thinking`); null when the dialect sends none. */
+  chatTemplateKwargs: Record<string, unknown> | null;
+  /** Whether output text is cleaned of stray chat-template tokens before parsing. */
+  cleanOutput: boolean;
+  location: { replicas: string[] };
 }
 
 /**
@@ -87,7 +95,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       modelId: this.modelId,
       dialect: this.dialect,
       endpoint: this.endpoint,
-      replicas: this.replicas,
+      chatTemplateKwargs: this.#options.chatTemplateKwargs,
+      cleanOutput: this.#options.cleanOutput,
+      location: { replicas: this.replicas },
     };
   }
 

@@ -319,8 +319,9 @@ describe('credentials', () => {
     ]) {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain('hunter2pass');
+      expect(text).not.toContain('api-key=abc');
     }
-    expect(backend.describe().replicas).toEqual(['http://127.0.0.1:9/v1']);
+    expect(backend.describe().location.replicas).toEqual(['http://127.0.0.1:9/v1']);
     expect(() => new OpenAICompatibleBackend({ baseURL: 'ftp://x', model: '', apiKey: API_KEY })).toThrow(
       /baseURL: must be an http\(s\) URL.*model/,
     );
