@@ -25,7 +25,7 @@ import {
   resolveBackendOptions,
 } from './openai-options.js';
 import { cleanOutputText } from './output-cleaning.js';
-import { type Replica, ReplicaPool } from './replica-pool.js';
+import { endpointUrl, type Replica, ReplicaPool } from './replica-pool.js';
 import { buildRequestBody } from './request-body.js';
 import { type ParsedResponse, parseCompletionResponse } from './response-parsing.js';
 import { backoffDelay } from './retry-policy.js';
@@ -204,7 +204,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       let failure: AttemptFailure;
       try {
         const result = await attemptRequest({
-          url: `${replica.baseURL}${planned.path}`,
+          url: endpointUrl(replica.baseURL, planned.path),
           headers,
           body,
           timeoutMs: this.#options.timeoutMs,
