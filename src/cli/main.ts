@@ -7,6 +7,7 @@ import { type CliIo, processIo } from './io.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerShowCommand } from './show-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerSuiteCommand } from './suite-command.js';
 
@@ -35,6 +36,7 @@ export async function runCli(
   registerSimulateCommand(program, io, controller.signal);
   registerPredictCommand(program, io, controller.signal);
   registerReportCommand(program, io);
+  registerShowCommand(program, io);
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
   registerServeCommand(program, io, controller.signal);

@@ -66,3 +66,24 @@ export type { SimulationSummary } from './summary.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
 export { generateContexts, PRICE_TIERS, priceTier, syntheticContext } from './synthetic-contexts.js';
+// Published reference sets (the card's numbers) and run provenance.
+export type {
+  PublishedValue,
+  ReferenceComparison,
+  ReferenceRow,
+  ReferenceSet,
+  ReferenceStatistic,
+} from './metrics/index.js';
+export {
+  CARD_REFERENCE_SET,
+  compareToReferences,
+  formatPublishedValue,
+  formatReferenceComparison,
+  isMessageSession,
+  isReferenceSetId,
+  REFERENCE_SETS,
+  referenceVerdict,
+  resolveReferenceSet,
+} from './metrics/index.js';
+export type { RunProvenance } from './provenance.js';
+export { currentProvenance, provenanceChanges, sameRunSettings } from './provenance.js';
