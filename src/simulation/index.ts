@@ -4,6 +4,7 @@ export type { BestOfferRulesOptions } from './best-offer-rules.js';
 export { BestOfferRules } from './best-offer-rules.js';
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
+// Published reference sets (the card's numbers) and run provenance.
 export type {
   BootstrapOptions,
   CompareOptions,
@@ -18,6 +19,11 @@ export type {
   MetricFamilyBuilder,
   MetricUnit,
   PriceRatioHistogramOptions,
+  PublishedValue,
+  ReferenceComparison,
+  ReferenceRow,
+  ReferenceSet,
+  ReferenceStatistic,
   SegmentRow,
   SessionFacts,
   SessionLengthDistribution,
@@ -27,7 +33,9 @@ export {
   bootstrapCi,
   byCategory,
   byPriceTier,
+  CARD_REFERENCE_SET,
   compare,
+  compareToReferences,
   computeMetrics,
   DEAL_RATE_METRIC,
   dealRate,
@@ -35,11 +43,18 @@ export {
   formatInterval,
   formatMetricDelta,
   formatMetricValue,
+  formatPublishedValue,
+  formatReferenceComparison,
+  isMessageSession,
+  isReferenceSetId,
   labelEffects,
   METRIC_FAMILIES,
   metricDefinitions,
   percentileInterval,
   priceRatioHistogram,
+  REFERENCE_SETS,
+  referenceVerdict,
+  resolveReferenceSet,
   SESSION_LENGTH_BANDS,
   sessionFacts,
   sessionLengthDistribution,
@@ -47,6 +62,8 @@ export {
 } from './metrics/index.js';
 export type { EndReason, SessionOutcome } from './outcome.js';
 export { END_REASONS } from './outcome.js';
+export type { RunProvenance } from './provenance.js';
+export { currentProvenance, provenanceChanges, sameRunSettings } from './provenance.js';
 export type { IllegalTurnPolicy, NegotiationState, Rules, StandingOffer, TurnRuling } from './rules.js';
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
 export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
@@ -66,24 +83,3 @@ export type { SimulationSummary } from './summary.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
 export { generateContexts, PRICE_TIERS, priceTier, syntheticContext } from './synthetic-contexts.js';
-// Published reference sets (the card's numbers) and run provenance.
-export type {
-  PublishedValue,
-  ReferenceComparison,
-  ReferenceRow,
-  ReferenceSet,
-  ReferenceStatistic,
-} from './metrics/index.js';
-export {
-  CARD_REFERENCE_SET,
-  compareToReferences,
-  formatPublishedValue,
-  formatReferenceComparison,
-  isMessageSession,
-  isReferenceSetId,
-  REFERENCE_SETS,
-  referenceVerdict,
-  resolveReferenceSet,
-} from './metrics/index.js';
-export type { RunProvenance } from './provenance.js';
-export { currentProvenance, provenanceChanges, sameRunSettings } from './provenance.js';

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../contract/errors.js';
+import { deriveSeed } from '../../internal/random.js';
 import type { SessionResult } from '../session-result.js';
 import { type BootstrapOptions, bootstrapCi, resolveBootstrapOptions } from './bootstrap.js';
 import {
@@ -101,7 +102,9 @@ export function compareToReferences(
     const pairs = sessions
       .map((session) => contribution(reference.statistic, session))
       .filter(([, denominator]) => denominator > 0);
-    const { value, ci } = bootstrapCi(pairs, { resamples, seed, level });
+    // The metrics table's stream (deriveSeed(seed, 0)): over the same sessions, the deal rate's interval
+    // here is the one the table shows.
+    const { value, ci } = bootstrapCi(pairs, { resamples, seed: deriveSeed(seed, 0), level });
     return {
       reference,
       run: value,
@@ -123,9 +126,9 @@ export function compareToReferences(
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
-/** How a published value reads: `about 43%`, `38.2%`. */
+/** How a published value reads: `about 43%` (as precise as the source), `38.2%`. */
 export function formatPublishedValue(reference: PublishedValue): string {
-  return `${reference.approximate ? 'about ' : ''}${percent(reference.value)}`;
+  return reference.approximate ? `about ${Math.round(reference.value * 100)}%` : percent(reference.value);
 }
 
 /** What the row says about the run: inside or outside the interval, or why it cannot say. */
