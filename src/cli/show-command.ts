@@ -88,13 +88,13 @@ function listSessions(
   const durations = sessions.map((s) => s.outcome.elapsedHours);
   const longest = durations.length > 0 ? formatHours(Math.max(...durations)) : '–';
   io.stdout.write(
-    [
+    `${[
       `${run}: ${sessions.length} session${sessions.length === 1 ? '' : 's'} (longest ${longest})`,
       ...lines,
       ...(more > 0 ? [`... ${more} more (--limit to list more)`] : []),
       sessions.length > 0
         ? `print one as a dialogue: haggle show ${run} --session ${sessions[0]?.sessionId}`
         : 'no sessions on file',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }

@@ -187,12 +187,12 @@ export function renderReport(data: ReportData): string {
 ${data.published ? `<section data-section="references"><h2>Published references</h2>\n${renderReferenceSection(data.published)}</section>` : ''}
 <section data-section="outcomes"><h2>Outcomes</h2>
 ${renderOutcomeBreakdown([{ name: data.run.name, rows: data.run.outcomes }, ...(data.reference ? [{ name: data.reference.name, rows: data.reference.outcomes }] : [])])}</section>
-<section data-section="metrics"><h2>Metrics</h2>
-${metricsTable(data)}</section>
 <section data-section="charts"><h2>Charts</h2>
 <div class="charts">${charts(data)}</div></section>
 <section data-section="transcripts"><h2>Sample sessions</h2>
 ${renderTranscripts(data.transcripts, { seed: data.transcriptSeed, of: data.run.sessions })}</section>
+<section data-section="metrics"><h2>Metrics</h2>
+${metricsTable(data)}</section>
 <section data-section="labels"><h2>Label effects</h2>
 ${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}</section>`,
   );

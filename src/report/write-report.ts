@@ -3,7 +3,6 @@ import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
 import type { BootstrapOptions } from '../simulation/metrics/bootstrap.js';
 import {
-  compareToReferences,
   isReferenceSetId,
   type ReferenceComparison,
   resolveReferenceSet,
