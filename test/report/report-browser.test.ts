@@ -279,7 +279,10 @@ describe('the HTML report in headless Chromium', () => {
       // The picture for docs/report.md: the page down to the metrics table (long, and plain text).
       const metricsTop = await page
         .locator('section[data-section="metrics"]')
-        .evaluate((section) => section.getBoundingClientRect().top + window.scrollY);
+        .evaluate(
+          (section) =>
+            section.getBoundingClientRect().top + (globalThis as unknown as { scrollY: number }).scrollY,
+        );
       const shot = join(mkdtempSync(join(tmpdir(), 'haggle-report-shot-')), 'report.png');
       await page.screenshot({
         path: shot,
