@@ -332,3 +332,13 @@ describe('credentials', () => {
     }
   });
 });
+
+describe('endpointUrl', () => {
+  it('puts the path before a base URL’s query and keeps its credentials for the request', async () => {
+    const { endpointUrl } = await import('../../../src/backends/openai/replica-pool.js');
+    expect(endpointUrl('http://u:p@h:1/v1?api-key=k', '/chat/completions')).toBe(
+      'http://u:p@h:1/v1/chat/completions?api-key=k',
+    );
+    expect(endpointUrl('http://h:1/v1/', '/completions')).toBe('http://h:1/v1/completions');
+  });
+});
