@@ -13,6 +13,7 @@ import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
 import { redactSecrets } from './redact-arguments.js';
+import { resumeProvenanceNote } from './resume-note.js';
 import { formatSummaryTable } from './summary-table.js';
 
 interface SimulateCliOptions extends BackendCliOptions {
@@ -74,6 +75,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
           ? new AlternatingOffersRules(options.maxTurns ? { maxTurns: options.maxTurns } : {})
           : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
       const llm = createBackendNegotiators(options, command);
+      if (options.resume && options.out) io.stderr.write(resumeProvenanceNote(options.out) ?? '');
       const startedAt = performance.now();
       const run = simulate({
         buyer: llm.buyer ?? createCliAgent(options.buyer),
