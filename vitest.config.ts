@@ -1,14 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-// The same replacement tsup makes in the build (src/internal/haggle-version.ts).
-const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
-
 export default defineConfig({
-  define: { __HAGGLE_VERSION__: JSON.stringify(version) },
   resolve: {
     // Examples import 'haggle' as users do; tests run them against the source, no build needed.
     alias: [

@@ -1,10 +1,8 @@
 /**
- * haggle's version, exactly as package.json says. tsup replaces `__HAGGLE_VERSION__` with the string
- * when it builds (ESM, CommonJS and the CLI alike; see tsup.config.ts), so the built package needs no
- * file read at run time; vitest.config.ts defines it the same way for tests that run the sources.
- * Anything else that runs the sources directly (tsx) gets `0.0.0-dev`, which no release carries.
+ * haggle's version, exactly as package.json says. A literal rather than a build-time replacement or a
+ * file read, so that every way haggle runs (the ESM and CommonJS builds, the CLI, sources under tsx or
+ * vitest, a browser bundle) records the same string. `npm version` rewrites it (the `version` script
+ * runs scripts/sync-version.mjs), and test/internal/haggle-version.test.ts fails if it drifts from
+ * package.json.
  */
-declare const __HAGGLE_VERSION__: string | undefined;
-
-export const HAGGLE_VERSION: string =
-  typeof __HAGGLE_VERSION__ === 'string' ? __HAGGLE_VERSION__ : '0.0.0-dev';
+export const HAGGLE_VERSION = '0.1.0';
