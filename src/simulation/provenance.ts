@@ -10,7 +10,7 @@ import { HAGGLE_VERSION } from '../internal/haggle-version.js';
  * a patch upgrade or a moved server must not strand a half-finished run).
  */
 export interface RunProvenance {
-  /** haggle's version, exactly as its package.json says (`0.0.0-dev` when run from the sources). */
+  /** haggle's version, exactly as its package.json says. */
   haggle: string;
   /** `process.version`, e.g. `v20.19.0`; `unknown` outside Node. */
   node: string;
