@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { CliUsageError } from './cli-error.js';
+import { registerCompareCommand } from './compare-command.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { type CliIo, processIo } from './io.js';
 import { registerPredictCommand } from './predict-command.js';
@@ -37,6 +38,7 @@ export async function runCli(
   registerPredictCommand(program, io, controller.signal);
   registerReportCommand(program, io);
   registerShowCommand(program, io);
+  registerCompareCommand(program, io);
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
   registerServeCommand(program, io, controller.signal);
