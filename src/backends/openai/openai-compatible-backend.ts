@@ -329,11 +329,16 @@ function splitChoices(n: number, max: number): number[] {
   return counts.length > 0 ? counts : [1];
 }
 
-/** user:password from a URL, to be redacted wherever it might appear. */
+/**
+ * user:password and every query value of a URL (gateways take keys as `?api-key=`), to be redacted
+ * wherever they might appear, such as a server's error body that echoes the request URL.
+ */
 function credentialsOf(baseURL: string): string[] {
   try {
     const url = new URL(baseURL);
-    return [url.username, url.password].map(decodeURIComponent).filter((part) => part !== '');
+    const parts = [url.username, url.password].map(decodeURIComponent);
+    for (const value of url.searchParams.values()) parts.push(value, encodeURIComponent(value));
+    return parts.filter((part) => part !== '');
   } catch {
     return [];
   }

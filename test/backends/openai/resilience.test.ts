@@ -342,3 +342,33 @@ describe('endpointUrl', () => {
     expect(endpointUrl('http://h:1/v1/', '/completions')).toBe('http://h:1/v1/completions');
   });
 });
+
+describe('a server that echoes the request URL', () => {
+  it('never puts the query key or the password into the error', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad request to ${req.url} with ${req.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const backend = new OpenAICompatibleBackend({
+        baseURL: `http://alice:pw-hunter2@127.0.0.1:${port}/v1?api-key=q-secret-77`,
+        model: 'm',
+        apiKey: API_KEY,
+      });
+      const error = await backend
+        .doGenerate({ prompt: { messages: [{ role: 'user', content: 'hi' }] } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      const text = `${String((error as Error).message)} ${JSON.stringify(error)}`;
+      expect(text).toContain('bad request to /v1/chat/completions?api-key=[redacted]');
+      for (const secret of ['q-secret-77', 'pw-hunter2', API_KEY]) expect(text).not.toContain(secret);
+    } finally {
+      server.close();
+    }
+  });
+});
