@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
-const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-const define = { __HAGGLE_VERSION__: JSON.stringify(version) };
+// haggle's version is a literal in src/internal/haggle-version.ts (kept equal to package.json by the
+// `version` script and a test), so no build-time replacement is needed.
 
 export default defineConfig([
   {
@@ -22,7 +21,6 @@ export default defineConfig([
     sourcemap: true,
     clean: false, // `npm run build` empties dist first; two configs cleaning in parallel would race
     treeshake: true,
-    define,
   },
   {
     // The CLI is only ever run by `bin/haggle.js`, an ES module: one format is enough.
@@ -32,6 +30,5 @@ export default defineConfig([
     platform: 'node',
     sourcemap: true,
     clean: false,
-    define,
   },
 ]);

@@ -4,11 +4,12 @@
 // 3. Smoke tests: the built package loads by name with `import` and with `require` (Node resolves a
 //    package's own name through its exports map), and the `haggle` bin runs.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const run = (file, args, options = {}) =>
   execFileSync(file, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options });
@@ -70,6 +71,22 @@ step('require haggle (CommonJS)', () => {
   return run(process.execPath, ['-e', script]).trim();
 });
 
+step('haggle version in the ESM and CommonJS builds', () => {
+  // Both builds record the version the package.json says (tsup's define), never `0.0.0-dev`.
+  const esm = run(process.execPath, [
+    '--input-type=module',
+    '-e',
+    "const { currentProvenance } = await import('haggle'); console.log(currentProvenance().haggle);",
+  ]).trim();
+  const cjs = run(process.execPath, [
+    '-e',
+    "console.log(require('haggle').currentProvenance().haggle)",
+  ]).trim();
+  if (esm !== version || cjs !== version)
+    throw new Error(`ESM says ${esm}, CommonJS ${cjs}; package.json ${version}`);
+  return version;
+});
+
 step('haggle bin', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haggle-smoke-'));
   try {
@@ -86,7 +103,13 @@ step('haggle bin', () => {
     ]);
     const summary = JSON.parse(out);
     if (summary.sessions !== 50) throw new Error(`expected 50 sessions, got ${summary.sessions}`);
-    return `50 sessions, deal rate ${(summary.dealRate * 100).toFixed(1)}%`;
+    // The run header says which haggle wrote it: the version in package.json, not a placeholder.
+    const header = JSON.parse(readFileSync(join(dir, 'run.jsonl'), 'utf8').split('\n')[0]);
+    if (header.provenance?.haggle !== version || header.provenance?.node !== process.version)
+      throw new Error(
+        `run header provenance ${JSON.stringify(header.provenance)}, expected haggle ${version}`,
+      );
+    return `50 sessions, deal rate ${(summary.dealRate * 100).toFixed(1)}%, header says haggle ${version}`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import type {
+  BackendDescription,
   BackendWarning,
   GenerateOptions,
   GenerateResult,
@@ -30,6 +31,7 @@ import { deriveSeed } from '../internal/random.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
 import { renderPrompt } from '../prompt/render-prompt.js';
 import type { Rules } from '../rules/rules.js';
+import { templateHash, turnSchemaHash } from './agent-fingerprint.js';
 import {
   type NegotiationAgentOptions,
   prefixPath,
@@ -91,6 +93,8 @@ export class NegotiationAgent implements Negotiator {
   // A turn schema depends only on the moves (profile and guardrails are fixed per agent); a session's
   // turns often repeat them (the opening offer, a counter to the same price), so recent ones are kept.
   private readonly schemas = new Map<string, JsonSchema>();
+  // describe() runs for every session record: the hashes are computed once, on first use.
+  private fingerprint: { templateHash: string; turnSchemaHash: string } | undefined;
 
   constructor(options: NegotiationAgentOptions) {
     const resolved = resolveAgentOptions(options);
@@ -141,13 +145,25 @@ export class NegotiationAgent implements Negotiator {
     return this.collectTurns(input, call.n, call.seed, call.signal, 'sample');
   }
 
+  /**
+   * Plain data for run records: the backend's own description (kind, model, dialect or device, where it
+   * runs), the profile, the template's id and a hash of what it renders, a hash of the turn schema, the
+   * effective sampling (max tokens included), guardrails and the invalid-output policy. No credential.
+   */
   describe(): NegotiatorDescription {
+    this.fingerprint ??= {
+      templateHash: templateHash(this.template, this.profile),
+      turnSchemaHash: turnSchemaHash(this.profile, this.guardrails),
+    };
     return {
       kind: 'llm',
       provider: this.backend.provider,
       modelId: this.backend.modelId,
+      backend: describeBackend(this.backend),
       profile: this.profile.id,
       template: this.template.id,
+      templateHash: this.fingerprint.templateHash,
+      turnSchemaHash: this.fingerprint.turnSchemaHash,
       sampling: { ...this.sampling },
       guardrails: this.guardrails ?? {},
       invalidOutput: { retries: this.retries },
@@ -316,6 +332,13 @@ export class NegotiationAgent implements Negotiator {
 
 /** Distinct turn schemas an agent keeps; a Session's turns reuse few of them at a time. */
 const SCHEMA_CACHE_SIZE = 256;
+/** A backend's own description, or provider and model id for a backend that gives none. */
+function describeBackend(backend: LanguageBackend): BackendDescription {
+  const fallback = { provider: backend.provider, modelId: backend.modelId };
+  if (typeof backend.describe !== 'function') return fallback;
+  const described = backend.describe();
+  return typeof described === 'object' && described !== null ? { ...fallback, ...described } : fallback;
+}
 
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

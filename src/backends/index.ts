@@ -1,5 +1,6 @@
 export { BackendUnavailableError } from './backend-unavailable-error.js';
 export type {
+  BackendDescription,
   BackendPrompt,
   BackendWarning,
   ChatMessage,

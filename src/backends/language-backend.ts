@@ -77,10 +77,28 @@ export interface GenerateResult {
   response?: { id?: string; modelId?: string };
 }
 
+/**
+ * Plain data about a backend for run records: what decides its outputs (model, dialect, device, ...).
+ * Never holds a credential.
+ */
+export interface BackendDescription {
+  provider: string;
+  modelId: string;
+  /**
+   * Where the backend runs (server URLs without credentials or query, a model folder): it varies between
+   * machines without changing what is generated, so run headers keep it in `provenance`, which a resume
+   * does not compare, rather than in the settings that it does.
+   */
+  location?: Record<string, unknown>;
+  [detail: string]: unknown;
+}
+
 export interface LanguageBackend {
   readonly specificationVersion: 'v1';
   /** Provider name, e.g. `onnx`, `openai-compatible`, `mock`. */
   readonly provider: string;
   readonly modelId: string;
   doGenerate(options: GenerateOptions): Promise<GenerateResult>;
+  /** Optional: a fuller description for run records. Without it, provider and model id stand for it. */
+  describe?(): BackendDescription;
 }

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
+import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { CliUsageError } from './cli-error.js';
+import { registerCompareCommand } from './compare-command.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo } from './io.js';
@@ -8,10 +10,9 @@ import { registerMergeCommand } from './merge-command.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
+import { registerShowCommand } from './show-command.js';
 import { registerSimulateCommand } from './simulate-command.js';
 import { registerSuiteCommand } from './suite-command.js';
-
-declare const __HAGGLE_VERSION__: string | undefined;
 
 /**
  * Exit codes: 0 done; 1 failed while running (haggle itself, or a fatal error); 2 bad arguments or
@@ -30,7 +31,7 @@ export async function runCli(
 
   const program = new Command('haggle')
     .description('LLM negotiation agents for online marketplaces')
-    .version(typeof __HAGGLE_VERSION__ === 'string' ? __HAGGLE_VERSION__ : '0.0.0-dev')
+    .version(HAGGLE_VERSION)
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
@@ -42,6 +43,8 @@ export async function runCli(
   registerSimulateCommand(program, io, controller.signal);
   registerPredictCommand(program, io, controller.signal);
   registerReportCommand(program, io);
+  registerShowCommand(program, io);
+  registerCompareCommand(program, io);
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
   registerServeCommand(program, io, controller.signal);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { isTournamentFile, writeTournamentReport } from '../report/tournament-report.js';
 import { writeReport } from '../report/write-report.js';
+import { formatReferenceComparison } from '../simulation/metrics/references.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
 
@@ -12,6 +13,7 @@ interface ReportCliOptions {
   referenceName?: string;
   resamples: number;
   seed: number;
+  transcripts: number;
 }
 
 /** `RUN.jsonl` -> `RUN.html`, next to it. */
@@ -27,7 +29,10 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       '<run>',
       'run file (JSONL) written by simulate (or real sessions in that format), or tournament results from evaluate --out',
     )
-    .option('-r, --reference <file>', 'run file to compare against (e.g. the source population)')
+    .option(
+      '-r, --reference <file|set>',
+      'run file to compare against (e.g. the source population), or published numbers: card:qwen3-4b-negotiation-50k-ep3',
+    )
     .option('-o, --out <file>', 'HTML file to write (default: the run file with .html)')
     .option('--title <text>', 'page title')
     .option('--run-name <name>', 'name of the run in tables and legends (default: its file name)')
@@ -38,7 +43,18 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       parseIntegerOption('resamples', 10, 100_000),
       1000,
     )
-    .option('-s, --seed <seed>', 'bootstrap seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .option(
+      '-s, --seed <seed>',
+      'bootstrap (and transcript sample) seed',
+      parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER),
+      0,
+    )
+    .option(
+      '--transcripts <count>',
+      'sessions shown as dialogues, sampled by outcome (0: none)',
+      parseIntegerOption('transcripts', 0, 1000),
+      6,
+    )
     .action((run: string, options: ReportCliOptions) => {
       // A tournament's results (haggle evaluate --out) get their own page: scores per arm and opponent.
       if (isTournamentFile(run)) {
@@ -54,6 +70,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         run,
         out: options.out ?? defaultOut(run),
         bootstrap: { resamples: options.resamples, seed: options.seed },
+        transcripts: options.transcripts,
         ...(options.reference ? { reference: options.reference } : {}),
         ...(options.title !== undefined ? { title: options.title } : {}),
         ...(options.runName !== undefined ? { runName: options.runName } : {}),
@@ -61,8 +78,12 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       });
       const against =
         result.sessions.reference === undefined
-          ? ''
+          ? result.published
+            ? ` against ${result.published.set.id}`
+            : ''
           : ` against ${result.sessions.reference} reference sessions`;
+      // The published comparison is a few lines: the terminal gets it too, as `compare` prints its table.
+      if (result.published) io.stdout.write(`${formatReferenceComparison(result.published)}\n\n`);
       io.stdout.write(`wrote ${result.out} (${result.sessions.run} sessions${against})\n`);
     });
 }

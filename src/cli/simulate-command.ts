@@ -24,7 +24,9 @@ import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
+import { redactSecrets } from './redact-arguments.js';
 import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
+import { resumeProvenanceNote } from './resume-note.js';
 import { parseShardOption } from './shard-option.js';
 import { formatSummaryTable } from './summary-table.js';
 
@@ -118,6 +120,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
           ? new AlternatingOffersRules(options.maxTurns ? { maxTurns: options.maxTurns } : {})
           : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
       const llm = createBackendNegotiators(options, command);
+      if (options.resume && options.out) io.stderr.write(resumeProvenanceNote(options.out) ?? '');
       const startedAt = performance.now();
       const run = simulate({
         buyer: llm.buyer ?? createCliAgent(options.buyer),

@@ -1,21 +1,8 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../internal/canonical-json.js';
 
-/** JSON with object keys sorted at every depth, so equal data always gives equal text (and hash). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as Record<string, unknown>)
-        .sort()
-        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
-    );
-  }
-  return value;
-}
+// Kept in internal/ so the agent layer, which must not import node:crypto or this layer, shares it.
+export { canonicalJson };
 
 /** SHA-256 of the canonical JSON, hex. */
 export function contentHash(value: unknown): string {

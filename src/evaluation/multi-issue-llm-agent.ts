@@ -63,7 +63,15 @@ export class MultiIssueLlmAgent implements MultiIssueNegotiator {
       kind: 'llm-multi-issue',
       provider: this.backend.provider,
       modelId: this.backend.modelId,
+      // The backend's own description (dialect, endpoint, device, where it runs), when it gives one.
+      backend: {
+        provider: this.backend.provider,
+        modelId: this.backend.modelId,
+        ...(this.backend.describe?.() ?? {}),
+      },
       temperature: this.temperature,
+      maxTokens: this.maxTokens,
+      retries: this.retries,
     };
   }
 

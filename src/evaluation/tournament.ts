@@ -3,6 +3,12 @@ import type { Role } from '../contract/history.js';
 import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
+import {
+  currentProvenance,
+  type RunProvenance,
+  sameRunSettings,
+  withoutLocations,
+} from '../simulation/provenance.js';
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
@@ -86,6 +92,8 @@ export interface TournamentHeader {
   /** Present when the file holds one shard of the tournament. */
   shard?: Shard;
   config: Record<string, unknown>;
+  /** haggle, Node, platform and backend locations; never compared on resume (see simulation/provenance.ts). */
+  provenance?: RunProvenance;
 }
 
 export interface TournamentEvents {
@@ -196,6 +204,10 @@ function planTournament(options: TournamentOptions): TournamentPlan {
     }
   }
   if (options.shard) checkShard(options.shard, matches.length);
+  const arms = Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()]));
+  const opponents = Object.fromEntries(
+    options.suite.opponents.map((name) => [name, options.opponents[name]?.describe()]),
+  );
   const header: TournamentHeader = {
     type: 'tournament',
     format: 'haggle-tournament',
@@ -204,13 +216,15 @@ function planTournament(options: TournamentOptions): TournamentPlan {
     matches: matches.length,
     ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     config: {
-      arms: Object.fromEntries(armNames.map((name) => [name, options.arms[name]?.describe()])),
-      opponents: Object.fromEntries(
-        options.suite.opponents.map((name) => [name, options.opponents[name]?.describe()]),
-      ),
+      arms: withoutLocations(arms),
+      opponents: withoutLocations(opponents),
       armRoles: roles,
       maxRounds: options.maxRounds ?? 10,
     },
+    provenance: currentProvenance({
+      ...Object.fromEntries(Object.entries(arms).map(([name, d]) => [`arm ${name}`, d])),
+      ...Object.fromEntries(Object.entries(opponents).map(([name, d]) => [`opponent ${name}`, d])),
+    }),
   };
   return { matches, header, earlyStop };
 }

@@ -2,6 +2,7 @@ import { basename, resolve } from 'node:path';
 import type { GenerateOptions, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
 import type { OnnxBackend } from './onnx-backend.js';
+import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import type { OnnxLoadOptions } from './onnx-options.js';
 
 /**
@@ -14,6 +15,7 @@ export class DeferredOnnxBackend implements LanguageBackend {
   readonly provider = 'onnx';
   readonly modelId: string;
   private loading: Promise<OnnxBackend> | undefined;
+  private readonly description: OnnxBackendDescription;
 
   constructor(
     private readonly folder: string,
@@ -24,8 +26,20 @@ export class DeferredOnnxBackend implements LanguageBackend {
       options.dtype,
       options.device && options.device !== 'cpu' ? 'fp16' : 'fp32',
     );
-    readModelShape(folder, files.dtype);
+    const shape = readModelShape(folder, files.dtype);
     this.modelId = options.modelId ?? basename(resolve(folder));
+    // Described as asked, before loading: a run header is written before the first request loads it.
+    this.description = describeOnnxBackend({
+      modelId: this.modelId,
+      device: options.device ?? 'cpu',
+      dtype: files.dtype,
+      shape,
+      folder: resolve(folder),
+    });
+  }
+
+  describe(): OnnxBackendDescription {
+    return this.description;
   }
 
   /** The loaded backend (loads it on first use). */

@@ -15,6 +15,7 @@ import {
 } from '../contract/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
 import { type WorkerEntry, workerEntry } from './worker-entry.js';
@@ -58,9 +59,17 @@ export class OnnxBackend implements LanguageBackend {
   /** The worker thread ended (crashed or disposed): requests would never be answered. */
   private workerGone = false;
   private exited: Promise<void>;
+  private readonly folder: string;
 
-  private constructor(worker: Worker, loaded: LoadedMessage, modelId: string, exited: Promise<void>) {
+  private constructor(
+    worker: Worker,
+    loaded: LoadedMessage,
+    modelId: string,
+    folder: string,
+    exited: Promise<void>,
+  ) {
     this.worker = worker;
+    this.folder = folder;
     this.device = loaded.device;
     this.dtype = loaded.dtype;
     this.shape = loaded.shape;
@@ -132,7 +141,13 @@ export class OnnxBackend implements LanguageBackend {
         if (listeners.error) worker.off('error', listeners.error);
         if (listeners.exit) worker.off('exit', listeners.exit);
       });
-    const backend = new OnnxBackend(worker, loaded, options.modelId ?? basename(resolve(folder)), exited);
+    const backend = new OnnxBackend(
+      worker,
+      loaded,
+      options.modelId ?? basename(resolve(folder)),
+      resolve(folder),
+      exited,
+    );
     worker.on('error', (error) => backend.failAll(error));
     worker.on('exit', () => {
       backend.workerGone = true;
@@ -140,6 +155,17 @@ export class OnnxBackend implements LanguageBackend {
     });
     worker.unref(); // an idle backend does not keep the process alive; requests in flight ref it
     return backend;
+  }
+
+  /** For run records: the device the model actually runs on (after any fallback), its dtype and shape. */
+  describe(): OnnxBackendDescription {
+    return describeOnnxBackend({
+      modelId: this.modelId,
+      device: this.device,
+      dtype: this.dtype,
+      shape: this.shape,
+      folder: this.folder,
+    });
   }
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {

@@ -7,6 +7,8 @@ export interface BarSeries {
   name: string;
   /** One value per category; null draws no bar. */
   values: readonly (number | null)[];
+  /** A confidence interval per value, drawn as a whisker over its bar; null draws none. */
+  intervals?: readonly ([number, number] | null)[];
   color: string;
 }
 
@@ -42,6 +44,26 @@ function round(value: number): number {
   return Math.round(value * 100) / 100;
 }
 
+function intervalText(interval: [number, number] | null | undefined, format: (v: number) => string): string {
+  return interval ? ` (95% CI ${format(interval[0])} – ${format(interval[1])})` : '';
+}
+
+/** A vertical line from the interval's low to its high end, with caps: the bar's 95% interval. */
+function whisker(
+  series: string,
+  category: string,
+  [low, high]: [number, number],
+  centre: number,
+  barWidth: number,
+  y: (v: number) => number,
+): string {
+  const x = round(centre);
+  const cap = round(Math.min(6, barWidth / 3));
+  const top = round(y(high));
+  const bottom = round(y(low));
+  return `<g class="whisker" data-series="${escapeHtml(series)}" data-category="${escapeHtml(category)}" data-low="${dataNumber(low)}" data-high="${dataNumber(high)}"><line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}"/><line x1="${round(x - cap)}" x2="${round(x + cap)}" y1="${top}" y2="${top}"/><line x1="${round(x - cap)}" x2="${round(x + cap)}" y1="${bottom}" y2="${bottom}"/></g>`;
+}
+
 /**
  * A grouped bar chart as inline SVG: one group per category, one bar per series. Each bar carries
  * its exact value in `data-value` and a `<title>` tooltip, so the page needs no script and a test
@@ -52,7 +74,11 @@ export function renderBarChart(spec: BarChartSpec): string {
   const MARGIN = rotate ? SLANTED_MARGIN : BASE_MARGIN;
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const values = spec.series.flatMap((s) => s.values.filter((v): v is number => v !== null));
+  const values = spec.series.flatMap((s) => [
+    ...s.values.filter((v): v is number => v !== null),
+    // The axis reaches the top of every whisker, so none is cut off.
+    ...(s.intervals ?? []).flatMap((interval) => (interval ? [interval[1]] : [])),
+  ]);
   const top = niceMax(Math.max(0, ...values));
   const y = (v: number) => MARGIN.top + plotHeight - (Math.max(0, v) / top) * plotHeight;
   const groupWidth = plotWidth / Math.max(1, spec.categories.length);
@@ -76,8 +102,10 @@ export function renderBarChart(spec: BarChartSpec): string {
       const top = round(y(value));
       const height = round(MARGIN.top + plotHeight - top);
       parts.push(
-        `<rect class="bar" data-series="${escapeHtml(series.key)}" data-category="${escapeHtml(category)}" data-value="${dataNumber(value)}" x="${x}" y="${top}" width="${round(barWidth)}" height="${height}" fill="${series.color}"><title>${escapeHtml(`${series.name}, ${category}: ${spec.format(value)}`)}</title></rect>`,
+        `<rect class="bar" data-series="${escapeHtml(series.key)}" data-category="${escapeHtml(category)}" data-value="${dataNumber(value)}" x="${x}" y="${top}" width="${round(barWidth)}" height="${height}" fill="${series.color}"><title>${escapeHtml(`${series.name}, ${category}: ${spec.format(value)}${intervalText(series.intervals?.[c], spec.format)}`)}</title></rect>`,
       );
+      const interval = series.intervals?.[c];
+      if (interval) parts.push(whisker(series.key, category, interval, x + barWidth / 2, barWidth, y));
     });
     const labelX = round(MARGIN.left + (c + 0.5) * groupWidth);
     const labelY = MARGIN.top + plotHeight + 14;
@@ -104,6 +132,9 @@ export function renderBarChart(spec: BarChartSpec): string {
     ...parts,
     '</svg>',
     spec.caption ? `<p class="caption">${escapeHtml(spec.caption)}</p>` : '',
+    spec.series.some((series) => series.intervals)
+      ? '<p class="caption">Whiskers: 95% percentile bootstrap intervals (sessions resampled).</p>'
+      : '',
     '</figure>',
   ].join('\n');
 }

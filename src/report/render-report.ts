@@ -1,10 +1,16 @@
 import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulation/metrics/format.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
+import { labelKey } from '../simulation/metrics/session-facts.js';
 import { type BarSeries, renderBarChart } from './bar-chart.js';
-import { renderFailures, renderOutcomes } from './failures-section.js';
+import type { Interval } from './chart-intervals.js';
+import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
 import { htmlDocument } from './html-document.js';
+import { renderOutcomeBreakdown } from './outcome-breakdown.js';
+import { renderNegotiator, renderProvenance } from './provenance-section.js';
+import { renderReferenceSection } from './reference-section.js';
 import type { ReportData, RunFigures } from './report-data.js';
+import { renderTranscripts } from './transcript-section.js';
 
 const RUN_COLOR = '#2563eb';
 const REFERENCE_COLOR = '#f59e0b';
@@ -27,6 +33,7 @@ function series<T>(
   rows: (f: RunFigures) => readonly T[],
   key: (row: T, index: number, all: readonly T[]) => string,
   value: (row: T) => number | null,
+  interval: (row: T, index: number, figures: RunFigures) => Interval,
   order?: (a: string, b: string) => number,
 ): { categories: string[]; series: BarSeries[] } {
   const runs: { key: string; figures: RunFigures; color: string }[] = [
@@ -34,14 +41,18 @@ function series<T>(
     ...(data.reference ? [{ key: 'reference', figures: data.reference, color: REFERENCE_COLOR }] : []),
   ];
   const categories: string[] = [];
+  const intervals: Map<string, Interval>[] = [];
   const maps = runs.map(({ figures }) => {
     const all = rows(figures);
     const map = new Map<string, number | null>();
+    const cis = new Map<string, Interval>();
     all.forEach((row, i) => {
       const k = key(row, i, all);
       map.set(k, value(row));
+      cis.set(k, interval(row, i, figures));
       if (!categories.includes(k)) categories.push(k);
     });
+    intervals.push(cis);
     return map;
   });
   if (order) categories.sort(order);
@@ -52,6 +63,7 @@ function series<T>(
       name: r.figures.name,
       color: r.color,
       values: categories.map((c) => maps[i]?.get(c) ?? null),
+      intervals: categories.map((c) => intervals[i]?.get(c) ?? null),
     })),
   };
 }
@@ -62,6 +74,7 @@ function charts(data: ReportData): string {
     (f) => f.priceRatio.bins,
     binLabel,
     (b) => b.share,
+    (_b, i, f) => f.intervals.priceBins[i] ?? null,
   );
   // Runs may differ in their longest session: the union of lengths, in numeric order.
   const lengths = series(
@@ -69,6 +82,7 @@ function charts(data: ReportData): string {
     (f) => f.sessionLength.counts,
     (r) => String(r.turns),
     (r) => r.share,
+    (r, _i, f) => f.intervals.sessionLength.get(r.turns) ?? null,
     (a, b) => Number(a) - Number(b),
   );
   const tiers = series(
@@ -76,18 +90,21 @@ function charts(data: ReportData): string {
     (f) => f.byTier,
     (r) => r.segment,
     (r) => r.dealRate,
+    (r, _i, f) => f.intervals.tiers.get(r.segment) ?? null,
   );
   const m6 = series(
     data,
     (f) => f.labels,
     (r) => `${r.role}: ${r.label}`,
     (r) => r.dealRate,
+    (r, _i, f) => f.intervals.labelDealRate.get(labelKey(r.role, r.label)) ?? null,
   );
   const m7 = series(
     data,
     (f) => f.labels,
     (r) => `${r.role}: ${r.label}`,
     (r) => r.meanOpponentConcession,
+    (r, _i, f) => f.intervals.labelConcession.get(labelKey(r.role, r.label)) ?? null,
   );
   return [
     renderBarChart({
@@ -154,15 +171,9 @@ function labelTable(figures: RunFigures): string {
   return `<h3>${escapeHtml(figures.name)}</h3><table class="labels"><thead><tr><th>role</th><th>label</th><th>sessions</th><th>uses</th><th>M6 deal rate with</th><th>without</th><th>answered</th><th>M7 next concession</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
-function negotiator(role: string, description: unknown): string {
-  const kind = (description as { kind?: unknown } | undefined)?.kind;
-  const name = typeof kind === 'string' ? kind : 'unknown';
-  return `<dt>${role}</dt><dd><details><summary>${escapeHtml(name)}</summary><code>${escapeHtml(JSON.stringify(description))}</code></details></dd>`;
-}
-
 function runCard(figures: RunFigures, role: string): string {
   const negotiators = figures.negotiators
-    ? `<dl>${negotiator('buyer', figures.negotiators.buyer)}${negotiator('seller', figures.negotiators.seller)}</dl>`
+    ? `<dl class="negotiators">${renderNegotiator('buyer', figures.negotiators.buyer)}${renderNegotiator('seller', figures.negotiators.seller)}</dl>`
     : '';
   // The deal rate stands on finished sessions; a run where none finished shows no rate at all.
   const unfinished = figures.sessions - figures.finished;
@@ -172,14 +183,14 @@ function runCard(figures: RunFigures, role: string): string {
       : `<span class="big" data-field="deal-rate">${percent(figures.deals / figures.finished)}</span> deals${unfinished > 0 ? ` of ${figures.finished} finished` : ''}`;
   const failed =
     unfinished > 0 ? ` · <span class="big failed" data-field="failed">${unfinished}</span> failed` : '';
-  return `<section class="card" data-run-role="${role}"><h2>${escapeHtml(figures.name)}</h2><p><span class="big" data-field="sessions">${figures.sessions}</span> sessions · ${rate}${failed}</p>${negotiators}</section>`;
+  return `<section class="card" data-run-role="${role}"><h2>${escapeHtml(figures.name)}</h2><p><span class="big" data-field="sessions">${figures.sessions}</span> sessions · ${rate}${failed}</p>${negotiators}<h3>Provenance</h3>${renderProvenance(figures.provenance)}</section>`;
 }
 
-/** Sessions by end reason, then each run's failures with their distinct errors. */
+/** Sessions by end reason (kind and share), then each run's failures with their distinct errors. */
 function outcomesSection(data: ReportData): string {
   const runs = [data.run, ...(data.reference ? [data.reference] : [])];
   const named = runs.length > 1;
-  return `<section data-section="outcomes">${renderOutcomes(runs)}${runs
+  return `${renderOutcomeBreakdown(runs.map((r) => ({ name: r.name, rows: r.breakdown })))}${runs
     .map((r) =>
       renderFailures(
         r.sessions,
@@ -189,7 +200,7 @@ function outcomesSection(data: ReportData): string {
         named ? r.name : undefined,
       ),
     )
-    .join('\n')}</section>`;
+    .join('\n')}`;
 }
 
 /** The whole report as one HTML document: inline CSS and SVG, no script, nothing fetched at view time. */
@@ -198,13 +209,16 @@ export function renderReport(data: ReportData): string {
     data.title,
     'haggle report',
     `<div class="cards">${runCard(data.run, 'run')}${data.reference ? runCard(data.reference, 'reference') : ''}</div>
-<h2 id="outcomes">Outcomes and failures</h2>
-${outcomesSection(data)}
-<h2>Metrics</h2>
-${metricsTable(data)}
-<h2>Charts</h2>
-${charts(data)}
-<h2>Label effects</h2>
-${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}`,
+<section data-section="outcomes"><h2 id="outcomes">Outcomes and failures</h2>
+${outcomesSection(data)}</section>
+${data.published ? `<section data-section="references"><h2>Published references</h2>\n${renderReferenceSection(data.published)}</section>` : ''}
+<section data-section="charts"><h2>Charts</h2>
+<div class="charts">${charts(data)}</div></section>
+<section data-section="transcripts"><h2>Sample sessions</h2>
+${renderTranscripts(data.transcripts, { seed: data.transcriptSeed, of: data.run.sessions })}</section>
+<section data-section="metrics"><h2>Metrics</h2>
+${metricsTable(data)}</section>
+<section data-section="labels"><h2>Label effects</h2>
+${labelTable(data.run)}${data.reference ? labelTable(data.reference) : ''}</section>`,
   );
 }

@@ -4,15 +4,21 @@ import { type Comparison, compare } from '../simulation/metrics/compare.js';
 import { type LabelEffect, labelEffects } from '../simulation/metrics/label-metrics.js';
 import { computeMetrics, type MetricEstimate } from '../simulation/metrics/measure.js';
 import { type HistogramBin, priceRatioHistogram } from '../simulation/metrics/price-ratios.js';
+import type { ReferenceSet } from '../simulation/metrics/published-references.js';
+import { compareToReferences, type ReferenceComparison } from '../simulation/metrics/references.js';
 import { byPriceTier, type SegmentRow } from '../simulation/metrics/segments.js';
 import {
   type SessionLengthDistribution,
   sessionLengthDistribution,
 } from '../simulation/metrics/session-length.js';
 import { END_REASONS, type EndReason } from '../simulation/outcome.js';
+import type { RunProvenance } from '../simulation/provenance.js';
 import type { RunHeader } from '../simulation/run-file.js';
 import type { SessionResult } from '../simulation/session-result.js';
 import type { PriceTier } from '../simulation/synthetic-contexts.js';
+import { sessionTranscript, stratifiedSample, type Transcript } from '../simulation/transcript.js';
+import { type ChartIntervals, chartIntervals } from './chart-intervals.js';
+import { type OutcomeRow, outcomeBreakdown } from './outcome-breakdown.js';
 
 /** One run for the report: its sessions, a name to show, and its run-file header if it has one. */
 export interface ReportRun {
@@ -28,7 +34,14 @@ export interface ReportInput {
   title?: string;
   /** Bootstrap settings of the intervals. Default: 1000 resamples, seed 0, 95%. */
   bootstrap?: BootstrapOptions;
+  /** Published numbers to set the run beside: a set or its id, e.g. `card:qwen3-4b-negotiation-50k-ep3`. */
+  published?: ReferenceSet | string;
+  /** Sessions shown as transcripts, sampled by outcome with the bootstrap seed. Default 6; 0 for none. */
+  transcripts?: number;
 }
+
+/** Default number of sessions the report shows as dialogues (haggle's choice: a screenful of endings). */
+export const DEFAULT_TRANSCRIPTS = 6;
 
 /** Everything one run contributes to the charts. */
 export interface RunFigures {
@@ -48,6 +61,12 @@ export interface RunFigures {
   labels: LabelEffect[];
   /** Plain-data descriptions of the negotiators, from the header or the first session. */
   negotiators: { buyer: unknown; seller: unknown } | undefined;
+  /** What produced the run (haggle, Node, platform, servers), from its header. */
+  provenance: RunProvenance | undefined;
+  /** Sessions by how they ended, with the kind of ending (deal, no deal, failed) and shares. */
+  breakdown: OutcomeRow[];
+  /** The 95% interval of each chart bar. */
+  intervals: ChartIntervals;
 }
 
 /** What the page shows, computed once; `renderReport` only formats it. */
@@ -59,14 +78,24 @@ export interface ReportData {
   comparison: Comparison | undefined;
   /** Without one: each metric of the run with its interval. */
   estimates: MetricEstimate[] | undefined;
+  /** The run beside a published reference set, when one was asked for. */
+  published: ReferenceComparison | undefined;
+  /** A sample of the run's sessions as dialogues. */
+  transcripts: Transcript[];
+  /** The seed the sample was drawn with. */
+  transcriptSeed: number;
 }
 
-function figures(run: ReportRun): RunFigures {
+function figures(run: ReportRun, bootstrap: BootstrapOptions): RunFigures {
   const config = run.header?.config as { buyer?: unknown; seller?: unknown } | undefined;
   const first = run.sessions[0];
   const outcomes = Object.fromEntries(END_REASONS.map((r) => [r, 0])) as Record<EndReason, number>;
   for (const s of run.sessions) outcomes[s.outcome.reason]++;
   const finished = finishedOnly(run.sessions);
+  const priceRatio = priceRatioHistogram(run.sessions);
+  const sessionLength = sessionLengthDistribution(run.sessions);
+  const byTier = byPriceTier(run.sessions);
+  const labels = labelEffects(run.sessions);
   return {
     name: run.name,
     sessions: run.sessions.length,
@@ -74,10 +103,22 @@ function figures(run: ReportRun): RunFigures {
     deals: finished.filter((s) => s.outcome.status === 'deal').length,
     outcomes,
     errorMessages: countErrorMessages(run.sessions),
-    priceRatio: priceRatioHistogram(run.sessions),
-    sessionLength: sessionLengthDistribution(run.sessions),
-    byTier: byPriceTier(run.sessions),
-    labels: labelEffects(run.sessions),
+    priceRatio,
+    sessionLength,
+    byTier,
+    labels,
+    provenance: run.header?.provenance,
+    breakdown: outcomeBreakdown(run.sessions),
+    intervals: chartIntervals(
+      run.sessions,
+      {
+        bins: priceRatio.bins,
+        lengths: sessionLength.counts.map((row) => row.turns),
+        tiers: byTier.map((row) => row.segment),
+        labels: labels.map(({ role, label }) => ({ role, label })),
+      },
+      bootstrap,
+    ),
     negotiators:
       config?.buyer !== undefined
         ? { buyer: config.buyer, seller: config.seller }
@@ -90,10 +131,18 @@ function figures(run: ReportRun): RunFigures {
 export function buildReportData(input: ReportInput): ReportData {
   const { run, reference } = input;
   const bootstrap = input.bootstrap ?? {};
+  const transcriptSeed = bootstrap.seed ?? 0;
+  const sample = stratifiedSample(run.sessions, {
+    count: input.transcripts ?? DEFAULT_TRANSCRIPTS,
+    seed: transcriptSeed,
+  });
   return {
     title: input.title ?? (reference ? `${run.name} against ${reference.name}` : run.name),
-    run: figures(run),
-    reference: reference ? figures(reference) : undefined,
+    run: figures(run, bootstrap),
+    reference: reference ? figures(reference, bootstrap) : undefined,
+    published: input.published ? compareToReferences(run.sessions, input.published, bootstrap) : undefined,
+    transcripts: sample.map((session) => sessionTranscript(session)),
+    transcriptSeed,
     comparison: reference
       ? compare(run.sessions, reference.sessions, {
           ...bootstrap,

@@ -2,12 +2,14 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
 import { formatEstimate } from '../evaluation/statistics.js';
+import type { TournamentHeader } from '../evaluation/tournament.js';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
 import { compareArms, type TournamentResults, tabulateTournament } from '../evaluation/tournament-results.js';
 import { renderBarChart } from './bar-chart.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
 import { htmlDocument } from './html-document.js';
+import { renderNegotiator, renderProvenance } from './provenance-section.js';
 
 const ARM_COLORS = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea5e9', '#84cc16', '#ec4899'];
 
@@ -16,7 +18,7 @@ const fixed = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
 /** A tournament's results as one self-contained HTML page: scores with intervals, charts, paired tests. */
 export function renderTournamentReport(
   results: TournamentResults,
-  options: { title: string; suiteId?: string },
+  options: { title: string; suiteId?: string; header?: TournamentHeader },
 ): string {
   const arms = [...new Set(results.scores.map((s) => s.arm))];
   const opponents = [...new Set(results.scores.map((s) => s.opponent))];
@@ -58,8 +60,19 @@ ${renderFailures(results.matches.length, results.errors, results.errorMessages, 
 <h2>Charts</h2>
 ${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}
 ${chart('deal-rate', 'Deal rate by opponent', (s) => s.dealRate.mean)}
-${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}`,
+${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}
+${options.header ? negotiatorsAndProvenance(options.header) : ''}`,
   );
+}
+
+/** Who played (each arm's and opponent's description) and what produced the file. */
+function negotiatorsAndProvenance(header: TournamentHeader): string {
+  const config = header.config as { arms?: Record<string, unknown>; opponents?: Record<string, unknown> };
+  const entries = [
+    ...Object.entries(config.arms ?? {}).map(([name, d]) => renderNegotiator(`arm ${name}`, d)),
+    ...Object.entries(config.opponents ?? {}).map(([name, d]) => renderNegotiator(`opponent ${name}`, d)),
+  ];
+  return `<h2>Negotiators and provenance</h2><section class="card"><dl class="negotiators">${entries.join('')}</dl><h3>Provenance</h3>${renderProvenance(header.provenance)}</section>`;
 }
 
 /** Whether a JSONL file is a tournament's results (its header says so). */
@@ -86,6 +99,7 @@ export function writeTournamentReport(options: { run: string; out: string; title
   const html = renderTournamentReport(tabulateTournament(records), {
     title: options.title ?? `Tournament ${basename(options.run)}`,
     suiteId: header.suiteId,
+    header,
   });
   mkdirSync(dirname(options.out), { recursive: true });
   const temporary = `${options.out}.${process.pid}.tmp`;

@@ -2,6 +2,11 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
 import type { BootstrapOptions } from '../simulation/metrics/bootstrap.js';
+import {
+  isReferenceSetId,
+  type ReferenceComparison,
+  resolveReferenceSet,
+} from '../simulation/metrics/references.js';
 import { readRunFile } from '../simulation/run-file.js';
 import { renderReport } from './render-report.js';
 import { buildReportData, type ReportRun } from './report-data.js';
@@ -9,7 +14,10 @@ import { buildReportData, type ReportRun } from './report-data.js';
 export interface WriteReportOptions {
   /** The run file (JSONL) to report on. */
   run: string;
-  /** A run file to compare against: the source population (real sessions) or another run. */
+  /**
+   * What to compare against: a run file (the source population's real sessions, or another run), or
+   * a published reference set by id, e.g. `card:qwen3-4b-negotiation-50k-ep3`.
+   */
   reference?: string;
   /** The HTML file to write. */
   out: string;
@@ -18,11 +26,15 @@ export interface WriteReportOptions {
   runName?: string;
   referenceName?: string;
   bootstrap?: BootstrapOptions;
+  /** Sessions shown as transcripts (default 6; 0 for none). */
+  transcripts?: number;
 }
 
 export interface WriteReportResult {
   out: string;
   sessions: { run: number; reference: number | undefined };
+  /** With a published reference set: the run beside its numbers (also on the page). */
+  published?: ReferenceComparison;
 }
 
 function loadRun(path: string, name: string | undefined, option: string): ReportRun {
@@ -41,20 +53,30 @@ function loadRun(path: string, name: string | undefined, option: string): Report
  */
 export function writeReport(options: WriteReportOptions): WriteReportResult {
   const run = loadRun(options.run, options.runName, 'run');
-  const reference = options.reference
-    ? loadRun(options.reference, options.referenceName, 'reference')
-    : undefined;
-  const html = renderReport(
-    buildReportData({
-      run,
-      ...(reference ? { reference } : {}),
-      ...(options.title !== undefined ? { title: options.title } : {}),
-      ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
-    }),
-  );
+  const published =
+    options.reference && isReferenceSetId(options.reference)
+      ? resolveReferenceSet(options.reference)
+      : undefined;
+  const reference =
+    options.reference && !published
+      ? loadRun(options.reference, options.referenceName, 'reference')
+      : undefined;
+  const data = buildReportData({
+    run,
+    ...(reference ? { reference } : {}),
+    ...(published ? { published } : {}),
+    ...(options.title !== undefined ? { title: options.title } : {}),
+    ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
+    ...(options.transcripts !== undefined ? { transcripts: options.transcripts } : {}),
+  });
+  const html = renderReport(data);
   mkdirSync(dirname(options.out), { recursive: true });
   const temporary = `${options.out}.${process.pid}.tmp`;
   writeFileSync(temporary, html);
   renameSync(temporary, options.out);
-  return { out: options.out, sessions: { run: run.sessions.length, reference: reference?.sessions.length } };
+  return {
+    out: options.out,
+    sessions: { run: run.sessions.length, reference: reference?.sessions.length },
+    ...(data.published ? { published: data.published } : {}),
+  };
 }

@@ -6,6 +6,7 @@ export { countErrorMessages, errorLine, finishedOnly, isFinished, UNFINISHED_REA
 export type { IndexedJsonlContents, RecordSpan } from './indexed-jsonl.js';
 export type { MergeRunsOptions, MergeRunsResult } from './merge-runs.js';
 export { mergeRuns } from './merge-runs.js';
+// Published reference sets (the card's numbers) and run provenance.
 export type {
   BootstrapOptions,
   CompareOptions,
@@ -20,6 +21,11 @@ export type {
   MetricFamilyBuilder,
   MetricUnit,
   PriceRatioHistogramOptions,
+  PublishedValue,
+  ReferenceComparison,
+  ReferenceRow,
+  ReferenceSet,
+  ReferenceStatistic,
   SegmentRow,
   SessionFacts,
   SessionLengthDistribution,
@@ -29,7 +35,9 @@ export {
   bootstrapCi,
   byCategory,
   byPriceTier,
+  CARD_REFERENCE_SET,
   compare,
+  compareToReferences,
   computeMetrics,
   DEAL_RATE_METRIC,
   dealRate,
@@ -38,7 +46,11 @@ export {
   formatInterval,
   formatMetricDelta,
   formatMetricValue,
+  formatPublishedValue,
+  formatReferenceComparison,
   hasMessage,
+  isMessageSession,
+  isReferenceSetId,
   labelEffects,
   MESSAGE_SESSION_RATE_METRIC,
   METRIC_FAMILIES,
@@ -46,12 +58,17 @@ export {
   metricDefinitions,
   percentileInterval,
   priceRatioHistogram,
+  REFERENCE_SETS,
+  referenceVerdict,
+  resolveReferenceSet,
   SESSION_LENGTH_BANDS,
   sessionFacts,
   sessionLengthDistribution,
   UNCATEGORIZED,
 } from './metrics/index.js';
 export type { SessionOutcome } from './outcome.js';
+export type { RunProvenance } from './provenance.js';
+export { currentProvenance, provenanceChanges, sameRunSettings } from './provenance.js';
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
 export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';

@@ -62,15 +62,15 @@ export function mergeRuns(
   const first = files[0] as ShardFile;
   const count = first.header.shard?.count as number;
   const total = first.header[totalKey] as number;
-  const whole = withoutShard(first.header);
+  const settings = settingsOf(first.header);
   const byIndex = new Map<number, ShardFile>();
   for (const file of files) {
     const shard = file.header.shard as Shard;
-    if (withoutShard(file.header) !== whole) {
+    if (settingsOf(file.header) !== settings) {
       throw new RunFileError(
         file.path,
         `comes from another ${kind} than ${first.path} (${differingField(file.header, first.header)} differs); ` +
-          'merge only the shards of one run, made with the same settings and haggle version',
+          'merge only the shards of one run, made with the same settings',
       );
     }
     if (shard.count !== count)
@@ -117,6 +117,9 @@ export function mergeRuns(
       const span = file.contents.spans[Math.floor(index / count)] as { start: number; end: number };
       segments.push({ fd: fds.get(file) as number, start: span.start, end: span.end });
     }
+    // The header of shard 1, as the unsharded run on its machine would have written it (provenance
+    // included: shards may run on machines with other Node versions, and one of them has to speak).
+    const whole = withoutShard((byIndex.get(1) as ShardFile).header);
     writeAtomically(out, concat([Buffer.from(`${whole}\n`)], readSegments(segments)));
   } finally {
     for (const fd of fds.values()) closeSync(fd);
@@ -157,10 +160,16 @@ function withoutShard(header: ShardFile['header']): string {
   return JSON.stringify(rest);
 }
 
+/** What must match across shards: the header without `shard` and without `provenance` (machine facts). */
+function settingsOf(header: ShardFile['header']): string {
+  const { shard: _shard, provenance: _provenance, ...rest } = header;
+  return JSON.stringify(rest);
+}
+
 /** The first field (`seed`, `config.buyer`, ...) where two headers differ, for the message. */
 function differingField(a: Record<string, unknown>, b: Record<string, unknown>, prefix = ''): string {
   for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
-    if (key === 'shard' && prefix === '') continue;
+    if ((key === 'shard' || key === 'provenance') && prefix === '') continue;
     const [x, y] = [a[key], b[key]];
     if (JSON.stringify(x) === JSON.stringify(y)) continue;
     const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,5 +1,6 @@
 import { issuesFromZod } from '../contract/errors.js';
 import { type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
+import type { RunProvenance } from './provenance.js';
 import { RunFileError } from './run-file-error.js';
 import { SessionRecordSchema } from './session-record-schema.js';
 import type { SessionResult } from './session-result.js';
@@ -26,6 +27,11 @@ export interface RunHeader {
   shard?: Shard;
   /** Everything that decides the sessions' content; a resumed run must match it exactly. */
   config: Record<string, unknown>;
+  /**
+   * What produced the run and where: haggle's version, Node, platform, server URLs. Never compared on
+   * resume (see provenance.ts); absent from files written before haggle recorded it.
+   */
+  provenance?: RunProvenance;
 }
 
 export interface SessionRecord extends SessionResult {

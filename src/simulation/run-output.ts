@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
+import { sameRunSettings } from './provenance.js';
 import { RunFileError } from './run-file-error.js';
 import { RunWriter } from './run-writer.js';
 
@@ -54,7 +55,7 @@ export function openRunOutput<Header, Record extends { index: number }>(
         'Choose another output file, or replace this one with overwrite (--overwrite)',
     );
   }
-  if (JSON.stringify(contents.header) !== JSON.stringify(options.header)) {
+  if (!sameRunSettings(contents.header as object, options.header as object)) {
     throw new RunFileError(
       path,
       `was written by a ${kind} with other settings (its header differs); resume it with the same settings, ` +

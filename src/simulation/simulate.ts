@@ -8,6 +8,7 @@ import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
 import { EarlyStop, resolveEarlyStop } from './early-stop.js';
 import { isFinished } from './failures.js';
+import { currentProvenance, sameRunSettings, withoutLocations } from './provenance.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,
@@ -206,6 +207,8 @@ function planRun(options: SimulateOptions): RunPlan {
     ? (index: number) => given[index % given.length] as ListingContextInput // no wrap unless cycleContexts
     : (index: number) => syntheticContext(seed, index);
   const rules = options.rules ?? new BestOfferRules();
+  const buyer = options.buyer.describe();
+  const seller = options.seller.describe();
   const header: RunHeader = {
     type: 'run',
     format: RUN_FILE_FORMAT,
@@ -215,10 +218,11 @@ function planRun(options: SimulateOptions): RunPlan {
     ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     config: {
       rules: rules.describe(),
-      buyer: options.buyer.describe(),
-      seller: options.seller.describe(),
+      buyer: withoutLocations(buyer),
+      seller: withoutLocations(seller),
       contexts: given ? { source: 'given', count: given.length } : { source: 'synthetic', seed },
     },
+    provenance: currentProvenance({ buyer, seller }),
   };
   const playing = shardSize(sessions, options.shard);
   return { options, contextOf, sessions, playing, concurrency, seed, rules, header, earlyStop };

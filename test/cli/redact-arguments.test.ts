@@ -24,3 +24,19 @@ it('replaces API keys typed on the command line, in both spellings, and nothing 
     'a.jsonl',
   ]);
 });
+
+it('keeps a base URL’s host and path, and turns its user:password and query values into placeholders', () => {
+  expect(
+    redactSecrets([
+      'simulate',
+      '--base-url',
+      'http://alice:PWSECRET@127.0.0.1:8000/v1?api-key=QSECRET&x=1',
+      '--base-url=http://10.0.0.2:8000/v1,http://bob:PW2SECRET@10.0.0.3:8000/v1',
+    ]),
+  ).toEqual([
+    'simulate',
+    '--base-url',
+    'http://USER:PASSWORD@127.0.0.1:8000/v1?api-key=REDACTED&x=REDACTED',
+    '--base-url=http://10.0.0.2:8000/v1,http://USER:PASSWORD@10.0.0.3:8000/v1',
+  ]);
+});

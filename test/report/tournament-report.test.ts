@@ -40,6 +40,11 @@ describe('haggle report on tournament results', () => {
     expect(io.out()).toMatch(/matches\.html \(48 tournament matches\)/);
     const html = readFileSync(join(dir, 'matches.html'), 'utf8');
     expect(html).toContain('utility-boulware vs utility-linear, arm utility:');
+    // The tournament file's header says what produced it, and the page shows it.
+    const header = JSON.parse(readFileSync(matches, 'utf8').split('\n')[0] as string);
+    expect(header.provenance).toMatchObject({ node: process.version, platform: process.platform });
+    expect(html).toContain(`<dd data-field="Node">${process.version}</dd>`);
+    expect(html).toContain('data-negotiator="arm utility-boulware"');
 
     const browser = await launchChromium();
     try {

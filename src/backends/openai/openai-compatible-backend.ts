@@ -1,6 +1,7 @@
 import { HaggleAbortError, throwIfAborted } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
 import type {
+  BackendDescription,
   BackendWarning,
   GenerateChoice,
   GenerateOptions,
@@ -24,19 +25,26 @@ import {
   resolveBackendOptions,
 } from './openai-options.js';
 import { cleanOutputText } from './output-cleaning.js';
-import { type Replica, ReplicaPool } from './replica-pool.js';
+import { endpointUrl, type Replica, ReplicaPool } from './replica-pool.js';
 import { buildRequestBody } from './request-body.js';
 import { type ParsedResponse, parseCompletionResponse } from './response-parsing.js';
 import { backoffDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
 
-/** Plain data about the backend for run records and logs. Holds no credential. */
-export interface OpenAICompatibleBackendDescription {
+/**
+ * Plain data about the backend for run records and logs. Holds no credential: replica URLs lose their
+ * user:password and their whole query (gateways take keys as `?api-key=`), and headers are left out.
+ */
+export interface OpenAICompatibleBackendDescription extends BackendDescription {
   provider: 'openai-compatible';
   modelId: string;
   dialect: DialectName;
   endpoint: Endpoint;
-  replicas: string[];
+  /** Passed to the server's chat template (Qwen3's `enable_thinking`); null when the dialect sends none. */
+  chatTemplateKwargs: Record<string, unknown> | null;
+  /** Whether output text is cleaned of stray chat-template tokens before parsing. */
+  cleanOutput: boolean;
+  location: { replicas: string[] };
 }
 
 /**
@@ -87,7 +95,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       modelId: this.modelId,
       dialect: this.dialect,
       endpoint: this.endpoint,
-      replicas: this.replicas,
+      chatTemplateKwargs: this.#options.chatTemplateKwargs,
+      cleanOutput: this.#options.cleanOutput,
+      location: { replicas: this.replicas },
     };
   }
 
@@ -194,7 +204,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       let failure: AttemptFailure;
       try {
         const result = await attemptRequest({
-          url: `${replica.baseURL}${planned.path}`,
+          url: endpointUrl(replica.baseURL, planned.path),
           headers,
           body,
           timeoutMs: this.#options.timeoutMs,
@@ -319,11 +329,16 @@ function splitChoices(n: number, max: number): number[] {
   return counts.length > 0 ? counts : [1];
 }
 
-/** user:password from a URL, to be redacted wherever it might appear. */
+/**
+ * user:password and every query value of a URL (gateways take keys as `?api-key=`), to be redacted
+ * wherever they might appear, such as a server's error body that echoes the request URL.
+ */
 function credentialsOf(baseURL: string): string[] {
   try {
     const url = new URL(baseURL);
-    return [url.username, url.password].map(decodeURIComponent).filter((part) => part !== '');
+    const parts = [url.username, url.password].map(decodeURIComponent);
+    for (const value of url.searchParams.values()) parts.push(value, encodeURIComponent(value));
+    return parts.filter((part) => part !== '');
   } catch {
     return [];
   }

@@ -1,6 +1,17 @@
 import { replicaLabel } from './redaction.js';
 import { Semaphore } from './semaphore.js';
 
+/**
+ * The URL of `path` (e.g. `/chat/completions`) under a base URL, keeping the base's query: some gateways
+ * take their key or API version there (`...?api-key=...`), and a plain concatenation would put the path
+ * inside the query.
+ */
+export function endpointUrl(baseURL: string, path: string): string {
+  const url = new URL(baseURL);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}${path}`;
+  return url.toString();
+}
+
 /** One server behind the backend: its URL, a printable label and its own concurrency limit. */
 export interface Replica {
   readonly baseURL: string;

@@ -18,6 +18,22 @@ export { hasMessage, MESSAGE_SESSION_RATE_METRIC, messageSessionRate } from './m
 export type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
 export type { HistogramBin, PriceRatioHistogramOptions } from './price-ratios.js';
 export { priceRatioHistogram } from './price-ratios.js';
+export type {
+  PublishedValue,
+  ReferenceSet,
+  ReferenceStatistic,
+} from './published-references.js';
+export { CARD_REFERENCE_SET, REFERENCE_SETS } from './published-references.js';
+export type { ReferenceComparison, ReferenceRow } from './references.js';
+export {
+  compareToReferences,
+  formatPublishedValue,
+  formatReferenceComparison,
+  isMessageSession,
+  isReferenceSetId,
+  referenceVerdict,
+  resolveReferenceSet,
+} from './references.js';
 export type { SegmentRow } from './segments.js';
 export { byCategory, byPriceTier } from './segments.js';
 export type { LabelFacts, SessionFacts } from './session-facts.js';

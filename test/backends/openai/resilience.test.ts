@@ -319,8 +319,9 @@ describe('credentials', () => {
     ]) {
       expect(text).not.toContain(API_KEY);
       expect(text).not.toContain('hunter2pass');
+      expect(text).not.toContain('api-key=abc');
     }
-    expect(backend.describe().replicas).toEqual(['http://127.0.0.1:9/v1']);
+    expect(backend.describe().location.replicas).toEqual(['http://127.0.0.1:9/v1']);
     expect(() => new OpenAICompatibleBackend({ baseURL: 'ftp://x', model: '', apiKey: API_KEY })).toThrow(
       /baseURL: must be an http\(s\) URL.*model/,
     );
@@ -328,6 +329,46 @@ describe('credentials', () => {
       new OpenAICompatibleBackend({ baseURL: 'ftp://x', model: 'm', apiKey: API_KEY });
     } catch (error) {
       expect(String((error as Error).message)).not.toContain(API_KEY);
+    }
+  });
+});
+
+describe('endpointUrl', () => {
+  it('puts the path before a base URL’s query and keeps its credentials for the request', async () => {
+    const { endpointUrl } = await import('../../../src/backends/openai/replica-pool.js');
+    expect(endpointUrl('http://u:p@h:1/v1?api-key=k', '/chat/completions')).toBe(
+      'http://u:p@h:1/v1/chat/completions?api-key=k',
+    );
+    expect(endpointUrl('http://h:1/v1/', '/completions')).toBe('http://h:1/v1/completions');
+  });
+});
+
+describe('a server that echoes the request URL', () => {
+  it('never puts the query key or the password into the error', async () => {
+    const { createServer } = await import('node:http');
+    const server = createServer((req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain' });
+      res.end(`bad request to ${req.url} with ${req.headers.authorization}`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const backend = new OpenAICompatibleBackend({
+        baseURL: `http://alice:pw-hunter2@127.0.0.1:${port}/v1?api-key=q-secret-77`,
+        model: 'm',
+        apiKey: API_KEY,
+      });
+      const error = await backend
+        .doGenerate({ prompt: { messages: [{ role: 'user', content: 'hi' }] } })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      const text = `${String((error as Error).message)} ${JSON.stringify(error)}`;
+      expect(text).toContain('bad request to /v1/chat/completions?api-key=[redacted]');
+      for (const secret of ['q-secret-77', 'pw-hunter2', API_KEY]) expect(text).not.toContain(secret);
+    } finally {
+      server.close();
     }
   });
 });

@@ -1,0 +1,62 @@
+import type { Command } from 'commander';
+import { compare } from '../simulation/metrics/compare.js';
+import { formatComparison } from '../simulation/metrics/format.js';
+import {
+  compareToReferences,
+  formatReferenceComparison,
+  isReferenceSetId,
+} from '../simulation/metrics/references.js';
+import { readRunFile } from '../simulation/run-file.js';
+import { CliUsageError } from './cli-error.js';
+import type { CliIo } from './io.js';
+import { parseIntegerOption } from './options.js';
+
+interface CompareCliOptions {
+  reference: string;
+  resamples: number;
+  seed: number;
+  json?: boolean;
+}
+
+/**
+ * `haggle compare RUN.jsonl --reference FILE|card:ID`: the report's comparison as a text table on the
+ * terminal. Against a run file, every metric with the delta and its interval (as `compare()`); against
+ * a published set, each published number beside the run's estimate and interval.
+ */
+export function registerCompareCommand(program: Command, io: CliIo): void {
+  program
+    .command('compare')
+    .description("print a run's metrics beside a reference run, or beside the model card's published numbers")
+    .argument('<run>', 'run file (JSONL) written by simulate, or real sessions in that format')
+    .requiredOption(
+      '-r, --reference <file|set>',
+      'run file to compare against, or published numbers: card:qwen3-4b-negotiation-50k-ep3',
+    )
+    .option(
+      '--resamples <count>',
+      'bootstrap resamples for the confidence intervals',
+      parseIntegerOption('resamples', 10, 100_000),
+      1000,
+    )
+    .option('-s, --seed <seed>', 'bootstrap seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .option('--json', 'print the comparison as one JSON object')
+    .action((run: string, options: CompareCliOptions) => {
+      const sessions = readRunFile(run).sessions;
+      if (sessions.length === 0) throw new CliUsageError(`${run} holds no sessions`);
+      const bootstrap = { resamples: options.resamples, seed: options.seed };
+      if (isReferenceSetId(options.reference)) {
+        const result = compareToReferences(sessions, options.reference, bootstrap);
+        io.stdout.write(
+          options.json ? `${JSON.stringify(result)}\n` : `${formatReferenceComparison(result)}\n`,
+        );
+        return;
+      }
+      const reference = readRunFile(options.reference).sessions;
+      if (reference.length === 0) throw new CliUsageError(`${options.reference} holds no sessions`);
+      const result = compare(sessions, reference, {
+        ...bootstrap,
+        labels: { run: 'run', reference: 'reference' },
+      });
+      io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatComparison(result)}\n`);
+    });
+}

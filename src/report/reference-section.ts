@@ -1,0 +1,67 @@
+import {
+  formatPublishedValue,
+  type ReferenceComparison,
+  referenceVerdict,
+} from '../simulation/metrics/references.js';
+import { dataNumber, escapeHtml } from './html.js';
+
+const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
+
+const WIDTH = 1000;
+const ROW = 34;
+const LEFT = 460;
+const RIGHT = 24;
+
+/**
+ * One row per published value: the run's interval as a line with its estimate as a dot, the published
+ * value as a diamond. A diamond on the line is a number the run is consistent with.
+ */
+function forestPlot(comparison: ReferenceComparison): string {
+  const rows = comparison.rows;
+  const height = ROW * rows.length + 36;
+  const plot = WIDTH - LEFT - RIGHT;
+  const highest = Math.max(0.1, ...rows.flatMap((r) => [r.reference.value, r.ci?.[1] ?? 0, r.run ?? 0]));
+  const top = Math.min(1, Math.ceil(highest * 10 + 0.5) / 10);
+  const x = (v: number) => Math.round((LEFT + (Math.min(v, top) / top) * plot) * 100) / 100;
+  const parts: string[] = [];
+  for (let i = 0; i <= 4; i++) {
+    const v = (top * i) / 4;
+    parts.push(
+      `<line class="grid" x1="${x(v)}" x2="${x(v)}" y1="8" y2="${height - 24}"/>`,
+      `<text class="tick" x="${x(v)}" y="${height - 8}" text-anchor="middle">${percent(v)}</text>`,
+    );
+  }
+  rows.forEach((row, i) => {
+    const y = 8 + ROW * i + ROW / 2;
+    parts.push(
+      `<text class="category" x="${LEFT - 10}" y="${y + 4}" text-anchor="end">${escapeHtml(row.reference.name)}</text>`,
+    );
+    if (row.ci) {
+      parts.push(
+        `<line class="ci" data-row="${escapeHtml(row.reference.id)}" x1="${x(row.ci[0])}" x2="${x(row.ci[1])}" y1="${y}" y2="${y}"/>`,
+      );
+    }
+    if (row.run !== null) parts.push(`<circle class="estimate" cx="${x(row.run)}" cy="${y}" r="4"/>`);
+    const p = x(row.reference.value);
+    parts.push(
+      `<path class="published ${row.inside ? 'inside' : 'outside'}" d="M${p} ${y - 7}L${p + 7} ${y}L${p} ${y + 7}L${p - 7} ${y}Z"><title>${escapeHtml(`published ${formatPublishedValue(row.reference)}`)}</title></path>`,
+    );
+  });
+  return `<svg class="forest" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="published values against the run's intervals">${parts.join('')}</svg>`;
+}
+
+/** The run beside a published reference set: a table and a forest plot. */
+export function renderReferenceSection(comparison: ReferenceComparison): string {
+  const level = `${Math.round(comparison.level * 100)}% CI`;
+  const rows = comparison.rows.map((row) => {
+    const assumed = row.reference.assumed
+      ? `<br><span class="note">haggle's reading: ${escapeHtml(row.reference.assumed)}</span>`
+      : '';
+    return `<tr data-reference-row="${escapeHtml(row.reference.id)}" data-published="${row.reference.value}" data-run="${dataNumber(row.run)}" data-low="${dataNumber(row.ci?.[0] ?? null)}" data-high="${dataNumber(row.ci?.[1] ?? null)}" data-inside="${row.inside === null ? '' : String(row.inside)}"${row.runModel ? ' class="run-model"' : ''}><td>${escapeHtml(row.reference.name)}${row.runModel ? ' <span class="tag">this run’s model</span>' : ''}<br><span class="note">source: “${escapeHtml(row.reference.quote)}”</span>${assumed}</td><td>${escapeHtml(formatPublishedValue(row.reference))}</td><td>${row.run === null ? '–' : percent(row.run)}</td><td>${row.ci ? `${percent(row.ci[0])} – ${percent(row.ci[1])}` : '–'}</td><td>${row.n}</td><td class="verdict ${row.inside === null ? '' : row.inside ? 'inside' : 'outside'}">${escapeHtml(referenceVerdict(row))}</td></tr>`;
+  });
+  const { total, finished } = comparison.sessions;
+  return `<p class="note">${escapeHtml(comparison.set.title)} (<code>${escapeHtml(comparison.set.id)}</code>). Source: ${escapeHtml(comparison.set.source)}.</p>
+<table class="metrics references" data-table="references"><thead><tr><th>published value</th><th>published</th><th>this run</th><th>${level}</th><th>n</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<figure class="chart" data-chart="references"><figcaption>Published values (diamonds) against this run's estimates (dots) and ${level} (lines)</figcaption>${forestPlot(comparison)}</figure>
+<p class="note">The run: ${finished} of ${total} sessions finished (errored and aborted ones are left out of these rates). Intervals: percentile bootstrap over sessions, ${comparison.resamples} resamples, seed ${comparison.seed}. A published value inside the interval is one this run is consistent with; the published numbers' own uncertainty is not stated, so they are taken as exact.</p>`;
+}
