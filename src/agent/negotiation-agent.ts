@@ -9,7 +9,6 @@ import {
   BackendError,
   HaggleAbortError,
   HaggleError,
-  InvalidInputError,
   InvalidModelOutputError,
   throwIfAborted,
   type ValidationIssue,

@@ -24,7 +24,6 @@ import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
-import { redactSecrets } from './redact-arguments.js';
 import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
 import { resumeProvenanceNote } from './resume-note.js';
 import { parseShardOption } from './shard-option.js';

@@ -3,12 +3,7 @@ import type { Role } from '../contract/history.js';
 import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
-import {
-  currentProvenance,
-  type RunProvenance,
-  sameRunSettings,
-  withoutLocations,
-} from '../simulation/provenance.js';
+import { currentProvenance, type RunProvenance, withoutLocations } from '../simulation/provenance.js';
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';

@@ -1,6 +1,4 @@
 import type { ErrorMessageCount } from '../simulation/failures.js';
-import { UNFINISHED_REASONS } from '../simulation/failures.js';
-import type { EndReason } from '../simulation/outcome.js';
 import { escapeHtml } from './html.js';
 
 const share = (count: number, total: number) =>
@@ -30,23 +28,4 @@ export function renderFailures(
   );
   return `<div class="failures" data-failures="${unfinished}"><p class="failure-headline">${headline}</p>
 <table class="errors"><thead><tr><th>error</th><th>${unit}</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
-}
-
-/** One run's sessions by end reason, with the reasons that mean "did not finish" marked. */
-export function renderOutcomes(
-  runs: readonly { name: string; sessions: number; outcomes: Record<EndReason, number> }[],
-): string {
-  const reasons = (Object.keys(runs[0]?.outcomes ?? {}) as EndReason[]).filter((reason) =>
-    runs.some((r) => r.outcomes[reason] > 0),
-  );
-  const head = `<tr><th>end reason</th>${runs.map((r) => `<th>${escapeHtml(r.name)}</th>`).join('')}</tr>`;
-  const rows = reasons.map((reason) => {
-    const unfinished = UNFINISHED_REASONS.includes(reason);
-    const cells = runs
-      .map((r) => `<td>${r.outcomes[reason]} (${share(r.outcomes[reason], r.sessions)})</td>`)
-      .join('');
-    return `<tr data-reason="${reason}"${unfinished ? ' class="unfinished"' : ''}><td>${reason}${unfinished ? ' (did not finish)' : ''}</td>${cells}</tr>`;
-  });
-  return `<table class="outcomes" data-table="outcomes"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Shares are of all sessions. Sessions that did not finish (a negotiator failed, or the run was stopped) are neither deals nor no-deals: every other number on this page stands on the finished ones.</p>`;
 }

@@ -11,7 +11,6 @@ import {
   type SessionLengthDistribution,
   sessionLengthDistribution,
 } from '../simulation/metrics/session-length.js';
-import { END_REASONS, type EndReason } from '../simulation/outcome.js';
 import type { RunProvenance } from '../simulation/provenance.js';
 import type { RunHeader } from '../simulation/run-file.js';
 import type { SessionResult } from '../simulation/session-result.js';
@@ -51,8 +50,6 @@ export interface RunFigures {
   /** Sessions that ended by the rules: what every rate and chart stands on. */
   finished: number;
   deals: number;
-  /** Sessions by end reason, failed ones included. */
-  outcomes: Record<EndReason, number>;
   /** Distinct errors of the sessions that did not finish, most frequent first. */
   errorMessages: ErrorMessageCount[];
   priceRatio: { values: number; bins: HistogramBin[] };
@@ -89,8 +86,6 @@ export interface ReportData {
 function figures(run: ReportRun, bootstrap: BootstrapOptions): RunFigures {
   const config = run.header?.config as { buyer?: unknown; seller?: unknown } | undefined;
   const first = run.sessions[0];
-  const outcomes = Object.fromEntries(END_REASONS.map((r) => [r, 0])) as Record<EndReason, number>;
-  for (const s of run.sessions) outcomes[s.outcome.reason]++;
   const finished = finishedOnly(run.sessions);
   const priceRatio = priceRatioHistogram(run.sessions);
   const sessionLength = sessionLengthDistribution(run.sessions);
@@ -101,7 +96,6 @@ function figures(run: ReportRun, bootstrap: BootstrapOptions): RunFigures {
     sessions: run.sessions.length,
     finished: finished.length,
     deals: finished.filter((s) => s.outcome.status === 'deal').length,
-    outcomes,
     errorMessages: countErrorMessages(run.sessions),
     priceRatio,
     sessionLength,

@@ -8,7 +8,7 @@ import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
 import { EarlyStop, resolveEarlyStop } from './early-stop.js';
 import { isFinished } from './failures.js';
-import { currentProvenance, sameRunSettings, withoutLocations } from './provenance.js';
+import { currentProvenance, withoutLocations } from './provenance.js';
 import {
   RUN_FILE_FORMAT,
   RUN_FILE_VERSION,

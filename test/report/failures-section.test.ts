@@ -39,9 +39,11 @@ describe('the report: outcomes and failures', () => {
     expect(html).toMatch(/<tr data-metric="deal-rate" data-run="0.75">/);
     expect(html).toContain('<h2 id="outcomes">Outcomes and failures</h2>');
     expect(html).toMatch(
-      /<tr data-reason="error" class="unfinished"><td>error \(did not finish\)<\/td><td>3 \(42\.9%\)<\/td><\/tr>/,
+      /<tr data-reason="error" class="kind-failed"><td>error<\/td><td>failed<\/td><td data-run="[^"]*" data-sessions="3">3<\/td>/,
     );
-    expect(html).toMatch(/<tr data-reason="accepted"><td>accepted<\/td><td>3 \(42\.9%\)<\/td><\/tr>/);
+    expect(html).toMatch(
+      /<tr data-reason="accepted" class="kind-deal"><td>accepted<\/td><td>deal<\/td><td data-run="[^"]*" data-sessions="3">3<\/td>/,
+    );
     expect(html).toContain('3 of 7 sessions failed (42.9%). They are left out of every rate and chart');
     const errors = [
       ...html.matchAll(/<tr data-error-count="(\d+)"><td class="error-message">([^<]*)<\/td>/g),
