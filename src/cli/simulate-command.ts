@@ -161,7 +161,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         }
         if (error instanceof RunFailedEarlyError && options.out) {
           // Still one line. A resumed run keeps file lines as they are, failures included.
-          error.message += `; ${options.out} holds the sessions played, as failures (--resume keeps them, --overwrite starts again)`;
+          error.message += `; ${options.out} holds the sessions played, as failures (--resume plays them again once the cause is fixed)`;
         }
         throw withResumeHint(error, rawArguments(command));
       }

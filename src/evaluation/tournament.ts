@@ -242,6 +242,8 @@ async function execute(
         plays: (index) => index < plan.matches.length && inShard(index, options.shard),
         kind: 'tournament',
         noun: 'match',
+        // A failed match is no result: resuming plays it again.
+        replay: (record) => !isFinishedMatch(record),
       })
     : undefined;
   const writer = output?.writer;

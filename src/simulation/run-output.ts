@@ -1,8 +1,8 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, statSync } from 'node:fs';
 import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
 import { sameRunSettings } from './provenance.js';
-import { RunFileError } from './run-file-error.js';
-import { RunWriter } from './run-writer.js';
+import { fileStep, RunFileError } from './run-file-error.js';
+import { RunWriter, readSegments, writeAtomically } from './run-writer.js';
 
 /** A run's output file, open for appending, with the records a resumed file already held. */
 export interface RunOutput<Record extends { index: number }> {
@@ -32,6 +32,12 @@ export interface OpenRunOutputOptions<Header, Record extends { index: number }> 
   /** What the file holds, for messages: `run` and `session`, `tournament` and `match`. */
   kind: string;
   noun: string;
+  /**
+   * Records a resume plays again instead of keeping (a session that failed: it is no result, and the
+   * server that failed it may be back). They are taken out of the file before anything is appended,
+   * so the file never holds an index twice.
+   */
+  replay?: (record: Record) => boolean;
 }
 
 /**
@@ -66,5 +72,32 @@ export function openRunOutput<Header, Record extends { index: number }>(
   if (stray !== undefined) {
     throw new RunFileError(path, `holds ${noun} ${stray.index}, which this ${kind} does not play`);
   }
-  return { writer: RunWriter.continue<Record>(path, contents), kept: contents.records };
+  const replayed = options.replay ? contents.records.filter(options.replay) : [];
+  if (replayed.length === 0) {
+    return { writer: RunWriter.continue<Record>(path, contents), kept: contents.records };
+  }
+  dropRecords(path, contents, new Set(replayed.map((record) => record.index)));
+  const rest = options.read(path);
+  return { writer: RunWriter.continue<Record>(path, rest), kept: rest.records };
+}
+
+/** Rewrites the file without the given records (a temporary file, then a rename): all or nothing. */
+function dropRecords<Header, Record extends { index: number }>(
+  path: string,
+  contents: IndexedJsonlContents<Header, Record>,
+  drop: ReadonlySet<number>,
+): void {
+  const keep = contents.spans.filter((span) => !drop.has(span.index)).sort((a, b) => a.start - b.start);
+  const fd = fileStep(path, 'reading to take out failed records', () => openSync(path, 'r'), {
+    resumable: true,
+  });
+  try {
+    writeAtomically(
+      path,
+      readSegments([{ fd, start: 0, end: contents.headerBytes }, ...keep.map((span) => ({ fd, ...span }))]),
+      { resumable: true },
+    );
+  } finally {
+    closeSync(fd);
+  }
 }

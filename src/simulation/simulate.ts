@@ -324,5 +324,7 @@ function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
     plays: (index) => index < plan.sessions && inShard(index, plan.options.shard),
     kind: 'run',
     noun: 'session',
+    // A failed session is no result: resuming (say, once the server is back) plays it again.
+    replay: (record) => !isFinished(record),
   });
 }

@@ -164,7 +164,7 @@ describe('haggle simulate against a loopback server that answers errors', () => 
       // The file holds what was played, as failures, and the line says so.
       expect(io.err().trimEnd()).toMatch(
         new RegExp(
-          `; ${out.replaceAll('.', '\\.')} holds the sessions played, as failures \\(--resume keeps them, --overwrite starts again\\)$`,
+          `; ${out.replaceAll('.', '\\.')} holds the sessions played, as failures \\(--resume plays them again once the cause is fixed\\)$`,
         ),
       );
       const played = readRunFile(out).sessions;
