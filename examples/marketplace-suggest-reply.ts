@@ -53,9 +53,13 @@ const floor = { minPrice: 95 };
 const moves = legalMovesAfter(new BestOfferRules(), ListingContextSchema.parse(context), history, 'seller');
 for (const move of moves) {
   const price = move.price ? ` at a price in ${describeInterval(intersectInterval(move.price, floor))}` : '';
+  const below = move.dealPrice !== undefined && move.dealPrice < floor.minPrice;
   const deal =
-    move.dealPrice !== undefined ? ` (a deal at ${move.dealPrice}: below the floor, so left out)` : '';
-  console.log(`legal move: ${move.action}${price}${deal}`);
+    move.dealPrice !== undefined
+      ? ` (a deal at ${move.dealPrice}${below ? ': below the floor, left out' : ''})`
+      : '';
+  const time = move.maxResponseHours !== undefined ? `, within ${move.maxResponseHours} h` : '';
+  console.log(`legal move: ${move.action}${price}${deal}${time}`);
 }
 
 const agent = new NegotiationAgent({ backend, guardrails: { seller: floor } });
