@@ -1,3 +1,4 @@
+import { redact } from '../internal/redact.js';
 import { urlWithPlaceholders } from '../internal/redact-url.js';
 
 /** Options whose value is a credential. */
@@ -9,7 +10,7 @@ const URL_OPTIONS = ['--base-url'];
  * Arguments fit to print back (in a resume hint, a log): a key typed on the command line never reaches
  * the terminal again; `"$HAGGLE_API_KEY"` stands in, for the shell to expand. A base URL keeps its host
  * and path, but its user:password and its query values become placeholders the user fills back in
- * (`urlWithPlaceholders`, shared with the rest of haggle's redaction in `internal/`).
+ * (`urlWithPlaceholders`); any other argument passes the shared redaction of `internal/redact.ts`.
  */
 export function redactSecrets(args: readonly string[]): string[] {
   return args.map((arg, i) => {
@@ -19,7 +20,9 @@ export function redactSecrets(args: readonly string[]): string[] {
     const inline = SECRET_OPTIONS.find((option) => arg.startsWith(`${option}=`));
     if (inline) return `${inline}="$HAGGLE_API_KEY"`;
     const inlineUrl = URL_OPTIONS.find((option) => arg.startsWith(`${option}=`));
-    return inlineUrl ? `${inlineUrl}=${redactUrlList(arg.slice(inlineUrl.length + 1))}` : arg;
+    if (inlineUrl) return `${inlineUrl}=${redactUrlList(arg.slice(inlineUrl.length + 1))}`;
+    // Any other argument still passes the shared redaction: a URL with user:password, a `token=…`.
+    return redact(arg);
   });
 }
 
