@@ -69,8 +69,14 @@ export class Redactor {
   readonly #exact: string[];
   readonly #loose: RegExp | undefined;
   readonly #base64: RegExp | undefined;
+  readonly #shapes: boolean;
 
-  constructor(secrets: readonly string[] = []) {
+  /**
+   * @param options.shapes also replace what is shaped like a secret (default true). Off for text that
+   *   is not a message, such as a model's answer, where `token=` or `Bearer` may be meant.
+   */
+  constructor(secrets: readonly string[] = [], options: { shapes?: boolean } = {}) {
+    this.#shapes = options.shapes ?? true;
     const kept = [...new Set(secrets.filter((secret) => secret.length >= MIN_LENGTH))];
     // Longest first, so a secret that contains another is replaced whole.
     kept.sort((a, b) => b.length - a.length);
@@ -88,7 +94,7 @@ export class Redactor {
     for (const secret of this.#exact) out = out.split(secret).join(REDACTED);
     if (this.#loose) out = out.replace(this.#loose, REDACTED);
     if (this.#base64) out = replaceBase64Runs(out, this.#base64);
-    for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);
+    if (this.#shapes) for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement);
     return out;
   }
 

@@ -44,10 +44,10 @@ export async function startUpstream(handler: Handler): Promise<Upstream> {
   return upstream;
 }
 
-/** A valid chat completion whose content is a legal turn for the request's schema. */
-export function completionBody(body: Record<string, unknown>): string {
+/** A valid chat completion whose content is a legal turn for the request's schema (or `content`). */
+export function completionBody(body: Record<string, unknown>, content?: string): string {
   const n = typeof body.n === 'number' ? body.n : 1;
-  const content = turnForSchema(schemaOfRequest(body));
+  content ??= turnForSchema(schemaOfRequest(body));
   return JSON.stringify({
     id: 'loopback',
     object: 'chat.completion',

@@ -31,7 +31,13 @@ const FORMS: Record<string, (key: string, cut: number) => string> = {
   'url userinfo': (key) => `http://client:${encodeURIComponent(key)}@upstream.internal/v1`,
   'query parameter': (key) => `https://upstream.internal/v1?api_key=${encodeURIComponent(key)}`,
 };
-const PLACES = ['reason phrase', 'error body', 'non-JSON 200 body', 'warnings header'] as const;
+const PLACES = [
+  'reason phrase',
+  'error body',
+  'non-JSON 200 body',
+  'warnings header',
+  'model answer',
+] as const;
 type Place = (typeof PLACES)[number];
 
 const keyArbitrary = fc
@@ -56,6 +62,10 @@ describe('0 secrets out, whatever form a hostile upstream echoes the key in', ()
       } else if (place === 'error body') {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ error: { message: `your key ${text} is not allowed`, headers: text } }));
+      } else if (place === 'model answer') {
+        // Not a turn: the agent re-asks, then records the raw answer in its error.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(completionBody(body, `my key is ${text}`));
       } else if (place === 'non-JSON 200 body') {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end(`<html>proxy login for ${text}</html>`);
@@ -128,6 +138,11 @@ describe('0 secrets out, whatever form a hostile upstream echoes the key in', ()
             expect(file).toContain('upstream saw');
             expect(answer.status).toBe(200);
             expect(answer.headers.get('x-haggle-warnings')).toContain('upstream saw');
+          } else if (place === 'model answer') {
+            expect(results.every((result) => result.error?.name === 'InvalidModelOutputError')).toBe(true);
+            expect(file).toContain('my key is');
+            expect(answer.status).toBe(200);
+            expect(answer.text).toContain('my key is');
           } else {
             expect(results.every((result) => result.outcome.reason === 'error')).toBe(true);
             expect(answer.status).toBe(502);

@@ -69,6 +69,8 @@ export class OpenAICompatibleBackend implements LanguageBackend {
   readonly #options: ResolvedBackendOptions;
   readonly #pool: ReplicaPool;
   readonly #redactor: Redactor;
+  /** For model output: only the credentials themselves, and only long ones (see the constructor). */
+  readonly #outputRedactor: Redactor;
   readonly #transport: HttpTransport;
 
   constructor(options: OpenAICompatibleBackendOptions) {
@@ -88,6 +90,24 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       ...Object.values(resolved.headers),
       ...resolved.baseURLs.flatMap(urlCredentials),
     ]);
+    // A hostile server can also put the key in the answer itself, which the agent records (as a turn's
+    // message, or in the error of an invalid turn). Answers lose the key, header values and URL
+    // passwords, when 8 characters or longer: a short query value (`?v=true`) must not touch the JSON.
+    const passwords = resolved.baseURLs.flatMap((url) => {
+      try {
+        return [decodeURIComponent(new URL(url).password)];
+      } catch {
+        return [];
+      }
+    });
+    this.#outputRedactor = new Redactor(
+      [
+        ...(resolved.apiKey ? [resolved.apiKey] : []),
+        ...Object.values(resolved.headers),
+        ...passwords,
+      ].filter((secret) => secret.length >= 8),
+      { shapes: false },
+    );
   }
 
   /** Replica URLs as errors show them: without credentials. */
@@ -150,9 +170,8 @@ export class OpenAICompatibleBackend implements LanguageBackend {
             warnings.push(warning);
         }
         for (const choice of part.response.choices) {
-          choices.push(
-            this.#options.cleanOutput ? { ...choice, text: cleanOutputText(choice.text) } : choice,
-          );
+          const text = this.#options.cleanOutput ? cleanOutputText(choice.text) : choice.text;
+          choices.push({ ...choice, text: this.#outputRedactor.text(text) });
         }
         usage.promptTokens += part.response.usage.promptTokens;
         usage.completionTokens += part.response.usage.completionTokens;
