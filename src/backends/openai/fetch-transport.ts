@@ -8,9 +8,10 @@ import { bodyLimit, declaredLength, ResponseOverLimit } from './response-limit.j
  */
 export function createFetchTransport(fetchImpl: typeof fetch): HttpTransport {
   return async (url, init) => {
-    const response = await fetchImpl(url, {
+    const target = withoutUserinfo(url, init.headers);
+    const response = await fetchImpl(target.url, {
       method: init.method,
-      headers: init.headers,
+      headers: target.headers,
       body: init.body,
       signal: init.signal,
     });
@@ -58,6 +59,33 @@ async function readLimited(response: Response, limit: number): Promise<string> {
     if (response.ok) throw new ResponseOverLimit(limit);
     return text + decoder.decode(value.subarray(0, limit - size));
   }
+}
+
+/**
+ * `fetch` refuses a URL with user:password (a WHATWG rule), which would fail every attempt as a
+ * connection error. As `node:http` does, the userinfo becomes `Authorization: Basic` unless the
+ * request already has an Authorization header (the API key's `Bearer`, which wins).
+ */
+function withoutUserinfo(
+  url: string,
+  headers: Record<string, string>,
+): { url: string; headers: Record<string, string> } {
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return { url, headers };
+  const basic = btoa(
+    String.fromCharCode(
+      ...new TextEncoder().encode(
+        `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`,
+      ),
+    ),
+  );
+  parsed.username = '';
+  parsed.password = '';
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  return {
+    url: parsed.toString(),
+    headers: hasAuthorization ? headers : { ...headers, authorization: `Basic ${basic}` },
+  };
 }
 
 async function cancelQuietly(body: ReadableStream<Uint8Array> | null): Promise<void> {

@@ -43,10 +43,8 @@ describe.each([
   ['fetch', globalThis.fetch],
 ])('maxResponseBytes over %s', (_name, fetchImpl) => {
   const options = (url: string, maxResponseBytes?: number) => ({
-    // fetch refuses URLs with user:password (a WHATWG rule), so only node:http gets them.
-    baseURL: fetchImpl
-      ? `${url}?api-key=Q-secret-5678`
-      : `http://alice:PW-secret-1234@${url.slice('http://'.length)}?api-key=Q-secret-5678`,
+    // fetch itself refuses user:password in a URL; the fetch transport moves it out, as node:http does.
+    baseURL: `http://alice:PW-secret-1234@${url.slice('http://'.length)}?api-key=Q-secret-5678`,
     model: 'm',
     apiKey: 'sk-limit-test-0123456789',
     ...(maxResponseBytes !== undefined ? { maxResponseBytes } : {}),
