@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createNodeTransport } from '../src/backends/openai/node-transport.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/backends/openai/response-limit.js';
 import { NegotiationAgent, OpenAICompatibleBackend, simulate } from '../src/index.js';
 
 function arg(name: string, fallback: number): number {
@@ -160,7 +161,8 @@ async function main(): Promise<void> {
     const httpRun = () =>
       peer(async () => {
         const signal = new AbortController().signal;
-        return (await transport(url, { method: 'POST', headers, body, signal })).text();
+        const maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+        return (await transport(url, { method: 'POST', headers, body, signal, maxResponseBytes })).text();
       });
 
     // haggle: simulate() through NegotiationAgent -> OpenAICompatibleBackend.

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
 import { HaggleError } from '../contract/errors.js';
+import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import {
   type AnyCompletionRequest,
@@ -12,6 +13,7 @@ import {
   toGenerateOptions,
 } from './chat-request.js';
 import { chatCompletion, type ResponseMeta, streamChunks, textCompletion } from './completion-response.js';
+import { headerJson } from './header-value.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 
 export interface OpenAIServerOptions {
@@ -165,7 +167,7 @@ export class OpenAIServer {
     const result = await this.backend.doGenerate(options);
     if (controller.signal.aborted) return;
     const headers: Record<string, string> =
-      result.warnings.length > 0 ? { 'x-haggle-warnings': JSON.stringify(result.warnings) } : {};
+      result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
     sendJson(
       res,
       200,
@@ -198,15 +200,23 @@ function modelNotFound(model: string): HttpError {
   });
 }
 
-/** What a client may see of an error: typed haggle errors by their message, anything else generically. */
+/**
+ * What a client may see of an error: typed haggle errors by their message, anything else generically.
+ * A backend's failure passes the shared redaction once more on its way out: a remote backend cleaned
+ * its own key from it, and this catches anything shaped like a credential (a bearer token, a URL's
+ * user:password, an `api-key=` parameter) that an upstream put there.
+ */
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (HaggleError.isInstance(error)) {
     if (error.code === 'invalid-input') return new HttpError(400, error.message, { code: error.code });
+    const message = redact(error.message);
     const status = (error as { status?: unknown }).status;
-    if (status === 429)
-      return new HttpError(429, error.message, { type: 'rate_limit_error', code: error.code });
-    return new HttpError(502, error.message, { type: 'server_error', code: error.code });
+    if (status === 429) return new HttpError(429, message, { type: 'rate_limit_error', code: error.code });
+    // An upstream that refused the request itself (a schema it cannot take): the client's to fix, and a
+    // 502 would make its client send the same request again.
+    if (status === 400 || status === 422) return new HttpError(status, message, { code: error.code });
+    return new HttpError(502, message, { type: 'server_error', code: error.code });
   }
   return new HttpError(500, 'internal server error', { code: 'internal_error' });
 }
