@@ -22,6 +22,7 @@ export interface BackendCliOptions {
   dialect?: DialectName;
   endpoint?: Endpoint;
   timeout?: number;
+  maxResponseMib?: number;
   device?: OnnxDevice;
   dtype?: OnnxDtype;
 }
@@ -75,6 +76,11 @@ export function addBackendOptions(command: Command, options: { required?: boolea
       parseIntegerOption('timeout', 1, 3_600_000),
     )
     .option(
+      '--max-response-mib <mib>',
+      'largest server answer read, in MiB (default 16); a larger one fails its session',
+      parseIntegerOption('max-response-mib', 1, 256),
+    )
+    .option(
       '--device <name>',
       'where --backend onnx runs: cpu, cuda or webgpu (falls back to cpu, with a warning)',
       parseChoice('device', ['cpu', 'cuda', 'webgpu'] as const),
@@ -93,12 +99,26 @@ export function createCliBackend(
 ): LanguageBackend | undefined {
   if (options.backend === undefined) {
     const stray = (
-      ['baseUrl', 'model', 'apiKey', 'dialect', 'endpoint', 'timeout', 'device', 'dtype'] as const
+      [
+        'baseUrl',
+        'model',
+        'apiKey',
+        'dialect',
+        'endpoint',
+        'timeout',
+        'maxResponseMib',
+        'device',
+        'dtype',
+      ] as const
     ).find((key) => options[key] !== undefined);
     if (stray) throw new CliUsageError(`--${kebab(stray)} needs --backend`);
     return undefined;
   }
   if (options.backend === 'onnx') {
+    if (options.maxResponseMib !== undefined)
+      throw new CliUsageError(
+        '--max-response-mib needs --backend openai (a local model answers over no HTTP)',
+      );
     if (!options.model)
       throw new CliUsageError('--backend onnx needs --model <dir>, the exported model folder');
     // Loaded on first use, in a worker thread; onnxruntime-node is only imported then.
@@ -128,6 +148,7 @@ export function createCliBackend(
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+    ...(options.maxResponseMib ? { maxResponseBytes: options.maxResponseMib * 1024 * 1024 } : {}),
   });
 }
 

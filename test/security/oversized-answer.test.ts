@@ -77,6 +77,22 @@ describe('an upstream that answers 5 MiB, against a 1 MiB cap', () => {
   });
 });
 
+describe('--max-response-mib', () => {
+  it("sets the cap of the CLI's backend: 2 MiB answers fail a 1 MiB cap, and it is refused for onnx", async () => {
+    const upstream = await startUpstream((_req, res) => streamBytes(res, 2 * MiB));
+    upstreams.push(upstream);
+    const io = captureIo();
+    const args = ['simulate', '--backend', 'openai', '--base-url', upstream.url, '--model', 'm'];
+    const code = await runCli([...args, '-n', '2', '--max-response-mib', '1', '--no-progress'], io);
+    expect(code).not.toBe(0);
+    expect(io.err()).toMatch(/ResponseTooLargeError.*1048576 bytes/);
+    const onnx = captureIo();
+    const refused = ['simulate', '--backend', 'onnx', '--model', 'm', '--max-response-mib', '1'];
+    expect(await runCli(refused, onnx)).toBe(2);
+    expect(onnx.err()).toMatch(/--max-response-mib needs --backend openai/);
+  });
+});
+
 describe('the default cap (16 MiB), an upstream answering a little over it', () => {
   it('haggle simulate writes every session with its error, one-line messages, no stack trace', async () => {
     const upstream = await startUpstream((_req, res) =>
