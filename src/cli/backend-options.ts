@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { NegotiationAgent } from '../agent/negotiation-agent.js';
 import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
-import type { LanguageBackend } from '../backends/language-backend.js';
+import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
@@ -160,10 +160,11 @@ export function createBackendNegotiators(
   options: BackendCliOptions,
   command: Command,
   env: NodeJS.ProcessEnv = process.env,
+  onWarning?: (warning: BackendWarning) => void,
 ): { buyer?: Negotiator; seller?: Negotiator } {
   const backend = createCliBackend(options, env);
   if (!backend) return {};
-  const agent = new NegotiationAgent({ backend });
+  const agent = new NegotiationAgent({ backend, ...(onWarning ? { onWarning } : {}) });
   return {
     ...(command.getOptionValueSource('buyer') === 'cli' ? {} : { buyer: agent }),
     ...(command.getOptionValueSource('seller') === 'cli' ? {} : { seller: agent }),
@@ -172,4 +173,25 @@ export function createBackendNegotiators(
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/**
+ * A backend warning as the CLI prints it on stderr (once per distinct warning), or `undefined` for the
+ * ones it leaves to the run records: a setting the backend cannot honour is one the agent chose itself
+ * (its template's stop strings under a JSON schema), which the user can do nothing about; a fallback
+ * (CUDA to the CPU) changes what the run measures, so it is said.
+ */
+export function formatBackendWarning(warning: BackendWarning): string | undefined {
+  if (warning.type === 'unsupported-setting') return undefined;
+  return `haggle: warning: ${warning.message}\n`;
+}
+
+/** Writes the warnings the CLI prints (see `formatBackendWarning`) to `stderr`. */
+export function printBackendWarning(stderr: {
+  write(text: string): unknown;
+}): (warning: BackendWarning) => void {
+  return (warning) => {
+    const line = formatBackendWarning(warning);
+    if (line) stderr.write(line);
+  };
 }
