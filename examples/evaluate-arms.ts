@@ -11,14 +11,18 @@ import {
   utilityLinear,
 } from 'haggle';
 
-// 48 scenarios x 2 opponents x 12 seeds; the id names this exact suite in a paper.
-const suite = generateSuite({ seed: 2026, opponents: ['conceder', 'tit-for-tat'] });
+// 48 scenarios x 2 opponents x 12 seeds (haggle's default shape); the id names this exact suite in a
+// paper. The opponents carry the CLI's names, so `haggle suite --seed 2026` writes this very suite.
+const suite = generateSuite({ seed: 2026, opponents: ['utility-conceder', 'utility-tit-for-tat'] });
 console.log(`suite ${suite.id.slice(0, 16)}…: ${suite.scenarios.length} scenarios`);
 
 const results = await runTournament({
   suite,
   arms: { boulware: utilityBoulware(), linear: utilityLinear() },
-  opponents: { conceder: utilityConceder(), 'tit-for-tat': new UtilityTitForTatNegotiator() },
+  opponents: {
+    'utility-conceder': utilityConceder(),
+    'utility-tit-for-tat': new UtilityTitForTatNegotiator(),
+  },
   concurrency: 16,
 }).done();
 

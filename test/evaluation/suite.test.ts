@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
 import {
   checkOutcome,
   generateSuite,
@@ -13,6 +14,7 @@ import {
   scoreTrade,
   suiteMatches,
 } from '../../src/index.js';
+import { captureIo } from '../helpers/capture-io.js';
 
 describe('suites', () => {
   const suite = generateSuite({ seed: 3 });
@@ -25,6 +27,17 @@ describe('suites', () => {
     for (const scenario of suite.scenarios) expect(scenarioGeometry(scenario).nash).not.toBeNull();
     const issueCounts = new Set(suite.scenarios.map((s) => s.space.issues.length));
     expect(issueCounts.size).toBeGreaterThan(1); // single- and multi-issue scenarios both occur
+  });
+
+  it('the suite `haggle suite --seed 2026` writes is the one the docs and the example generate in code', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'haggle-suite-cli-')), 'suite.json');
+    expect(await runCli(['suite', '--seed', '2026', '--out', out], captureIo())).toBe(0);
+    const fromCli = JSON.parse(readFileSync(out, 'utf8')) as { id: string };
+    const inCode = generateSuite({ seed: 2026, opponents: ['utility-conceder', 'utility-tit-for-tat'] });
+    expect(fromCli.id).toBe(inCode.id);
+    expect(readFileSync(new URL('../../examples/evaluate-arms.ts', import.meta.url), 'utf8')).toContain(
+      "generateSuite({ seed: 2026, opponents: ['utility-conceder', 'utility-tit-for-tat'] })",
+    );
   });
 
   it('has a content identity: same seed same id, another seed another id', () => {
