@@ -30,6 +30,11 @@ export interface MultiIssueResult {
   utilities: { buyer: number; seller: number };
   turns: (MultiIssueHistoryEntry & { violation?: string })[];
   error?: { name: string; message: string };
+  /**
+   * For `invalid-turn` and `error`: the side whose turn broke the rules or whose negotiator failed.
+   * The other side did nothing wrong: the match says nothing about its policy (a reward is void).
+   */
+  failedBy?: Role;
 }
 
 export interface MultiIssueNegotiationOptions {
@@ -70,6 +75,7 @@ export async function runMultiIssueNegotiation(
     reason: MultiIssueEndReason,
     agreement: Outcome | null,
     error?: unknown,
+    failedBy?: Role,
   ): MultiIssueResult => {
     const round = Math.max(0, turns.length - 1);
     const utilities = agreement
@@ -84,6 +90,7 @@ export async function runMultiIssueNegotiation(
       rounds: turns.length,
       utilities,
       turns,
+      ...(failedBy !== undefined ? { failedBy } : {}),
       ...(error !== undefined
         ? {
             error: {
@@ -139,14 +146,14 @@ export async function runMultiIssueNegotiation(
       } catch (error) {
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
         if (timedOut) return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number));
-        return finish('error', null, error);
+        return finish('error', null, error, role);
       }
       if (timedOut) return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number));
       const standing = standingProposal(turns, role);
       if (turn.action === 'accept') {
         if (!standing) {
           turns.push({ role, turn, violation: 'accepted, but the other side has no standing proposal' });
-          return finish('invalid-turn', null);
+          return finish('invalid-turn', null, undefined, role);
         }
         turns.push({ role, turn });
         return finish('accepted', standing);
@@ -159,7 +166,7 @@ export async function runMultiIssueNegotiation(
         checkOutcome(scenario.space, turn.offer ?? {});
       } catch (error) {
         turns.push({ role, turn, violation: (error as Error).message });
-        return finish('invalid-turn', null);
+        return finish('invalid-turn', null, undefined, role);
       }
       turns.push({ role, turn });
     }

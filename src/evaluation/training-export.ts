@@ -21,7 +21,8 @@ export interface GrpoGroup {
 /**
  * Groups a tournament's matches into GRPO-ready groups: the rollouts of one arm on one scenario against
  * one opponent in one role (differing only by seed), each with the programmatic reward of the arm's side.
- * Write them one JSON object per line.
+ * A match the opponent broke (its failure, its invalid turn) is void for the arm and left out; a group
+ * with no rollout left is left out too. Write them one JSON object per line.
  */
 export function grpoGroups(
   suite: Suite,
@@ -48,17 +49,20 @@ export function grpoGroups(
       };
       groups.set(groupId, group);
     }
+    const reward = bargainingReward(scenario, match.result, match.armRole, options);
+    if (reward === null) continue;
     group.rollouts.push({
       seed: match.seed,
-      reward: bargainingReward(scenario, match.result, match.armRole, options),
+      reward,
       reason: match.result.reason,
       turns: match.result.turns.map(({ role, turn }) => ({ role, turn })),
     });
   }
-  for (const group of groups.values()) {
+  const kept = [...groups.values()].filter((group) => group.rollouts.length > 0);
+  for (const group of kept) {
     group.meanReward = group.rollouts.reduce((sum, r) => sum + r.reward, 0) / group.rollouts.length;
   }
-  return [...groups.values()];
+  return kept;
 }
 
 /** JSONL text of the groups, one per line. */

@@ -32,9 +32,44 @@ describe('bargainingReward', () => {
     expect(bargainingReward(scenario, noDeal, 'buyer', { noDeal: 0 })).toBe(0);
     expect(bargainingReward(scenario, { ...noDeal, reason: 'invalid-turn' }, 'buyer')).toBe(-1);
   });
+
+  it("is -1 for a side's own failure and void (null) when the other side broke the negotiation", () => {
+    const broken = { ...base, agreement: null, rounds: 2 };
+    for (const reason of ['invalid-turn', 'error'] as const) {
+      expect(bargainingReward(scenario, { ...broken, reason, failedBy: 'buyer' }, 'buyer')).toBe(-1);
+      // The seller did nothing wrong: a 503 of the buyer's backend says nothing about its policy.
+      expect(bargainingReward(scenario, { ...broken, reason, failedBy: 'buyer' }, 'seller')).toBeNull();
+    }
+  });
 });
 
 describe('grpoGroups', () => {
+  it("leaves out the matches an opponent broke: its failures are no rollout of the arm's policy", async () => {
+    let calls = 0;
+    const linear = utilityLinear();
+    // Fails on every other match it opens: as a flaky backend of the opponent would.
+    const flaky = {
+      describe: () => ({ kind: 'flaky' }),
+      predict: async (...args: Parameters<typeof linear.predict>) => {
+        if (args[0].round <= 1 && calls++ % 2 === 0) throw new Error('HTTP 503 from the opponent backend');
+        return linear.predict(...args);
+      },
+    };
+    const results = await runTournament({
+      suite,
+      arms: { linear: utilityLinear() },
+      opponents: { x: flaky },
+      concurrency: 1,
+      earlyStop: 0,
+    }).done();
+    const failed = results.matches.filter((m) => m.result.reason === 'error');
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed.every((m) => m.result.failedBy === 'buyer')).toBe(true);
+    const rollouts = grpoGroups(suite, results.matches).flatMap((g) => g.rollouts);
+    expect(rollouts).toHaveLength(results.matches.length - failed.length);
+    expect(rollouts.every((r) => r.reason !== 'error' && r.reward >= 0)).toBe(true);
+  });
+
   it('groups the rollouts of one setting across seeds, with rewards and their mean', async () => {
     const results = await runTournament({
       suite,
