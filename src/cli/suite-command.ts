@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { generateSuite, saveSuite } from '../evaluation/suite.js';
+import { DEFAULT_SUITE_OPPONENTS, generateSuite, saveSuite } from '../evaluation/suite.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { isMultiIssueAgentName, MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
@@ -30,7 +30,7 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
     .option(
       '--opponents <names>',
       `comma-separated: ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
-      'utility-conceder,utility-tit-for-tat',
+      DEFAULT_SUITE_OPPONENTS.join(','),
     )
     .option('--name <name>', 'a name for the suite')
     .action((options: SuiteCliOptions) => {

@@ -55,6 +55,7 @@ export type { Estimate, PairedComparison } from './statistics.js';
 export { bootstrapMean, formatEstimate, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
+  DEFAULT_SUITE_OPPONENTS,
   generateSuite,
   loadSuite,
   SUITE_FORMAT,

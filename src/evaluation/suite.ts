@@ -26,10 +26,16 @@ export const SuiteSchema = z.strictObject({
 });
 export type Suite = z.infer<typeof SuiteSchema>;
 
+/**
+ * The opponents of a suite when none are named: the CLI's names of the conceder and tit-for-tat
+ * baselines, so `generateSuite({ seed })` and `haggle suite --seed` give the same suite and id.
+ */
+export const DEFAULT_SUITE_OPPONENTS: readonly string[] = ['utility-conceder', 'utility-tit-for-tat'];
+
 export interface GenerateSuiteOptions {
   /** Default 48. */
   scenarios?: number;
-  /** Names of the opponents every arm meets. Default `['opponent-a', 'opponent-b']`. */
+  /** Names of the opponents every arm meets. Default `DEFAULT_SUITE_OPPONENTS`. */
   opponents?: readonly string[];
   /** Seeds per scenario and opponent. Default 12 (48 × 2 × 12 = 1,152 negotiations). */
   seedsPerPair?: number;
@@ -63,7 +69,7 @@ export function suiteIdentity(suite: Omit<Suite, 'id'> | Suite): string {
 
 export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
   const count = options.scenarios ?? 48;
-  const opponents = [...(options.opponents ?? ['opponent-a', 'opponent-b'])];
+  const opponents = [...(options.opponents ?? DEFAULT_SUITE_OPPONENTS)];
   const seedsPerPair = options.seedsPerPair ?? 12;
   const seed = options.seed ?? 0;
   const problems: { path: string; message: string }[] = [];

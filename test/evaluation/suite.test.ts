@@ -35,6 +35,8 @@ describe('suites', () => {
     const fromCli = JSON.parse(readFileSync(out, 'utf8')) as { id: string };
     const inCode = generateSuite({ seed: 2026, opponents: ['utility-conceder', 'utility-tit-for-tat'] });
     expect(fromCli.id).toBe(inCode.id);
+    // The defaults agree too: `generateSuite({ seed: 2026 })` is that suite.
+    expect(generateSuite({ seed: 2026 }).id).toBe(fromCli.id);
     expect(readFileSync(new URL('../../examples/evaluate-arms.ts', import.meta.url), 'utf8')).toContain(
       "generateSuite({ seed: 2026, opponents: ['utility-conceder', 'utility-tit-for-tat'] })",
     );

@@ -13,7 +13,10 @@ import { renderTournamentReport } from '../../src/report/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 
 const suite = generateSuite({ seed: 4, scenarios: 2, seedsPerPair: 2 });
-const opponents = { 'opponent-a': utilityConceder(), 'opponent-b': new UtilityTitForTatNegotiator() };
+const opponents = {
+  'utility-conceder': utilityConceder(),
+  'utility-tit-for-tat': new UtilityTitForTatNegotiator(),
+};
 const dead: MultiIssueNegotiator = {
   describe: () => ({ kind: 'dead' }),
   async predict() {

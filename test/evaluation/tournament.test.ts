@@ -17,7 +17,10 @@ import {
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-tournament-'));
 const suite = generateSuite({ seed: 1 });
-const opponents = { 'opponent-a': utilityConceder(), 'opponent-b': new UtilityTitForTatNegotiator() };
+const opponents = {
+  'utility-conceder': utilityConceder(),
+  'utility-tit-for-tat': new UtilityTitForTatNegotiator(),
+};
 
 describe('runTournament', () => {
   it('1,152 negotiations per arm, the same results twice, and a difference with its confidence interval', async () => {

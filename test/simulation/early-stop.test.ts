@@ -144,7 +144,10 @@ describe('simulate() stops early when its first sessions all fail alike', () => 
 
 describe('tournaments count failed matches apart and stop early', () => {
   const suite = generateSuite({ seed: 3, scenarios: 3, seedsPerPair: 2 });
-  const opponents = { 'opponent-a': utilityConceder(), 'opponent-b': new UtilityTitForTatNegotiator() };
+  const opponents = {
+    'utility-conceder': utilityConceder(),
+    'utility-tit-for-tat': new UtilityTitForTatNegotiator(),
+  };
   /** Fails on every match of the suite's first scenario, the same way each time: a flaky remote model. */
   function flakyArm(): MultiIssueNegotiator {
     const inner = utilityLinear();
