@@ -161,10 +161,10 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         armUtility: compareArms(results, names[0] as string, other, 'armUtility'),
         deal: compareArms(results, names[0] as string, other, 'deal'),
       }));
-      const { errors, errorMessages } = results;
+      const { errors, errorMessages, void: voided } = results;
       if (options.json) {
         io.stdout.write(
-          `${JSON.stringify({ suiteId: suite.id, matches: results.matches.length, errors, errorMessages, scores: results.scores, comparisons })}\n`,
+          `${JSON.stringify({ suiteId: suite.id, matches: results.matches.length, errors, void: voided, errorMessages, scores: results.scores, comparisons })}\n`,
         );
       } else {
         io.stdout.write(`${formatScores(results.scores)}\n`);
@@ -205,11 +205,14 @@ function interruptedMessage(
 export function formatScores(scores: readonly ArmScore[]): string {
   // The failed column appears when a match failed, so a clean tournament's table stays as it was.
   const anyFailed = scores.some((s) => s.errors > 0);
+  // Matches the opponent broke are void for the arm: counted in their own column, never scored.
+  const anyVoid = scores.some((s) => s.void > 0);
   const header = [
     'arm',
     'opponent',
     'matches',
     ...(anyFailed ? ['failed'] : []),
+    ...(anyVoid ? ['void'] : []),
     'deal rate [95% CI]',
     'arm utility [95% CI]',
     'dist. to Nash',
@@ -220,6 +223,7 @@ export function formatScores(scores: readonly ArmScore[]): string {
     s.opponent === '*' ? 'all' : s.opponent,
     String(s.matches),
     ...(anyFailed ? [String(s.errors)] : []),
+    ...(anyVoid ? [String(s.void)] : []),
     formatEstimate(s.dealRate),
     formatEstimate(s.armUtility),
     Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),

@@ -77,7 +77,13 @@ export type {
 export { runTournament } from './tournament.js';
 export { readTournamentFile } from './tournament-file.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
-export { compareArms, isFinishedMatch, tabulateTournament } from './tournament-results.js';
+export {
+  compareArms,
+  isFailedMatch,
+  isFinishedMatch,
+  isVoidMatch,
+  tabulateTournament,
+} from './tournament-results.js';
 export type { GrpoGroup } from './training-export.js';
 export { grpoGroups, toJsonl } from './training-export.js';
 export type { IssueValuation, SideUtility, SideUtilityInput } from './utility.js';

@@ -31,7 +31,8 @@ export interface MultiIssueResult {
   turns: (MultiIssueHistoryEntry & { violation?: string })[];
   error?: { name: string; message: string };
   /**
-   * For `invalid-turn` and `error`: the side whose turn broke the rules or whose negotiator failed.
+   * For `invalid-turn`, `error` and `timeout`: the side whose turn broke the rules, whose negotiator
+   * failed, or whose turn was pending when the time ran out.
    * The other side did nothing wrong: the match says nothing about its policy (a reward is void).
    */
   failedBy?: Role;
@@ -145,10 +146,11 @@ export async function runMultiIssueNegotiation(
         turn = MultiIssueTurnSchema.parse(proposed);
       } catch (error) {
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-        if (timedOut) return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number));
+        if (timedOut)
+          return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number), role);
         return finish('error', null, error, role);
       }
-      if (timedOut) return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number));
+      if (timedOut) return finish('timeout', null, new NegotiationTimeout(options.timeoutMs as number), role);
       const standing = standingProposal(turns, role);
       if (turn.action === 'accept') {
         if (!standing) {

@@ -2,13 +2,31 @@ import { type ErrorMessageCount, ErrorTally } from '../simulation/failures.js';
 import { bootstrapMean, type Estimate, type PairedComparison, pairedComparison } from './statistics.js';
 import type { MatchRecord } from './tournament.js';
 
+/** True when a negotiator threw (reason `error`): infrastructure, not a move of the game. */
+export function isFailedMatch(match: MatchRecord): boolean {
+  return match.result.reason === 'error';
+}
+
 /**
- * True when the match ended by the rules of the game (a deal, a walk-away, the deadline, an invalid
- * turn or the time limit), false when a negotiator failed (reason `error`). A failed match is no result
- * for either side: it stays out of every score and comparison and is counted in `errors`.
+ * True when the opponent broke the match: its negotiator failed, it made an invalid turn, or its turn
+ * was pending when the time ran out. The match says nothing about the arm's policy, so it is void for
+ * the arm: counted (`void`), shown, and left out of its scores, comparisons and GRPO groups, as
+ * `bargainingReward` leaves it without a reward. haggle's choice, after the design's "a match lost to
+ * the opponent's failure is void for the other side". The arm's own invalid turn or timeout still
+ * costs it (a no-deal at its reservation).
+ */
+export function isVoidMatch(match: MatchRecord): boolean {
+  const opponentRole = match.armRole === 'seller' ? 'buyer' : 'seller';
+  return match.result.failedBy === opponentRole;
+}
+
+/**
+ * True when the match counts in the arm's scores: it ended by the rules of the game (a deal, a
+ * walk-away, the deadline, the arm's own invalid turn or timeout), no negotiator failed and the
+ * opponent did not break it.
  */
 export function isFinishedMatch(match: MatchRecord): boolean {
-  return match.result.reason !== 'error';
+  return !isFailedMatch(match) && !isVoidMatch(match);
 }
 
 /** Scores of one arm against one opponent (or pooled over opponents, `opponent: '*'`). */
@@ -19,8 +37,10 @@ export interface ArmScore {
   matches: number;
   /** Matches that finished: the `n` of every estimate below. */
   finished: number;
-  /** Matches that failed (a negotiator threw), left out of the scores. */
+  /** Matches the arm's own negotiator failed (it threw), left out of the scores. */
   errors: number;
+  /** Matches the opponent broke (its failure, invalid turn or timeout): void for the arm, left out. */
+  void: number;
   dealRate: Estimate;
   armUtility: Estimate;
   opponentUtility: Estimate;
@@ -33,8 +53,10 @@ export interface ArmScore {
 export interface TournamentResults {
   matches: MatchRecord[];
   scores: ArmScore[];
-  /** Matches that failed, over the whole tournament. */
+  /** Matches in which a negotiator failed (reason `error`), over the whole tournament. */
   errors: number;
+  /** Matches void for their arm (the opponent broke them), over the whole tournament. */
+  void: number;
   /** Their distinct errors (`Name: message`), most frequent first. */
   errorMessages: ErrorMessageCount[];
 }
@@ -49,7 +71,8 @@ function score(arm: string, opponent: string, played: readonly MatchRecord[]): A
     opponent,
     matches: played.length,
     finished: records.length,
-    errors: played.length - records.length,
+    errors: played.filter((m) => isFailedMatch(m) && !isVoidMatch(m)).length,
+    void: played.filter(isVoidMatch).length,
     dealRate: bootstrapMean(
       records.map((r) => (r.metrics.deal ? 1 : 0)),
       { seed },
@@ -89,8 +112,14 @@ export function tabulateTournament(matches: MatchRecord[]): TournamentResults {
     scores.push(score(arm, '*', own));
   }
   const failures = new ErrorTally();
-  for (const m of matches) if (!isFinishedMatch(m)) failures.add(m.result.error);
-  return { matches, scores, errors: failures.count, errorMessages: failures.list() };
+  for (const m of matches) if (isFailedMatch(m)) failures.add(m.result.error);
+  return {
+    matches,
+    scores,
+    errors: failures.count,
+    errorMessages: failures.list(),
+    void: matches.filter(isVoidMatch).length,
+  };
 }
 
 export type PairedMetric = 'armUtility' | 'deal' | 'opponentUtility';

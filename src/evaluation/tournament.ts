@@ -12,7 +12,7 @@ import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { type Suite, suiteMatches } from './suite.js';
 import { readTournamentFile } from './tournament-file.js';
-import { isFinishedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
+import { isFailedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
 export interface TournamentOptions {
   suite: Suite;
@@ -243,7 +243,7 @@ async function execute(
         kind: 'tournament',
         noun: 'match',
         // A failed match is no result: resuming plays it again.
-        replay: (record) => !isFinishedMatch(record),
+        replay: isFailedMatch,
       })
     : undefined;
   const writer = output?.writer;
@@ -297,7 +297,7 @@ async function execute(
       emitter.emit('match-end', record);
       emitter.emit('progress', { completed, total: playing.length, resumed });
       // After the match is recorded: this worker stops, the others end the matches they hold.
-      const stop = earlyStop.record(isFinishedMatch(record), result.error);
+      const stop = earlyStop.record(!isFailedMatch(record), result.error);
       if (stop) throw stop;
       await yieldNow.maybe(); // baselines answer without I/O: let Ctrl-C be heard
     }

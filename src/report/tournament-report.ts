@@ -24,7 +24,7 @@ export function renderTournamentReport(
   const opponents = [...new Set(results.scores.map((s) => s.opponent))];
   const rows = results.scores.map(
     (s) =>
-      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td data-field="failed">${s.errors}</td><td>${formatEstimate(s.dealRate)}</td><td>${formatEstimate(s.armUtility)}</td><td>${formatEstimate(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`}</td></tr>`,
+      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td data-field="failed">${s.errors}</td><td data-field="void">${s.void}</td><td>${formatEstimate(s.dealRate)}</td><td>${formatEstimate(s.armUtility)}</td><td>${formatEstimate(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`}</td></tr>`,
   );
   const chart = (id: string, title: string, value: (s: (typeof results.scores)[number]) => number) =>
     renderBarChart({
@@ -54,8 +54,8 @@ export function renderTournamentReport(
     options.title,
     `haggle tournament report${options.suiteId ? ` · suite <code>${escapeHtml(options.suiteId)}</code>` : ''} · ${results.matches.length} matches`,
     `<h2>Scores</h2>
-<table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>failed</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>dist. to Nash</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Intervals: percentile bootstrap over the matches that finished; a failed match (a negotiator threw) is no result for either side and is counted under <em>failed</em>. Utilities are each side's private utility of the result (its reservation value without a deal).</p>
+<table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>failed</th><th>void</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>dist. to Nash</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Intervals: percentile bootstrap over the matches that finished; a match the arm's negotiator failed (it threw) is counted under <em>failed</em>, one the opponent broke (its failure, invalid turn or timeout) under <em>void</em>; neither is scored. Utilities are each side's private utility of the result (its reservation value without a deal).</p>
 ${renderFailures(results.matches.length, results.errors, results.errorMessages, 'matches')}
 <h2>Charts</h2>
 ${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}

@@ -65,6 +65,12 @@ describe('grpoGroups', () => {
     const failed = results.matches.filter((m) => m.result.reason === 'error');
     expect(failed.length).toBeGreaterThan(0);
     expect(failed.every((m) => m.result.failedBy === 'buyer')).toBe(true);
+    // The tournament agrees: void for the arm, counted apart, out of its scores.
+    expect(results.void).toBe(failed.length);
+    const pooled = results.scores.find((score) => score.opponent === '*');
+    expect(pooled?.void).toBe(failed.length);
+    expect(pooled?.errors).toBe(0);
+    expect(pooled?.finished).toBe(results.matches.length - failed.length);
     const rollouts = grpoGroups(suite, results.matches).flatMap((g) => g.rollouts);
     expect(rollouts).toHaveLength(results.matches.length - failed.length);
     expect(rollouts.every((r) => r.reason !== 'error' && r.reward >= 0)).toBe(true);
@@ -85,5 +91,36 @@ describe('grpoGroups', () => {
       expect(group.meanReward).toBeCloseTo(mean, 12);
       expect(group.groupId).toContain(group.scenarioId);
     }
+  });
+});
+
+describe('void matches', () => {
+  // An offer outside the issue space: an invalid turn of whoever makes it.
+  const invalid = { action: 'offer' as const, offer: { 'no-such-issue': 1 }, message: '' };
+  const breaks = { describe: () => ({ kind: 'breaks' }), predict: async () => invalid };
+
+  it("an opponent's invalid turn is void for the arm; the arm's own invalid turn still costs it", async () => {
+    const results = await runTournament({
+      suite,
+      arms: { linear: utilityLinear(), broken: breaks },
+      opponents: { x: breaks },
+      earlyStop: 0,
+    }).done();
+    const linear = results.matches.filter((m) => m.arm === 'linear');
+    const broken = results.matches.filter((m) => m.arm === 'broken');
+    // The seller (the arm) opens: a broken arm breaks the match first; against linear, the buyer does.
+    expect(broken.every((m) => m.result.reason === 'invalid-turn' && m.result.failedBy === 'seller')).toBe(
+      true,
+    );
+    expect(linear.every((m) => m.result.reason === 'invalid-turn' && m.result.failedBy === 'buyer')).toBe(
+      true,
+    );
+    const pooled = (arm: string) => results.scores.find((s) => s.arm === arm && s.opponent === '*');
+    expect(pooled('linear')).toMatchObject({ void: linear.length, finished: 0, errors: 0 });
+    expect(pooled('broken')).toMatchObject({ void: 0, finished: broken.length });
+    expect(grpoGroups(suite, linear)).toEqual([]);
+    const own = grpoGroups(suite, broken).flatMap((g) => g.rollouts);
+    expect(own).toHaveLength(broken.length);
+    expect(own.every((r) => r.reward === -1)).toBe(true);
   });
 });
