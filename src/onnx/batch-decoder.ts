@@ -36,7 +36,7 @@ type Job = AdmittedJob;
  */
 export class BatchDecoder {
   private rows: DecodeSequence[] = [];
-  /** Prompts being run on their own before their rows join the batch, oldest first. */
+  /** Prompts being run on their own before their rows join the batch, the one whose turn it is first. */
   private prefills: PromptPrefill[] = [];
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
@@ -95,7 +95,13 @@ export class BatchDecoder {
         this.startPrefills();
         // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
         const prefill = this.prefills[0];
-        if (prefill) await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+        if (prefill) {
+          await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+          // Prompts take turns, a chunk each: a short prompt that arrives while a 30k-token one is
+          // prefilled waits a few chunks, not the whole long prompt.
+          if (this.prefills[0] === prefill && this.prefills.length > 1)
+            this.prefills.push(this.prefills.shift() as PromptPrefill);
+        }
         const decoding = this.rows.filter((row) => row.state === 'waiting' && !row.prefilling);
         if (decoding.length > 0) await this.guarded(decoding, () => this.step());
         // Let the worker's message port deliver new requests, aborts and dispose between steps.
@@ -155,7 +161,7 @@ export class BatchDecoder {
     }
   }
 
-  /** Runs one chunk of the oldest prefill; once it is done, copies its cache into its rows. */
+  /** Runs one chunk of the prefill whose turn it is; once it is done, copies its cache into its rows. */
   private async prefillChunk(prefill: PromptPrefill): Promise<void> {
     const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
     if (live.length === 0) {

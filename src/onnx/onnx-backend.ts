@@ -16,7 +16,11 @@ import {
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
-import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+import {
+  ContextLengthExceededError,
+  OnnxDeviceUnavailableError,
+  OnnxModelFolderError,
+} from './onnx-errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
 import { type WorkerEntry, workerEntry } from './worker-entry.js';
 import type {
@@ -323,6 +327,13 @@ function rebuildError(error: SerializedError): Error {
   if (error.code === 'onnx-model-folder')
     return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
   if (error.code === 'aborted') return new HaggleAbortError(error.message);
+  if (error.code === 'context-length-exceeded') {
+    return new ContextLengthExceededError(
+      Number(error.fields.promptTokens),
+      Number(error.fields.contextLength),
+      error.fields.counted === 'all' ? 'all' : 'at-least',
+    );
+  }
   if (error.code !== undefined) {
     const rebuilt = new HaggleError(error.code, error.message);
     rebuilt.name = error.name;

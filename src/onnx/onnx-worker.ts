@@ -6,12 +6,16 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type * as ort from 'onnxruntime-node';
+import { HaggleAbortError } from '../contract/errors.js';
 import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
+import { UnsupportedSchemaError } from '../decoding/errors.js';
 import { decoderVocabulary } from '../decoding/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
+import type { OnnxModelShape } from './onnx-options.js';
+import { encodePrompt } from './prompt-tokens.js';
 import { createSession } from './session-factory.js';
 import {
   type FromWorker,
@@ -27,6 +31,7 @@ if (!port) throw new Error('onnx-worker must run in a worker thread');
 let session: ort.InferenceSession | undefined;
 let decoder: BatchDecoder | undefined;
 let tokenizer: Tokenizer | undefined;
+let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
 const grammars = new Map<string, CompiledGrammar>();
 const GRAMMAR_CACHE_SIZE = 16;
@@ -36,7 +41,7 @@ const send = (message: FromWorker) => port.postMessage(message);
 async function load(message: LoadMessage): Promise<void> {
   const preferred = message.device === 'cpu' ? 'fp32' : 'fp16';
   const files = findModelFiles(message.folder, message.dtype, preferred);
-  const shape = readModelShape(message.folder, files.dtype);
+  shape = readModelShape(message.folder, files.dtype);
   const created = await createSession(files.modelPath, message.device, {
     fallback: message.fallback,
     intraOpNumThreads: message.intraOpNumThreads,
@@ -64,24 +69,42 @@ function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
   const key = JSON.stringify(schema);
   let grammar = grammars.get(key);
   if (!grammar) {
-    grammar = compileSchema(schema, decoderVocabulary(tk));
+    grammar = compileOrRefuse(schema, tk);
     if (grammars.size >= GRAMMAR_CACHE_SIZE) grammars.delete(grammars.keys().next().value as string);
     grammars.set(key, grammar);
   }
   return grammar;
 }
 
-function generate(message: GenerateMessage): void {
+/** A schema nested deeper than the compiler's stack is refused as unsupported, not crashed on. */
+function compileOrRefuse(schema: unknown, tk: Tokenizer): CompiledGrammar {
+  try {
+    return compileSchema(schema, decoderVocabulary(tk));
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      throw new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile');
+    throw error;
+  }
+}
+
+async function generate(message: GenerateMessage): Promise<void> {
   const { id, request } = message;
-  if (!decoder || !tokenizer) throw new Error('the model is not loaded');
+  if (!decoder || !tokenizer || !shape) throw new Error('the model is not loaded');
   const tk = tokenizer;
-  const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
-  const promptIds = tk.encode(request.promptText);
-  const before = decoder.steps;
   const engine = decoder;
+  const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
+  // Refused before any model work when it does not fit the context with room for one token.
+  const context = shape.maxPositions;
+  const promptIds = await encodePrompt(tk, request.promptText, context);
+  if (Atomics.load(new Int32Array(message.abortFlag), 0) !== 0)
+    throw new HaggleAbortError('aborted by the caller');
+  // What is left of the context is the most any sample can generate.
+  const room = context === undefined ? request.maxTokens : context - promptIds.length;
+  const capped = { ...request, maxTokens: Math.min(request.maxTokens, room) };
+  const before = engine.steps;
   engine.submit({
     promptIds,
-    decoders: decodersFor(request, tk, grammar),
+    decoders: decodersFor(capped, tk, grammar),
     abortFlag: new Int32Array(message.abortFlag),
     resolve: (outputs, info) =>
       send({
@@ -112,11 +135,9 @@ port.on('message', (message: ToWorker) => {
       );
       break;
     case 'generate':
-      try {
-        generate(message);
-      } catch (error) {
-        send({ type: 'error', id: message.id, error: serializeError(error) });
-      }
+      generate(message).catch((error: unknown) =>
+        send({ type: 'error', id: message.id, error: serializeError(error) }),
+      );
       break;
     case 'dispose':
       void dispose();
