@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { OpenAIServer } from '../server/openai-server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
@@ -63,6 +64,9 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         maxQueue: options.maxQueue,
       },
     });
+    // A local model loads before the port opens: a broken folder fails the command, and the first
+    // request's deadline is not spent loading.
+    if (backend instanceof DeferredOnnxBackend) await backend.backend();
     let url: string;
     try {
       url = await server.listen({ port: options.port, host: options.host });
@@ -77,6 +81,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await server.close();
+    if (backend instanceof DeferredOnnxBackend) await backend.dispose();
     io.stdout.write('haggle serve: stopped\n');
   });
 }

@@ -13,6 +13,7 @@ import {
   InvalidInputError,
   throwIfAborted,
 } from '../contract/errors.js';
+import { UnsupportedSchemaError } from '../decoding/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
@@ -221,7 +222,14 @@ export class OnnxBackend implements LanguageBackend {
     try {
       const reply = await new Promise<FromWorker>((done, fail) => {
         this.pending.set(id, { resolve: done, reject: fail, signal });
-        this.worker.postMessage({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+        try {
+          this.worker.postMessage({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+        } catch (error) {
+          // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
+          if (error instanceof RangeError && /call stack/i.test(error.message))
+            fail(new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile'));
+          else fail(error);
+        }
       });
       if (reply.type !== 'result')
         throw new BackendError({ message: 'unexpected reply from the ONNX worker', backend: 'onnx' });

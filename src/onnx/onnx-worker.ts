@@ -66,7 +66,7 @@ async function load(message: LoadMessage): Promise<void> {
 }
 
 function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
-  const key = JSON.stringify(schema);
+  const key = refuseTooDeep(() => JSON.stringify(schema));
   let grammar = grammars.get(key);
   if (!grammar) {
     grammar = compileOrRefuse(schema, tk);
@@ -76,10 +76,14 @@ function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
   return grammar;
 }
 
-/** A schema nested deeper than the compiler's stack is refused as unsupported, not crashed on. */
 function compileOrRefuse(schema: unknown, tk: Tokenizer): CompiledGrammar {
+  return refuseTooDeep(() => compileSchema(schema, decoderVocabulary(tk)));
+}
+
+/** A schema nested deeper than the stack allows is refused as unsupported, not crashed on. */
+function refuseTooDeep<T>(run: () => T): T {
   try {
-    return compileSchema(schema, decoderVocabulary(tk));
+    return run();
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message))
       throw new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile');
