@@ -15,6 +15,7 @@ import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
 import type { OnnxModelShape } from './onnx-options.js';
+import { Pace } from './pace.js';
 import { encodePrompt } from './prompt-tokens.js';
 import { createSession } from './session-factory.js';
 import {
@@ -29,7 +30,19 @@ const port = parentPort;
 if (!port) throw new Error('onnx-worker must run in a worker thread');
 
 let session: ort.InferenceSession | undefined;
-let decoder: BatchDecoder | undefined;
+/**
+ * Two lanes, each its own decode batch: prompts up to `LONG_PROMPT_TOKENS` share one, longer ones the
+ * other. In one batch every row pays for the longest row's cache (a 30k-token prompt's columns,
+ * padded into eight short rows, made each of their steps over ten times slower); in lanes a long
+ * prompt is decoded beside the short ones, a turn each, and its prefill chunks are paced (`Pace`).
+ */
+let pace: Pace | undefined;
+let lanes: { short: BatchDecoder; long: BatchDecoder } | undefined;
+/**
+ * haggle's choice: a negotiation prompt (context, history, instructions) is about 1,000 tokens; past
+ * 2,048 a prompt is an outlier that would slow every step of the batch it joins.
+ */
+const LONG_PROMPT_TOKENS = 2048;
 let tokenizer: Tokenizer | undefined;
 let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
@@ -49,12 +62,16 @@ async function load(message: LoadMessage): Promise<void> {
   session = created.session;
   tokenizer = await loadTokenizer(message.folder);
   const pad = tokenizer.tokenId('<|endoftext|>') ?? tokenizer.eosTokenIds[0] ?? 0;
-  decoder = new BatchDecoder(session, shape, {
-    maxBatchSize: message.maxBatchSize,
-    prefillTokensPerRun: message.prefillTokensPerRun,
-    prefixCacheBytes: message.prefixCacheBytes,
-    padTokenId: pad,
-  });
+  pace = new Pace();
+  const lane = () =>
+    new BatchDecoder(session as ort.InferenceSession, shape as OnnxModelShape, {
+      maxBatchSize: message.maxBatchSize,
+      prefillTokensPerRun: message.prefillTokensPerRun,
+      prefixCacheBytes: message.prefixCacheBytes,
+      padTokenId: pad,
+      pace: pace as Pace,
+    });
+  lanes = { short: lane(), long: lane() };
   send({
     type: 'loaded',
     device: created.device,
@@ -93,18 +110,18 @@ function refuseTooDeep<T>(run: () => T): T {
 
 async function generate(message: GenerateMessage): Promise<void> {
   const { id, request } = message;
-  if (!decoder || !tokenizer || !shape) throw new Error('the model is not loaded');
+  if (!lanes || !tokenizer || !shape) throw new Error('the model is not loaded');
   const tk = tokenizer;
-  const engine = decoder;
   const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
   // Refused before any model work when it does not fit the context with room for one token.
   const context = shape.maxPositions;
-  const promptIds = await encodePrompt(tk, request.promptText, context);
+  const promptIds = await encodePrompt(tk, request.promptText, context, pace);
   if (Atomics.load(new Int32Array(message.abortFlag), 0) !== 0)
     throw new HaggleAbortError('aborted by the caller');
   // What is left of the context is the most any sample can generate.
   const room = context === undefined ? request.maxTokens : context - promptIds.length;
   const capped = { ...request, maxTokens: Math.min(request.maxTokens, room) };
+  const engine = promptIds.length > LONG_PROMPT_TOKENS ? lanes.long : lanes.short;
   const before = engine.steps;
   engine.submit({
     promptIds,
@@ -124,10 +141,11 @@ async function generate(message: GenerateMessage): Promise<void> {
 }
 
 async function dispose(): Promise<void> {
-  decoder?.abortAll(new Error('the backend was disposed'));
+  lanes?.short.abortAll(new Error('the backend was disposed'));
+  lanes?.long.abortAll(new Error('the backend was disposed'));
   await session?.release();
   session = undefined;
-  decoder = undefined;
+  lanes = undefined;
   send({ type: 'disposed' });
 }
 

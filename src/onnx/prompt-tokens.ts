@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../contract/errors.js';
 import type { Tokenizer } from '../prompt/tokenizer.js';
 import { ContextLengthExceededError } from './onnx-errors.js';
+import { Pace } from './pace.js';
 
 /**
  * Characters tokenized at a time. The tokenizer costs 10-50 µs a character (most for CJK text, which
@@ -25,7 +26,7 @@ export async function encodePrompt(
   tokenizer: Tokenizer,
   text: string,
   limit: number | undefined,
-  yieldTurn: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve)),
+  pace: Pace = new Pace(),
 ): Promise<number[]> {
   if (text.length === 0) {
     throw new InvalidInputError('prompt', [{ path: 'prompt', message: 'is empty: nothing to continue' }]);
@@ -37,17 +38,25 @@ export async function encodePrompt(
     return ids;
   }
   const ids: number[] = [];
-  let at = 0;
-  while (at < text.length) {
-    const end = pieceEnd(text, at);
-    for (const id of tokenizer.encode(text.slice(at, end))) ids.push(id);
-    at = end;
-    if (ids.length >= limit) {
-      throw new ContextLengthExceededError(ids.length, limit, at >= text.length ? 'all' : 'at-least');
+  // The tokenizing takes its share of the worker's thread beside the decoders (see `Pace`).
+  const owner = {};
+  try {
+    let at = 0;
+    while (at < text.length) {
+      await pace.turn(owner);
+      const started = performance.now();
+      const end = pieceEnd(text, at);
+      for (const id of tokenizer.encode(text.slice(at, end))) ids.push(id);
+      at = end;
+      pace.charge(owner, performance.now() - started);
+      if (ids.length >= limit) {
+        throw new ContextLengthExceededError(ids.length, limit, at >= text.length ? 'all' : 'at-least');
+      }
     }
-    if (at < text.length) await yieldTurn();
+    return ids;
+  } finally {
+    pace.leave(owner);
   }
-  return ids;
 }
 
 const LETTER = /\p{L}/u;
