@@ -144,9 +144,13 @@ async function main(): Promise<void> {
     const aloneAfter = await smallLoad(0, () => performance.now() > halfway);
     const alone = [...aloneBefore, ...aloneAfter].sort((a, b) => a - b);
 
+    await settle();
+    const rssAfterLong = await rss();
     // Abuse, then RSS once the server is idle again.
     const over = await post({ model, prompt: textOfTokens(45_000), max_tokens: 4 });
+    if (process.env.SERVE_TRACE) console.error('rss after over', await rss());
     const huge = await post({ model, prompt: 'Tell me:', max_tokens: 1e9, n: 16, seed: 2 });
+    if (process.env.SERVE_TRACE) console.error('rss after huge', await rss());
     const burst = await Promise.all(Array.from({ length: MAX_QUEUE + 36 }, () => small()));
     const refused = burst.filter((answer) => answer.status === 429).length;
     await settle();
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
       '| --- | ---: |',
       `| idle connections held at once (then a request served: ${besideHeld.status}) | ${held} |`,
       `| RSS before abuse (MiB) | ${mb(rssBefore)} |`,
+      `| RSS after the long prompt, idle (MiB) | ${mb(rssAfterLong)} |`,
       `| RSS after abuse, idle (MiB) | ${mb(rssAfter)} |`,
       `| prompt over the context: status | ${over.status} |`,
       `| max_tokens 1e9, n 16: status, completion tokens | ${huge.status}, ${(huge.json as { usage?: { completion_tokens: number } }).usage?.completion_tokens} |`,
@@ -191,6 +196,7 @@ async function main(): Promise<void> {
         p50Ratio: Number(p50Ratio.toFixed(2)),
         connectionsHeld: held,
         rssBeforeMiB: Number(mb(rssBefore)),
+        rssAfterLongMiB: Number(mb(rssAfterLong)),
         rssAfterMiB: Number(mb(rssAfter)),
         overContextStatus: over.status,
         hugeStatus: huge.status,

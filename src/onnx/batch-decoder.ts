@@ -19,6 +19,8 @@ export interface BatchDecoderOptions {
   padTokenId: number;
   /** Shared with the model's other decoders (lanes), to size prefill chunks; default: its own. */
   pace?: Pace;
+  /** Each millisecond of this decoder's turns counts this many in `pace` (default 1). */
+  paceWeight?: number;
 }
 
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
@@ -115,7 +117,7 @@ export class BatchDecoder {
         }
         const decoding = this.rows.filter((row) => row.state === 'waiting' && !row.prefilling);
         if (decoding.length > 0) await this.guarded(decoding, () => this.step());
-        this.pace.charge(this, performance.now() - turnStarted);
+        this.pace.charge(this, (performance.now() - turnStarted) * (this.options.paceWeight ?? 1));
         // Let the worker's message port deliver new requests, aborts and dispose between steps.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }

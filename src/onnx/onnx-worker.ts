@@ -43,6 +43,11 @@ let lanes: { short: BatchDecoder; long: BatchDecoder } | undefined;
  * 2,048 a prompt is an outlier that would slow every step of the batch it joins.
  */
 const LONG_PROMPT_TOKENS = 2048;
+/**
+ * haggle's choice: the long lane's milliseconds count three times in the fair share, so short requests
+ * get about three quarters of the worker while a long prompt runs (it still gets a quarter: never starved).
+ */
+const LONG_PROMPT_WEIGHT = 3;
 let tokenizer: Tokenizer | undefined;
 let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
@@ -63,15 +68,16 @@ async function load(message: LoadMessage): Promise<void> {
   tokenizer = await loadTokenizer(message.folder);
   const pad = tokenizer.tokenId('<|endoftext|>') ?? tokenizer.eosTokenIds[0] ?? 0;
   pace = new Pace();
-  const lane = () =>
+  const lane = (paceWeight: number) =>
     new BatchDecoder(session as ort.InferenceSession, shape as OnnxModelShape, {
       maxBatchSize: message.maxBatchSize,
       prefillTokensPerRun: message.prefillTokensPerRun,
       prefixCacheBytes: message.prefixCacheBytes,
       padTokenId: pad,
       pace: pace as Pace,
+      paceWeight,
     });
-  lanes = { short: lane(), long: lane() };
+  lanes = { short: lane(1), long: lane(LONG_PROMPT_WEIGHT) };
   send({
     type: 'loaded',
     device: created.device,
