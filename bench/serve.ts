@@ -6,7 +6,7 @@
  * `max_tokens: 1e9` with `n: 16`, a burst beyond `--max-queue`).
  *
  *   npx tsx bench/serve.ts [--small 120] [--concurrency 4] [--long-tokens 30000] [--long-max-tokens 16]
- *                          [--connections 1000] [--runs 1]
+ *                          [--connections 1000] [--malloc-env]
  *
  * The server is `haggle serve` in a child process (run with --expose-gc so its RSS is read after a
  * collection), as a real one would run. Prints a table and one JSON line (last). Latencies are
@@ -50,7 +50,13 @@ async function main(): Promise<void> {
   const child: ChildProcess = spawn(
     process.execPath,
     ['--expose-gc', ...process.execArgv, fileURLToPath(import.meta.url), '--server'],
-    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
+    {
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      // --malloc-env: glibc gives freed blocks back (see docs/remote.md, "Memory").
+      env: process.argv.includes('--malloc-env')
+        ? { ...process.env, MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' }
+        : process.env,
+    },
   );
   const { url, model } = await new Promise<{ url: string; model: string }>((resolve, reject) => {
     let out = '';
@@ -82,10 +88,8 @@ async function main(): Promise<void> {
     post({ model, prompt: `The buyer offers ${smallSeed} USD. Reply:`, max_tokens: 8, seed: smallSeed++ });
 
   /** Small requests, `concurrency` at a time, until `count` are done or `until` says stop. */
-  const trace: [number, number][] = [];
   async function smallLoad(count: number, until?: () => boolean): Promise<number[]> {
     const latencies: number[] = [];
-    const t0 = performance.now();
     let started = 0;
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -94,8 +98,6 @@ async function main(): Promise<void> {
           const answer = await small();
           if (answer.status !== 200) throw new Error(`a small request got ${answer.status}`);
           latencies.push(answer.ms);
-          if (process.env.SERVE_TRACE)
-            trace.push([Math.round(performance.now() - t0 - answer.ms), Math.round(answer.ms)]);
         }
       }),
     );
@@ -136,7 +138,6 @@ async function main(): Promise<void> {
     );
     const beside = await smallLoad(0, () => longDone);
     const longAnswer = await long;
-    if (process.env.SERVE_TRACE) console.error(JSON.stringify(trace.filter(([, ms]) => ms > 300)));
     if (longAnswer.status !== 200) throw new Error(`the long request got ${longAnswer.status}`);
     const longPromptTokens = longAnswer.json.usage?.prompt_tokens ?? 0;
     const longSeconds = (performance.now() - longStarted) / 1000;
@@ -148,9 +149,7 @@ async function main(): Promise<void> {
     const rssAfterLong = await rss();
     // Abuse, then RSS once the server is idle again.
     const over = await post({ model, prompt: textOfTokens(45_000), max_tokens: 4 });
-    if (process.env.SERVE_TRACE) console.error('rss after over', await rss());
     const huge = await post({ model, prompt: 'Tell me:', max_tokens: 1e9, n: 16, seed: 2 });
-    if (process.env.SERVE_TRACE) console.error('rss after huge', await rss());
     const burst = await Promise.all(Array.from({ length: MAX_QUEUE + 36 }, () => small()));
     const refused = burst.filter((answer) => answer.status === 429).length;
     await settle();
@@ -195,6 +194,7 @@ async function main(): Promise<void> {
         p99Ratio: Number(p99Ratio.toFixed(2)),
         p50Ratio: Number(p50Ratio.toFixed(2)),
         connectionsHeld: held,
+        mallocEnv: process.argv.includes('--malloc-env'),
         rssBeforeMiB: Number(mb(rssBefore)),
         rssAfterLongMiB: Number(mb(rssAfterLong)),
         rssAfterMiB: Number(mb(rssAfter)),
