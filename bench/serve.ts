@@ -227,7 +227,19 @@ if (process.argv.includes('--server')) {
   const controller = new AbortController();
   process.on('disconnect', () => controller.abort());
   const code = await runCli(
-    ['serve', '--backend', 'onnx', '--model', folder, '--port', '0', '--max-queue', String(MAX_QUEUE)],
+    [
+      'serve',
+      '--backend',
+      'onnx',
+      '--model',
+      folder,
+      '--port',
+      '0',
+      '--max-queue',
+      String(MAX_QUEUE),
+      '--request-timeout',
+      '0',
+    ],
     io,
     controller.signal,
   );

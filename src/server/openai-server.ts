@@ -45,7 +45,8 @@ export interface ListenOptions {
  * An OpenAI-compatible HTTP server in front of a `LanguageBackend`: `GET /v1/models`,
  * `POST /v1/chat/completions` and `POST /v1/completions` with `response_format` json_schema, `n`,
  * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
- * it with any OpenAI client. A client that disconnects cancels its backend call.
+ * it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
+ * request (tokens, deadline, queue, nesting: see `RequestLimits`); client mistakes are 4xx.
  */
 export class OpenAIServer {
   readonly backend: LanguageBackend;
