@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createNodeTransport } from '../src/backends/openai/node-transport.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/backends/openai/response-limit.js';
 import { NegotiationAgent, OpenAICompatibleBackend, simulate } from '../src/index.js';
 
 function arg(name: string, fallback: number): number {
@@ -37,13 +38,27 @@ if (process.argv.includes('--server')) {
       }
       requests++;
       bytes += chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+      type Bounds = {
+        minimum?: number;
+        exclusiveMinimum?: number;
+        maximum?: number;
+        exclusiveMaximum?: number;
+      };
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
         response_format?: {
-          json_schema?: { schema?: { oneOf?: { properties: { action: { const: string } } }[] } };
+          json_schema?: {
+            schema?: { oneOf?: { properties: { action: { const: string }; price: Bounds } }[] };
+          };
         };
       };
-      const actions =
-        body.response_format?.json_schema?.schema?.oneOf?.map((b) => b.properties.action.const) ?? [];
+      const branches = body.response_format?.json_schema?.schema?.oneOf ?? [];
+      const actions = branches.map((b) => b.properties.action.const);
+      // An offer in the middle of the legal interval the schema gives, in cents: what a model under
+      // guided decoding could write.
+      const bounds = branches.find((b) => b.properties.action.const === 'offer')?.properties.price ?? {};
+      const low = bounds.minimum ?? bounds.exclusiveMinimum ?? 0;
+      const high = bounds.maximum ?? bounds.exclusiveMaximum ?? low + 20;
+      const offerPrice = Math.round(((low + high) / 2) * 100) / 100;
       // Accept every other time it is allowed, so sessions run a few turns, as real ones do.
       const bare = (action: string) => ({
         action,
@@ -56,7 +71,7 @@ if (process.argv.includes('--server')) {
         actions.includes('accept') && requests % 2 === 0
           ? bare('accept')
           : actions.includes('offer')
-            ? { action: 'offer', price: 10, message_labels: [], message: '', response_time: 2 }
+            ? { action: 'offer', price: offerPrice, message_labels: [], message: '', response_time: 2 }
             : bare(actions.includes('decline') ? 'decline' : 'no_response');
       setTimeout(() => {
         const text = JSON.stringify({
@@ -146,7 +161,8 @@ async function main(): Promise<void> {
     const httpRun = () =>
       peer(async () => {
         const signal = new AbortController().signal;
-        return (await transport(url, { method: 'POST', headers, body, signal })).text();
+        const maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+        return (await transport(url, { method: 'POST', headers, body, signal, maxResponseBytes })).text();
       });
 
     // haggle: simulate() through NegotiationAgent -> OpenAICompatibleBackend.

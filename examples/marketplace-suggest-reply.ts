@@ -4,7 +4,16 @@
 // The backend here is MockLanguageBackend from 'haggle/testing', the way your app's own tests drive the
 // agent without a model. In production pass a real backend (the local ONNX model or an
 // OpenAI-compatible server); nothing else in this file changes.
-import { type HistoryEntry, type ListingContextInput, NegotiationAgent } from 'haggle';
+import {
+  BestOfferRules,
+  describeInterval,
+  type HistoryEntry,
+  intersectInterval,
+  type ListingContextInput,
+  ListingContextSchema,
+  legalMovesAfter,
+  NegotiationAgent,
+} from 'haggle';
 import { MockLanguageBackend } from 'haggle/testing';
 
 const context: ListingContextInput = {
@@ -38,7 +47,22 @@ const backend = new MockLanguageBackend({
   ],
 });
 
-const agent = new NegotiationAgent({ backend, guardrails: { seller: { minPrice: 95 } } });
+// What the seller may say here, as the rules see it: the agent derives the same moves itself (a Session
+// would pass them), narrows them by the floor and turns them into the schema the model writes under.
+const floor = { minPrice: 95 };
+const moves = legalMovesAfter(new BestOfferRules(), ListingContextSchema.parse(context), history, 'seller');
+for (const move of moves) {
+  const price = move.price ? ` at a price in ${describeInterval(intersectInterval(move.price, floor))}` : '';
+  const below = move.dealPrice !== undefined && move.dealPrice < floor.minPrice;
+  const deal =
+    move.dealPrice !== undefined
+      ? ` (a deal at ${move.dealPrice}${below ? ': below the floor, left out' : ''})`
+      : '';
+  const time = move.maxResponseHours !== undefined ? `, within ${move.maxResponseHours} h` : '';
+  console.log(`legal move: ${move.action}${price}${deal}${time}`);
+}
+
+const agent = new NegotiationAgent({ backend, guardrails: { seller: floor } });
 const reply = await agent.predict({ context, history, role: 'seller' });
 console.log('suggested reply:', reply.action, reply.price, JSON.stringify(reply.message));
 console.log('model calls:', backend.calls.length, '(the first counter was below the floor and was re-asked)');

@@ -5,7 +5,7 @@ export type {
   SamplingOptions,
 } from './agent-options.js';
 export { DEFAULT_INVALID_OUTPUT_RETRIES, MAX_INVALID_OUTPUT_RETRIES } from './agent-options.js';
-export type { AgentUsage, SampleOptions } from './negotiation-agent.js';
+export type { AgentInput, AgentUsage, SampleOptions } from './negotiation-agent.js';
 export { NegotiationAgent } from './negotiation-agent.js';
 export type { ParsedOutput } from './output-parsing.js';
 export { parseModelOutput } from './output-parsing.js';

@@ -42,6 +42,12 @@ import { validatePredictInput, validatePredictOptions, validateSampleOptions } f
 import { checkTurn, type TurnConstraints } from './turn-checks.js';
 import { movesForTurn } from './turn-moves.js';
 
+/**
+ * What `predict` and `sample` take: a `PredictInput` whose `history` may be left out for an opening
+ * turn (a Session always passes one; a marketplace app asking for a first offer need not).
+ */
+export type AgentInput = Omit<PredictInput, 'history'> & { history?: PredictInput['history'] };
+
 export interface SampleOptions {
   /** How many valid turns to return. */
   n: number;
@@ -127,7 +133,7 @@ export class NegotiationAgent implements Negotiator {
   }
 
   /** The next turn for `input.role`: valid, allowed, and inside the guardrails, or an error. */
-  async predict(input: PredictInput, options?: PredictOptions): Promise<Turn> {
+  async predict(input: AgentInput, options?: PredictOptions): Promise<Turn> {
     const call = validatePredictOptions(options);
     const [turn] = await this.collectTurns(input, 1, call.seed, call.signal, 'predict');
     // collectTurns returns exactly the count asked for or throws.
@@ -139,7 +145,7 @@ export class NegotiationAgent implements Negotiator {
    * request for `n` choices; invalid choices are dropped and only the missing count is requested again,
    * while the retries last.
    */
-  async sample(input: PredictInput, options: SampleOptions): Promise<Turn[]> {
+  async sample(input: AgentInput, options: SampleOptions): Promise<Turn[]> {
     const call = validateSampleOptions(options);
     return this.collectTurns(input, call.n, call.seed, call.signal, 'sample');
   }
@@ -182,7 +188,7 @@ export class NegotiationAgent implements Negotiator {
     return schema;
   }
 
-  private prepare(input: PredictInput): PreparedRequest {
+  private prepare(input: AgentInput): PreparedRequest {
     const valid = validatePredictInput(input);
     const { context, history, role } = valid;
     // The rules' moves, narrowed by the guardrails: the schema and the validation both read these.
@@ -212,7 +218,7 @@ export class NegotiationAgent implements Negotiator {
   }
 
   private async collectTurns(
-    input: PredictInput,
+    input: AgentInput,
     wanted: number,
     callSeed: number | undefined,
     signal: AbortSignal | undefined,

@@ -31,6 +31,7 @@ export {
   BadRequestError,
   buildRequestBody,
   cleanOutputText,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY_POLICY,
   DIALECT_NAMES,
   DIALECTS,
@@ -47,6 +48,7 @@ export {
   RemoteBackendError,
   RemoteConnectionError,
   RemoteTimeoutError,
+  ResponseTooLargeError,
   toStrictSchema,
   UnprocessableEntityError,
 } from './openai/index.js';

@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { NegotiationAgent } from '../agent/negotiation-agent.js';
 import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
-import type { LanguageBackend } from '../backends/language-backend.js';
+import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
@@ -22,6 +22,7 @@ export interface BackendCliOptions {
   dialect?: DialectName;
   endpoint?: Endpoint;
   timeout?: number;
+  maxResponseMib?: number;
   device?: OnnxDevice;
   dtype?: OnnxDtype;
 }
@@ -75,6 +76,11 @@ export function addBackendOptions(command: Command, options: { required?: boolea
       parseIntegerOption('timeout', 1, 3_600_000),
     )
     .option(
+      '--max-response-mib <mib>',
+      'largest server answer read, in MiB (default 16); a larger one fails its session',
+      parseIntegerOption('max-response-mib', 1, 256),
+    )
+    .option(
       '--device <name>',
       'where --backend onnx runs: cpu, cuda or webgpu (falls back to cpu, with a warning)',
       parseChoice('device', ['cpu', 'cuda', 'webgpu'] as const),
@@ -93,12 +99,26 @@ export function createCliBackend(
 ): LanguageBackend | undefined {
   if (options.backend === undefined) {
     const stray = (
-      ['baseUrl', 'model', 'apiKey', 'dialect', 'endpoint', 'timeout', 'device', 'dtype'] as const
+      [
+        'baseUrl',
+        'model',
+        'apiKey',
+        'dialect',
+        'endpoint',
+        'timeout',
+        'maxResponseMib',
+        'device',
+        'dtype',
+      ] as const
     ).find((key) => options[key] !== undefined);
     if (stray) throw new CliUsageError(`--${kebab(stray)} needs --backend`);
     return undefined;
   }
   if (options.backend === 'onnx') {
+    if (options.maxResponseMib !== undefined)
+      throw new CliUsageError(
+        '--max-response-mib needs --backend openai (a local model answers over no HTTP)',
+      );
     if (!options.model)
       throw new CliUsageError('--backend onnx needs --model <dir>, the exported model folder');
     // Loaded on first use, in a worker thread; onnxruntime-node is only imported then.
@@ -128,6 +148,7 @@ export function createCliBackend(
     ...(options.dialect ? { dialect: options.dialect } : {}),
     ...(options.endpoint ? { endpoint: options.endpoint } : {}),
     ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+    ...(options.maxResponseMib ? { maxResponseBytes: options.maxResponseMib * 1024 * 1024 } : {}),
   });
 }
 
@@ -139,10 +160,11 @@ export function createBackendNegotiators(
   options: BackendCliOptions,
   command: Command,
   env: NodeJS.ProcessEnv = process.env,
+  onWarning?: (warning: BackendWarning) => void,
 ): { buyer?: Negotiator; seller?: Negotiator } {
   const backend = createCliBackend(options, env);
   if (!backend) return {};
-  const agent = new NegotiationAgent({ backend });
+  const agent = new NegotiationAgent({ backend, ...(onWarning ? { onWarning } : {}) });
   return {
     ...(command.getOptionValueSource('buyer') === 'cli' ? {} : { buyer: agent }),
     ...(command.getOptionValueSource('seller') === 'cli' ? {} : { seller: agent }),
@@ -151,4 +173,25 @@ export function createBackendNegotiators(
 
 function kebab(name: string): string {
   return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/**
+ * A backend warning as the CLI prints it on stderr (once per distinct warning), or `undefined` for the
+ * ones it leaves to the run records: a setting the backend cannot honour is one the agent chose itself
+ * (its template's stop strings under a JSON schema), which the user can do nothing about; a fallback
+ * (CUDA to the CPU) changes what the run measures, so it is said.
+ */
+export function formatBackendWarning(warning: BackendWarning): string | undefined {
+  if (warning.type === 'unsupported-setting') return undefined;
+  return `haggle: warning: ${warning.message}\n`;
+}
+
+/** Writes the warnings the CLI prints (see `formatBackendWarning`) to `stderr`. */
+export function printBackendWarning(stderr: {
+  write(text: string): unknown;
+}): (warning: BackendWarning) => void {
+  return (warning) => {
+    const line = formatBackendWarning(warning);
+    if (line) stderr.write(line);
+  };
 }

@@ -1,14 +1,15 @@
-import { readFileSync } from 'node:fs';
+import { readTextWithLimit } from '../internal/bounded-read.js';
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliIo {
   stdout: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
   stderr: NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
-  readStdin(): string;
+  /** All of standard input as text; past `limitBytes` (when given), an `InputTooLargeError`. */
+  readStdin(limitBytes?: number): string;
 }
 
 export const processIo: CliIo = {
   stdout: process.stdout,
   stderr: process.stderr,
-  readStdin: () => readFileSync(0, 'utf8'),
+  readStdin: (limitBytes = Number.MAX_SAFE_INTEGER) => readTextWithLimit(0, limitBytes),
 };

@@ -52,6 +52,11 @@ export async function runCli(
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
+    // `haggle` alone asks what there is: the help, on stdout, and success.
+    if (argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+      return 0;
+    }
     await program.parseAsync(argv as string[], { from: 'user' });
     return 0;
   } catch (error) {

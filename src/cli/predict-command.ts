@@ -8,7 +8,12 @@ import { BestOfferRules } from '../rules/best-offer-rules.js';
 import { legalMovesAfter } from '../rules/replay.js';
 import { actionsOf } from '../rules/rules.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
-import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
+import {
+  addBackendOptions,
+  type BackendCliOptions,
+  createCliBackend,
+  printBackendWarning,
+} from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
@@ -59,7 +64,10 @@ export function registerPredictCommand(program: Command, io: CliIo, signal: Abor
     }
     const backend = createCliBackend(options);
     const negotiator: Negotiator = backend
-      ? new NegotiationAgent({ backend })
+      ? new NegotiationAgent({
+          backend,
+          onWarning: printBackendWarning(io.stderr),
+        })
       : createCliAgent(options.agent);
     try {
       const turn = await negotiator.predict(input, { seed: options.seed, signal });

@@ -1,3 +1,6 @@
+import { redact } from '../internal/redact.js';
+import { urlWithPlaceholders } from '../internal/redact-url.js';
+
 /** Options whose value is a credential. */
 const SECRET_OPTIONS = ['--api-key', '--server-api-key'];
 /** Options whose value is a URL that may carry credentials (user:password, a key in the query). */
@@ -6,7 +9,8 @@ const URL_OPTIONS = ['--base-url'];
 /**
  * Arguments fit to print back (in a resume hint, a log): a key typed on the command line never reaches
  * the terminal again; `"$HAGGLE_API_KEY"` stands in, for the shell to expand. A base URL keeps its host
- * and path, but its user:password and its query values become placeholders the user fills back in.
+ * and path, but its user:password and its query values become placeholders the user fills back in
+ * (`urlWithPlaceholders`); any other argument passes the shared redaction of `internal/redact.ts`.
  */
 export function redactSecrets(args: readonly string[]): string[] {
   return args.map((arg, i) => {
@@ -16,7 +20,9 @@ export function redactSecrets(args: readonly string[]): string[] {
     const inline = SECRET_OPTIONS.find((option) => arg.startsWith(`${option}=`));
     if (inline) return `${inline}="$HAGGLE_API_KEY"`;
     const inlineUrl = URL_OPTIONS.find((option) => arg.startsWith(`${option}=`));
-    return inlineUrl ? `${inlineUrl}=${redactUrlList(arg.slice(inlineUrl.length + 1))}` : arg;
+    if (inlineUrl) return `${inlineUrl}=${redactUrlList(arg.slice(inlineUrl.length + 1))}`;
+    // Any other argument still passes the shared redaction: a URL with user:password, a `token=…`.
+    return redact(arg);
   });
 }
 
@@ -24,26 +30,6 @@ export function redactSecrets(args: readonly string[]): string[] {
 function redactUrlList(value: string): string {
   return value
     .split(',')
-    .map((part) => redactUrl(part.trim()))
+    .map((part) => urlWithPlaceholders(part.trim()))
     .join(',');
-}
-
-/**
- * `http://alice:pw@host/v1?api-key=k` -> `http://USER:PASSWORD@host/v1?api-key=REDACTED`: the shape
- * stays (so the user sees what to put back), the secrets go. Something that is not a URL is left
- * out entirely rather than echoed, in case it is a secret pasted in the wrong place.
- */
-export function redactUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'URL';
-  }
-  if (url.username !== '') url.username = 'USER';
-  if (url.password !== '') url.password = 'PASSWORD';
-  const names = [...url.searchParams.keys()];
-  if (names.length > 0) url.search = names.map((name) => `${encodeURIComponent(name)}=REDACTED`).join('&');
-  url.hash = '';
-  return url.toString();
 }

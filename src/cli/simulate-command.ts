@@ -11,7 +11,12 @@ import { shardSize } from '../simulation/shard.js';
 import { simulate } from '../simulation/simulate.js';
 import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
-import { addBackendOptions, type BackendCliOptions, createBackendNegotiators } from './backend-options.js';
+import {
+  addBackendOptions,
+  type BackendCliOptions,
+  createBackendNegotiators,
+  printBackendWarning,
+} from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
@@ -118,7 +123,9 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         options.rules === 'alternating-offers'
           ? new AlternatingOffersRules(options.maxTurns ? { maxTurns: options.maxTurns } : {})
           : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
-      const llm = createBackendNegotiators(options, command);
+      // The agent reports each distinct warning once (a CUDA-to-CPU fallback, a setting a server
+      // ignores): the CLI says it on stderr rather than let it pass silently.
+      const llm = createBackendNegotiators(options, command, process.env, printBackendWarning(io.stderr));
       if (options.resume && options.out) io.stderr.write(resumeProvenanceNote(options.out) ?? '');
       const startedAt = performance.now();
       const run = simulate({

@@ -1,6 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
 import { deriveSeed } from '../internal/random.js';
 import { contentHash } from './canonical-json.js';
 import { parseScenario, ScenarioSchema } from './scenario.js';
@@ -116,7 +117,8 @@ export function saveSuite(path: string, suite: Suite): void {
 export function loadSuite(path: string): Suite {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    // Bounded (64 MiB by default, HAGGLE_MAX_INPUT_MIB) and tolerant of a UTF-8 byte-order mark.
+    raw = JSON.parse(readTextWithLimit(path, maxInputBytes()));
   } catch (error) {
     throw new SuiteFileError(path, `cannot read a suite: ${(error as Error).message}`);
   }

@@ -176,7 +176,7 @@ function planTournament(options: TournamentOptions): TournamentPlan {
   if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
     problems.push({
       path: 'out',
-      message: `${options.out} already holds results; pass resume: true or overwrite: true`,
+      message: `${options.out} already holds results; pass resume: true (--resume) to continue it or overwrite: true (--overwrite) to replace it`,
     });
   }
   if (problems.length > 0) throw new InvalidInputError('TournamentOptions', problems);

@@ -1,6 +1,7 @@
 import { basename, dirname } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { BackendWarning } from '../backends/language-backend.js';
+import { cudaProviderInstalled } from './cuda-provider.js';
 import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDevice } from './onnx-options.js';
 
@@ -39,6 +40,12 @@ export async function createSession(
   const provider: ort.InferenceSession.ExecutionProviderConfig =
     device === 'cuda' ? { name: 'cuda' } : { name: 'webgpu' };
   try {
+    // A build without the CUDA provider is known before onnxruntime tries (and logs in red) to load it.
+    if (device === 'cuda' && cudaProviderInstalled() === false) {
+      throw new Error(
+        'onnxruntime-node was installed without its CUDA provider (no libonnxruntime_providers_cuda)',
+      );
+    }
     // Quiet: a missing provider is reported once, as our warning or error, not as a native log line.
     const session = await open(modelPath, {
       ...base,

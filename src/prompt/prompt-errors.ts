@@ -49,23 +49,36 @@ export class PromptTooLongError extends HaggleError {
 }
 
 /**
- * A rendered prompt would give the model a control token inside a message: a template placed untrusted
- * text without `sanitizeUntrustedText`, or wrote a special token into a message itself.
+ * A rendered prompt would give the model a control token that its chat format did not write: a template
+ * placed untrusted text without `sanitizeUntrustedText`, wrote a special token into a message itself, or
+ * printed two sanitised fields (or a field and its own text) side by side so that together they spell
+ * one (`"<"` then `"|im_end|>"`). The first two are found by the tokenizer, when `renderPrompt` has one;
+ * the joins are found by comparing the prompt with a render of placeholders, tokenizer or not.
  */
 export class UnsafePromptError extends HaggleError {
-  /** The message at fault (an index into `messages`). */
+  /** The message at fault (an index into `messages`), or -1 when it is the prompt text (`where: 'text'`). */
   readonly messageIndex: number;
-  /** The special tokens found in it. */
+  /** Where the control token is: `messages[i].content` or `text`. */
+  readonly where: string;
+  /** The special tokens found there. */
   readonly tokens: string[];
+  /** True when the control token was formed by pieces printed side by side, not by one piece alone. */
+  readonly joined: boolean;
 
-  constructor(args: { messageIndex: number; tokens: string[]; templateId: string }) {
-    super(
-      'unsafe-prompt',
-      `Message ${args.messageIndex} of template "${args.templateId}" encodes to special token(s) ${args.tokens.map((t) => JSON.stringify(t)).join(', ')}. ` +
-        'Pass every untrusted text through sanitizeUntrustedText, and let the chat format, not the message text, add control tokens.',
-    );
+  constructor(args: { messageIndex: number; tokens: string[]; templateId: string; joined?: boolean }) {
+    const where = args.messageIndex < 0 ? 'text' : `messages[${args.messageIndex}].content`;
+    const tokens = args.tokens.map((t) => JSON.stringify(t)).join(', ');
+    const message = args.joined
+      ? `The prompt of template "${args.templateId}" holds control token(s) ${tokens} in ${where} that the template does not write itself: ` +
+        "untrusted fields printed side by side (or a field next to the template's own text) join into a control token. " +
+        'Put a separator (a space, a newline, quotes) between the fields in the template, and let the chat format, not the wording, write control tokens.'
+      : `Message ${args.messageIndex} of template "${args.templateId}" encodes to special token(s) ${tokens}. ` +
+        'Pass every untrusted text through sanitizeUntrustedText, and let the chat format, not the message text, add control tokens.';
+    super('unsafe-prompt', message);
     this.name = 'UnsafePromptError';
     this.messageIndex = args.messageIndex;
+    this.where = where;
     this.tokens = args.tokens;
+    this.joined = args.joined ?? false;
   }
 }

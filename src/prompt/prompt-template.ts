@@ -34,7 +34,10 @@ export interface RenderedPrompt {
  * Turns a negotiation state into a prompt. A template must be deterministic (the same input gives the
  * same prompt, so a seed reproduces a run) and must pass every untrusted field through
  * `sanitizeUntrustedText` (`renderPrompt` and `NegotiationAgent` also sanitise the input before a
- * template sees it, so a template that forgets is still safe there).
+ * template sees it, so a template that forgets is still safe there). `renderPrompt` may call `render`
+ * a second time for the same prompt, with each untrusted field replaced by a placeholder, to learn
+ * which control tokens are the template's own (see joined-field-check.ts): keep `render` free of side
+ * effects.
  */
 export interface PromptTemplate {
   /** Identifies wording and format in run records and model profiles, e.g. `qwen3_nothink`. */

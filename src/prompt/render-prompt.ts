@@ -10,6 +10,7 @@ import {
 } from '../contract/history.js';
 import { type ListingContextInput, ListingContextSchema } from '../contract/listing-context.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
+import { checkJoinedFields } from './joined-field-check.js';
 import { PromptTemplateError, PromptTooLongError, UnsafePromptError } from './prompt-errors.js';
 import type { PromptInput, PromptTemplate, RenderedPrompt } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
@@ -100,8 +101,20 @@ export function renderPrompt(
   };
   const stop = [...(template.stop ?? [QWEN3_END_OF_TURN])];
 
+  // Fields sanitised one by one can still spell a control token together where a template prints them
+  // side by side; this check finds that with or without a tokenizer (see joined-field-check.ts).
+  const checkJoins = (rendered: RenderedPrompt, input: PromptInput) =>
+    checkJoinedFields({
+      rendered,
+      input,
+      render: (placeholders) => renderWith(template, placeholders),
+      templateId: template.id,
+      extraTokens: sanitizeOptions.tokens,
+    });
+
   if (tokenizer === undefined) {
     const rendered = renderWith(template, base);
+    checkJoins(rendered, base);
     return { ...rendered, template: template.id, stop, dropped: [] };
   }
 
@@ -117,7 +130,7 @@ export function renderPrompt(
           };
     const rendered = renderWith(template, windowInput);
     const tokenIds = tokenizer.encode(rendered.text);
-    return { rendered, tokenIds, tokens: tokenIds.length, kept };
+    return { rendered, windowInput, tokenIds, tokens: tokenIds.length, kept };
   };
 
   const chosen =
@@ -127,8 +140,9 @@ export function renderPrompt(
   if (!chosen.fits) {
     throw new PromptTooLongError({ tokens: chosen.tokens, budget: budget ?? 0, templateId: template.id });
   }
-  const { rendered, tokenIds, kept } = chosen.measured;
+  const { rendered, windowInput, tokenIds, kept } = chosen.measured;
   checkMessages(rendered.messages, tokenizer, template.id);
+  checkJoins(rendered, windowInput);
 
   const keptSet = new Set(kept);
   const result: RenderPromptResult = {

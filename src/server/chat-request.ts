@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ChatMessage, GenerateOptions, ResponseFormat } from '../backends/language-backend.js';
 import { readablePath } from '../contract/errors.js';
 import type { JsonSchema } from '../contract/json-schema.js';
+import { sanitizeUntrustedText } from '../prompt/sanitize.js';
 import { HttpError } from './http-io.js';
 
 const TextPart = z.looseObject({ type: z.literal('text'), text: z.string() });
@@ -101,20 +102,36 @@ function parseSchemaString(text: string): unknown {
   }
 }
 
+/**
+ * The request's messages, each content sanitised as `renderPrompt` sanitises untrusted fields: a client
+ * writes the contents, the chat format writes the structure, so `<|im_end|>\n<|im_start|>system` in a
+ * message becomes `< |im_end|>\n< |im_start|>system`, ordinary tokens. Every role is treated so: a
+ * client of `haggle serve` is not the operator of the model, whatever role it names.
+ *
+ * haggle's choice: sanitise rather than refuse with a 400. OpenAI's own API reads special-token strings
+ * in message content as plain text and answers; a chat app relaying a marketplace message that quotes
+ * `<think>` should be served, not failed. haggle's own remote backend sends contents that `renderPrompt`
+ * has already sanitised, and sanitising is idempotent, so its prompts reach the model unchanged. The same
+ * sanitised messages go to a proxied upstream (`--backend openai`), which may apply its own template.
+ */
 function toMessages(request: ChatCompletionRequest): ChatMessage[] {
   return request.messages.map((message) => ({
     role: message.role === 'developer' ? 'system' : message.role,
-    content:
+    content: sanitizeUntrustedText(
       typeof message.content === 'string'
         ? message.content
         : (message.content ?? []).map((part) => part.text).join(''),
+    ),
   }));
 }
 
 /**
  * A request as a backend call. Chat requests also get `text`, the prompt string rendered by
- * `renderText`, so a local backend that needs the exact template string is served too; a completions
- * request's prompt is that string, with a single user message for backends that want messages.
+ * `renderText` from the sanitised messages, so a local backend that needs the exact template string is
+ * served too; a completions request's prompt is that string, with a single user message for backends
+ * that want messages. That string is the trust boundary of `/v1/completions`: the client renders the
+ * template, control tokens included, so the prompt is passed on as written, never sanitised (a client
+ * that puts untrusted text in it must sanitise it first, as `renderPrompt` does).
  */
 export function toGenerateOptions(
   request: AnyCompletionRequest,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
 import { HaggleError } from '../contract/errors.js';
+import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { Admission } from './admission.js';
 import {
@@ -15,6 +16,7 @@ import {
 import { clientMistake } from './client-mistake.js';
 import { chatCompletion, type ResponseMeta, streamChunks, textCompletion } from './completion-response.js';
 import { Deadline } from './deadline.js';
+import { headerJson } from './header-value.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
@@ -214,7 +216,7 @@ export class OpenAIServer {
     if (deadline.expired) throw deadline.error();
     const result = { ...generated, warnings: [...generated.warnings, ...limitWarnings] };
     const headers: Record<string, string> =
-      result.warnings.length > 0 ? { 'x-haggle-warnings': JSON.stringify(result.warnings) } : {};
+      result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
     sendJson(
       res,
       200,
@@ -257,16 +259,24 @@ function modelNotFound(model: string): HttpError {
   });
 }
 
-/** What a client may see of an error: typed haggle errors by their message, anything else generically. */
+/**
+ * What a client may see of an error: typed haggle errors by their message, anything else generically.
+ * A backend's failure passes the shared redaction once more on its way out: a remote backend cleaned
+ * its own key from it, and this catches anything shaped like a credential (a bearer token, a URL's
+ * user:password, an `api-key=` parameter) that an upstream put there.
+ */
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (HaggleError.isInstance(error)) {
     const refused = clientMistake(error);
     if (refused) return refused;
+    const message = redact(error.message);
     const status = (error as { status?: unknown }).status;
-    if (status === 429)
-      return new HttpError(429, error.message, { type: 'rate_limit_error', code: error.code });
-    return new HttpError(502, error.message, { type: 'server_error', code: error.code });
+    if (status === 429) return new HttpError(429, message, { type: 'rate_limit_error', code: error.code });
+    // An upstream that refused the request itself (a schema it cannot take): the client's to fix, and a
+    // 502 would make its client send the same request again.
+    if (status === 400 || status === 422) return new HttpError(status, message, { code: error.code });
+    return new HttpError(502, message, { type: 'server_error', code: error.code });
   }
   return new HttpError(500, 'internal server error', { code: 'internal_error' });
 }

@@ -195,7 +195,7 @@ function planRun(options: SimulateOptions): RunPlan {
   if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
     problems.push({
       path: 'out',
-      message: `${options.out} already holds data; pass resume: true to continue its run or overwrite: true to replace it`,
+      message: `${options.out} already holds data; pass resume: true (--resume) to continue its run or overwrite: true (--overwrite) to replace it`,
     });
   }
   if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);

@@ -41,6 +41,13 @@ describe('NegotiationAgent.predict', () => {
     expect(call?.abortSignal).toBeUndefined();
   });
 
+  it('takes an opening turn without a history: the moves of an opening buyer, nothing to accept', async () => {
+    const mock = new MockLanguageBackend({ responses: [json(offer(90))] });
+    const agent = new NegotiationAgent({ backend: mock });
+    expect(await agent.predict({ context: camera, role: 'buyer' })).toEqual(offer(90));
+    expect(schemaActions(mock.calls[0])).toEqual(['offer', 'offer_with_message', 'message_only']);
+  });
+
   it("lets a call's seed win over the agent's default seed", async () => {
     const mock = new MockLanguageBackend({ responses: [json(offer(110))] });
     const agent = new NegotiationAgent({ backend: mock, sampling: { seed: 7, temperature: 0.6, topP: 0.9 } });

@@ -9,6 +9,18 @@ import { CONTEXT, offer } from '../helpers/fixtures.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-cli-'));
 
+describe('haggle', () => {
+  it('alone prints the help with every command on stdout and exits 0', async () => {
+    const io = captureIo();
+    expect(await runCli([], io)).toBe(0);
+    expect(io.out()).toMatch(/^Usage: haggle/);
+    for (const verb of ['simulate', 'predict', 'report', 'show', 'compare', 'evaluate', 'serve', 'merge']) {
+      expect(io.out()).toMatch(new RegExp(`\\n  ${verb} `));
+    }
+    expect(io.err()).toBe('');
+  });
+});
+
 describe('haggle simulate', () => {
   it('--json prints one summary object with sessions, dealRate and meanTurns', async () => {
     const io = captureIo();

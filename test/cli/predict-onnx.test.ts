@@ -53,6 +53,11 @@ describe('haggle predict --backend onnx', () => {
     );
     expect(code).toBe(0);
     expect(TurnSchema.safeParse(JSON.parse(io.out())).success).toBe(true);
+    // The fallback is said once, in haggle's words, with the install command; no native log line.
+    expect(io.err()).toMatch(
+      /^haggle: warning: The cuda execution provider is not available \(onnxruntime-node was installed without its CUDA provider.*running on the CPU\. Install the CUDA provider with ONNXRUNTIME_NODE_INSTALL=cuda12/,
+    );
+    expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
   it('fails with one line for a folder that is not a model', async () => {

@@ -40,3 +40,9 @@ it('keeps a base URL’s host and path, and turns its user:password and query va
     '--base-url=http://10.0.0.2:8000/v1,http://USER:PASSWORD@10.0.0.3:8000/v1',
   ]);
 });
+
+it('passes every other argument through the shared redaction', () => {
+  expect(
+    redactSecrets(['show', 'http://bob:pw-secret@host/run.jsonl', '--note', 'token=abc123', 'runs/a.jsonl']),
+  ).toEqual(['show', 'http://[redacted]@host/run.jsonl', '--note', 'token=[redacted]', 'runs/a.jsonl']);
+});

@@ -114,7 +114,7 @@ describe('runTournament', () => {
     const small = generateSuite({ seed: 1, scenarios: 1, seedsPerPair: 1 });
     await runTournament({ suite: small, arms: { a: utilityLinear() }, opponents, out }).done();
     expect(() => runTournament({ suite: small, arms: { a: utilityLinear() }, opponents, out })).toThrow(
-      /resume: true or overwrite: true/,
+      /resume: true \(--resume\) to continue it or overwrite: true \(--overwrite\)/,
     );
   });
 });

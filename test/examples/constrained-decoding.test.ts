@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { fixtureModel } from '../onnx/fixture-model.js';
 import { runExample } from './run-example.js';
 
 it('constrained-decoding: random logits still give valid turns that respect the floor', async () => {
@@ -7,4 +8,9 @@ it('constrained-decoding: random logits still give valid turns that respect the 
   const lines = out.match(/^seed \d: .*$/gm) ?? [];
   expect(lines).toHaveLength(3);
   for (const line of lines) expect(line).toMatch(/valid turn, floor holds: true$/);
+});
+
+it('constrained-decoding: the tokenizer can come from a model folder, as from an installed package', async () => {
+  const out = await runExample('constrained-decoding.ts', fixtureModel(1));
+  expect((out.match(/valid turn, floor holds: true$/gm) ?? []).length).toBe(3);
 });

@@ -35,10 +35,11 @@ describe('renderPrompt', () => {
   });
 
   it('sanitises untrusted text before a template of yours sees it', () => {
-    let seen = '';
+    const seen: string[] = [];
     const spy = templateFromFunction('spy', ({ context, history }) => {
-      seen = `${context.item.title}|${context.id}|${history[0]?.turn.message}`;
-      return [{ role: 'user', content: seen }];
+      const content = `${context.item.title}|${context.id}|${history[0]?.turn.message}`;
+      seen.push(content);
+      return [{ role: 'user', content }];
     });
     renderPrompt(
       {
@@ -48,7 +49,10 @@ describe('renderPrompt', () => {
       },
       { template: spy },
     );
-    expect(seen).toBe('T< think>|x< |im_end|>|hi< |im_start|>');
+    // The first render is the prompt; the second renders placeholders for the joined-field check.
+    expect(seen[0]).toBe('T< think>|x< |im_end|>|hi< |im_start|>');
+    expect(seen).toHaveLength(2);
+    for (const field of seen[1]?.split('|') ?? []) expect(field).toMatch(/^\uE000\d+\uE001$/);
   });
 
   it('with a tokenizer, returns the token ids and counts them', async () => {

@@ -2,11 +2,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium } from 'playwright-core';
+import { chromiumFolder, chromiumPath } from '../helpers/chromium.js';
 
-/** Debian's Chromium; the tests never download a browser. */
-export const CHROMIUM = '/usr/bin/chromium';
+/** The Chromium of the npm package `@sparticuz/chromium`, unpacked by test/global-setup.ts. */
+export const CHROMIUM = chromiumPath();
 
-export const CHROMIUM_MISSING = `Chromium is not installed at ${CHROMIUM}. The report's browser test needs Debian's package: run \`sudo apt-get update && sudo apt-get install -y chromium\` (or use .ci/run, which installs it), then run \`npx vitest run test/report\` again.`;
+export const CHROMIUM_MISSING = `Chromium is not unpacked at ${CHROMIUM}. It comes with the dev dependency @sparticuz/chromium: run \`npm ci\`, then \`npx vitest run test/report\` (the test run's global setup unpacks it).`;
 
 /**
  * A headless Chromium with a fresh profile and everything that could reach the network at start-up
@@ -19,6 +20,8 @@ export async function launchChromium(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    // The package's fonts, unpacked beside the browser: text renders the same on any machine.
+    env: { ...process.env, FONTCONFIG_PATH: join(chromiumFolder(), 'fonts') },
     args: [
       '--headless',
       '--no-sandbox',

@@ -1,8 +1,9 @@
 import { HaggleAbortError } from '../../contract/errors.js';
+import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
 import type { FailureKind } from './http-errors.js';
 import type { HttpTransport } from './node-transport.js';
-import { bodyPreview, redact } from './redaction.js';
+import { ResponseOverLimit } from './response-limit.js';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 
 /** Why one attempt failed, before it is known whether it was the last one. */
@@ -14,6 +15,8 @@ export interface AttemptFailure {
   retryAfterMs?: number;
   /** For timeouts: which limit fired. */
   scope?: 'attempt' | 'total';
+  /** For `too-large`: the limit the response went past. */
+  limitBytes?: number;
   /** One redacted sentence. */
   message: string;
   responseBody?: string;
@@ -32,8 +35,10 @@ export interface AttemptArgs {
   /** Epoch ms after which the whole call is over. */
   deadline: number;
   signal: AbortSignal | undefined;
-  secrets: readonly string[];
+  /** Cleans everything the server sent before it goes into a message. */
+  redactor: Redactor;
   transport: HttpTransport;
+  maxResponseBytes: number;
 }
 
 /**
@@ -65,10 +70,13 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
       headers: args.headers,
       body: args.body,
       signal: controller.signal,
+      maxResponseBytes: args.maxResponseBytes,
     });
     const text = await response.text();
     if (!response.ok) {
-      const preview = bodyPreview(text, args.secrets);
+      const preview = args.redactor.preview(text);
+      // The reason phrase is the server's text too: a proxy may put the key in it.
+      const reason = args.redactor.preview(response.statusText, 120);
       const retryAfterMs = parseRetryAfter(response.headers);
       return {
         ok: false,
@@ -76,7 +84,7 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
           kind: 'status',
           status: response.status,
           retryable: isRetryableStatus(response.status),
-          message: `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${preview ? `: ${preview}` : ''}`,
+          message: `HTTP ${response.status}${reason ? ` ${reason}` : ''}${preview ? `: ${preview}` : ''}`,
           responseBody: preview,
           ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
         },
@@ -86,7 +94,7 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
       return {
         ok: true,
         json: JSON.parse(text),
-        serverWarnings: serverWarnings(response.headers.get(WARNINGS_HEADER)),
+        serverWarnings: serverWarnings(response.headers.get(WARNINGS_HEADER), args.redactor),
       };
     } catch {
       return {
@@ -94,12 +102,24 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
         failure: {
           kind: 'invalid-response',
           retryable: true,
-          message: `the response is not JSON: ${JSON.stringify(bodyPreview(text, args.secrets, 80))}`,
+          message: `the response is not JSON: ${JSON.stringify(args.redactor.preview(text, 80))}`,
         },
       };
     }
   } catch (error) {
     if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+    if (error instanceof ResponseOverLimit) {
+      return {
+        ok: false,
+        failure: {
+          kind: 'too-large',
+          // The same server would send the same answer again.
+          retryable: false,
+          limitBytes: error.limitBytes,
+          message: `${error.message} (maxResponseBytes); reading stopped there and the connection was closed`,
+        },
+      };
+    }
     if (timedOut) {
       return {
         ok: false,
@@ -120,7 +140,7 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
       failure: {
         kind: 'connection',
         retryable: true,
-        message: `connection failed: ${redact(describeNetworkError(error), args.secrets)}`,
+        message: `connection failed: ${args.redactor.text(describeNetworkError(error))}`,
         cause: error,
       },
     };
@@ -133,17 +153,44 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
 /** `haggle serve` passes its backend's warnings on in this header, so they reach the remote agent. */
 const WARNINGS_HEADER = 'x-haggle-warnings';
 
-function serverWarnings(header: string | null): BackendWarning[] {
+/**
+ * The upstream's warnings, redacted like any text a server sends. `haggle serve` writes the header as
+ * ASCII JSON; a server that sent raw UTF-8 bytes arrives here as Latin-1 (Node's reading of header
+ * bytes) and is decoded back.
+ */
+function serverWarnings(header: string | null, redactor: Redactor): BackendWarning[] {
   if (!header) return [];
   try {
-    const value: unknown = JSON.parse(header);
+    const value: unknown = JSON.parse(utf8FromLatin1(header));
     if (!Array.isArray(value)) return [];
-    return value.filter(
-      (item): item is BackendWarning =>
-        typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string',
-    );
+    return value
+      .filter(
+        (item): item is BackendWarning =>
+          typeof item === 'object' && item !== null && typeof (item as { type?: unknown }).type === 'string',
+      )
+      .map((item) => redactWarning(item, redactor));
   } catch {
     return [];
+  }
+}
+
+function redactWarning(warning: BackendWarning, redactor: Redactor): BackendWarning {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(warning)) {
+    out[name] = typeof value === 'string' ? redactor.text(value) : value;
+  }
+  return out as unknown as BackendWarning;
+}
+
+/** Header text whose characters are all bytes (<= 0xFF) read back as UTF-8, when it is valid UTF-8. */
+function utf8FromLatin1(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is for bytes above ASCII
+  if (!/[\u0080-\u00ff]/.test(text) || /[^\u0000-\u00ff]/.test(text)) return text;
+  const bytes = Uint8Array.from(text, (char) => char.charCodeAt(0));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return text;
   }
 }
 

@@ -1,7 +1,7 @@
 import { BackendError } from '../../contract/errors.js';
 
 /** How one HTTP attempt failed; decides whether another attempt may help. */
-export type FailureKind = 'status' | 'timeout' | 'connection' | 'invalid-response';
+export type FailureKind = 'status' | 'timeout' | 'connection' | 'invalid-response' | 'too-large';
 
 export interface RemoteErrorArgs {
   message: string;
@@ -127,6 +127,26 @@ export class InvalidResponseError extends RemoteBackendError {
   constructor(args: RemoteErrorArgs) {
     super({ ...args, kind: 'invalid-response' });
     this.name = 'InvalidResponseError';
+  }
+}
+
+/**
+ * A successful answer longer than `maxResponseBytes`: reading stopped at the limit and the connection
+ * was closed, so the answer never filled memory. Not retried (the same server would send it again).
+ * Raise `maxResponseBytes` if the server's answers are really this long; otherwise the server (or a
+ * proxy in front of it) is broken or hostile.
+ */
+export class ResponseTooLargeError extends RemoteBackendError {
+  /** The limit in bytes the answer went past. */
+  readonly limitBytes: number;
+  /** The endpoint asked, without credentials (no user:password, no query). */
+  readonly url: string;
+
+  constructor(args: RemoteErrorArgs & { limitBytes: number; url: string }) {
+    super({ ...args, kind: 'too-large', retryable: false });
+    this.name = 'ResponseTooLargeError';
+    this.limitBytes = args.limitBytes;
+    this.url = args.url;
   }
 }
 

@@ -13,6 +13,7 @@ export {
   RemoteBackendError,
   RemoteConnectionError,
   RemoteTimeoutError,
+  ResponseTooLargeError,
   UnprocessableEntityError,
 } from './http-errors.js';
 export type { OpenAICompatibleBackendDescription } from './openai-compatible-backend.js';
@@ -21,6 +22,7 @@ export type { BackendLogger, OpenAICompatibleBackendOptions } from './openai-opt
 export { cleanOutputText } from './output-cleaning.js';
 export type { PlannedRequest, RequestBodyArgs } from './request-body.js';
 export { buildRequestBody, PROVIDER_OPTIONS_KEY } from './request-body.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
 export type { RetryPolicy } from './retry-policy.js';
 export { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 export { toStrictSchema } from './strict-schema.js';

@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { bodyLimit, declaredLength, ResponseOverLimit } from './response-limit.js';
 
 /** Header lookup by lower-case name; `fetch`'s `Headers` satisfies it. */
 export interface HeaderLookup {
@@ -15,16 +16,30 @@ export interface TransportResponse {
   text(): Promise<string>;
 }
 
-export type HttpTransport = (
-  url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<TransportResponse>;
+export interface TransportInit {
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+  /**
+   * A 2xx body longer than this rejects with `ResponseOverLimit` (reading stops there); an error
+   * status's body is cut at `ERROR_BODY_BYTES` instead, since only its start is shown.
+   */
+  maxResponseBytes: number;
+}
+
+/**
+ * One POST, its body read whole (within the limits of `init.maxResponseBytes`) before the promise
+ * resolves, so the attempt's timer covers the body too.
+ */
+export type HttpTransport = (url: string, init: TransportInit) => Promise<TransportResponse>;
 
 /**
  * POSTs through `node:http` with a keep-alive agent. Node 20's built-in `fetch` spends several times
  * more CPU per request than `node:http` (measured in bench/remote.ts), which at 64 sessions against
  * a fast server is the difference between using the server and waiting on ourselves. The body is read
- * whole before the promise resolves; an abort destroys the socket, which the server sees.
+ * whole before the promise resolves, counted as it arrives: past its limit the socket is destroyed, so
+ * a server cannot make us hold more than the limit. An abort destroys the socket too; the server sees it.
  */
 export function createNodeTransport(maxSockets: number): HttpTransport {
   const agents = {
@@ -48,37 +63,61 @@ export function createNodeTransport(maxSockets: number): HttpTransport {
         init.signal.addEventListener('abort', onAbort, { once: true });
       }
       const done = () => init.signal.removeEventListener('abort', onAbort);
-      req.on('error', (error) => {
+      let settled = false;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
         done();
-        reject(error);
-      });
+        outcome();
+      };
+      req.on('error', (error) => settle(() => reject(error)));
       req.on('response', (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        // A body cut short (the server closed mid-body) surfaces as `aborted` then `error`/`close`.
-        res.on('aborted', () => {
-          done();
-          reject(new Error('terminated: the response body was cut short'));
-        });
-        res.on('error', (error) => {
-          done();
-          reject(error);
-        });
-        res.on('end', () => {
-          done();
-          if (!res.complete) {
-            reject(new Error('terminated: the response body was cut short'));
-            return;
-          }
-          const text = Buffer.concat(chunks).toString('utf8');
-          const status = res.statusCode ?? 0;
+        const status = res.statusCode ?? 0;
+        const ok = status >= 200 && status < 300;
+        const limit = bodyLimit(status, init.maxResponseBytes);
+        const answer = (chunks: Buffer[]) =>
           resolve({
-            ok: status >= 200 && status < 300,
+            ok,
             status,
             statusText: res.statusMessage ?? '',
             headers: { get: (name) => headerValue(res.headers, name) },
-            text: () => Promise.resolve(text),
+            text: () => Promise.resolve(Buffer.concat(chunks).toString('utf8')),
           });
+        const declared = declaredLength(headerValue(res.headers, 'content-length'));
+        if (ok && declared !== undefined && declared > limit) {
+          settle(() => reject(new ResponseOverLimit(limit, declared)));
+          req.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          if (size + chunk.length <= limit) {
+            chunks.push(chunk);
+            size += chunk.length;
+            return;
+          }
+          if (ok) {
+            settle(() => reject(new ResponseOverLimit(limit)));
+          } else {
+            // An error body: its start is all anyone reads, so keep that and answer with it.
+            chunks.push(chunk.subarray(0, limit - size));
+            settle(() => answer(chunks));
+          }
+          req.destroy();
+        });
+        // A body cut short (the server closed mid-body) surfaces as `aborted` then `error`/`close`.
+        res.on('aborted', () =>
+          settle(() => reject(new Error('terminated: the response body was cut short'))),
+        );
+        res.on('error', (error) => settle(() => reject(error)));
+        res.on('end', () => {
+          if (!res.complete) {
+            settle(() => reject(new Error('terminated: the response body was cut short')));
+            return;
+          }
+          settle(() => answer(chunks));
         });
       });
       req.end(init.body);

@@ -1,5 +1,7 @@
 import { HaggleAbortError, throwIfAborted } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
+import { Redactor } from '../../internal/redact.js';
+import { urlCredentials } from '../../internal/redact-url.js';
 import type {
   BackendDescription,
   BackendWarning,
@@ -10,6 +12,7 @@ import type {
   Usage,
 } from '../language-backend.js';
 import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './dialect.js';
+import { createFetchTransport } from './fetch-transport.js';
 import { type AttemptFailure, attemptRequest } from './http-attempt.js';
 import {
   httpStatusError,
@@ -17,6 +20,7 @@ import {
   type RemoteBackendError,
   RemoteConnectionError,
   RemoteTimeoutError,
+  ResponseTooLargeError,
 } from './http-errors.js';
 import { createNodeTransport, type HttpTransport } from './node-transport.js';
 import {
@@ -64,7 +68,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
   readonly #apiKey: string | undefined;
   readonly #options: ResolvedBackendOptions;
   readonly #pool: ReplicaPool;
-  readonly #secrets: string[];
+  readonly #redactor: Redactor;
+  /** For model output: only the credentials themselves, and only long ones (see the constructor). */
+  readonly #outputRedactor: Redactor;
   readonly #transport: HttpTransport;
 
   constructor(options: OpenAICompatibleBackendOptions) {
@@ -75,18 +81,38 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     this.dialect = resolved.dialect;
     this.endpoint = resolved.endpoint;
     this.#pool = new ReplicaPool(resolved.baseURLs, resolved.maxConcurrencyPerReplica);
-    this.#transport =
-      resolved.fetch ?? createNodeTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
-    this.#secrets = [
+    this.#transport = resolved.fetch
+      ? createFetchTransport(resolved.fetch)
+      : createNodeTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
+    // Everything this backend says (errors, log lines, warnings, its description) passes through here.
+    this.#redactor = new Redactor([
       ...(resolved.apiKey ? [resolved.apiKey] : []),
       ...Object.values(resolved.headers),
-      ...resolved.baseURLs.flatMap(credentialsOf),
-    ];
+      ...resolved.baseURLs.flatMap(urlCredentials),
+    ]);
+    // A hostile server can also put the key in the answer itself, which the agent records (as a turn's
+    // message, or in the error of an invalid turn). Answers lose the key, header values and URL
+    // passwords, when 8 characters or longer: a short query value (`?v=true`) must not touch the JSON.
+    const passwords = resolved.baseURLs.flatMap((url) => {
+      try {
+        return [decodeURIComponent(new URL(url).password)];
+      } catch {
+        return [];
+      }
+    });
+    this.#outputRedactor = new Redactor(
+      [
+        ...(resolved.apiKey ? [resolved.apiKey] : []),
+        ...Object.values(resolved.headers),
+        ...passwords,
+      ].filter((secret) => secret.length >= 8),
+      { shapes: false },
+    );
   }
 
   /** Replica URLs as errors show them: without credentials. */
   get replicas(): string[] {
-    return this.#pool.replicas.map((replica) => replica.label);
+    return this.#pool.replicas.map((replica) => this.#redactor.text(replica.label));
   }
 
   describe(): OpenAICompatibleBackendDescription {
@@ -144,9 +170,8 @@ export class OpenAICompatibleBackend implements LanguageBackend {
             warnings.push(warning);
         }
         for (const choice of part.response.choices) {
-          choices.push(
-            this.#options.cleanOutput ? { ...choice, text: cleanOutputText(choice.text) } : choice,
-          );
+          const text = this.#options.cleanOutput ? cleanOutputText(choice.text) : choice.text;
+          choices.push({ ...choice, text: this.#outputRedactor.text(text) });
         }
         usage.promptTokens += part.response.usage.promptTokens;
         usage.completionTokens += part.response.usage.completionTokens;
@@ -210,8 +235,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
           timeoutMs: this.#options.timeoutMs,
           deadline,
           signal,
-          secrets: this.#secrets,
+          redactor: this.#redactor,
           transport: this.#transport,
+          maxResponseBytes: this.#options.maxResponseBytes,
         });
         if (result.ok) {
           const parsed = parseCompletionResponse(result.json, planned.endpoint);
@@ -236,7 +262,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       const delay = failure.retryAfterMs ?? backoffDelay(retry, attempt - 1, this.#options.random);
       if (Date.now() + delay >= deadline) throw fail('the total timeout leaves no time for another attempt');
       this.#options.logger?.warn(
-        `haggle: ${replica.label}${planned.path} attempt ${attempt} failed (${failure.message}); retrying in ${delay} ms`,
+        this.#redactor.text(
+          `haggle: ${replica.label}${planned.path} attempt ${attempt} failed (${failure.message}); retrying in ${delay} ms`,
+        ),
       );
       await sleep(delay, signal);
     }
@@ -285,7 +313,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     const tail = why ? `; ${why}` : '';
     const message = `${replica.label}${path} failed after ${attempts} attempt(s): ${failure.message}${tail}`;
     const args = {
-      message,
+      message: this.#redactor.text(message),
       backend: this.#name,
       replica: replica.label,
       kind: failure.kind,
@@ -300,6 +328,10 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     if (failure.kind === 'timeout')
       return new RemoteTimeoutError({ ...args, scope: failure.scope ?? 'attempt' });
     if (failure.kind === 'connection') return new RemoteConnectionError(args);
+    if (failure.kind === 'too-large') {
+      const url = this.#redactor.text(`${replica.label}${path}`);
+      return new ResponseTooLargeError({ ...args, limitBytes: failure.limitBytes ?? 0, url });
+    }
     return new InvalidResponseError(args);
   }
 
@@ -327,19 +359,4 @@ function splitChoices(n: number, max: number): number[] {
   const counts: number[] = [];
   for (let left = n; left > 0; left -= max) counts.push(Math.min(left, max));
   return counts.length > 0 ? counts : [1];
-}
-
-/**
- * user:password and every query value of a URL (gateways take keys as `?api-key=`), to be redacted
- * wherever they might appear, such as a server's error body that echoes the request URL.
- */
-function credentialsOf(baseURL: string): string[] {
-  try {
-    const url = new URL(baseURL);
-    const parts = [url.username, url.password].map(decodeURIComponent);
-    for (const value of url.searchParams.values()) parts.push(value, encodeURIComponent(value));
-    return parts.filter((part) => part !== '');
-  } catch {
-    return [];
-  }
 }

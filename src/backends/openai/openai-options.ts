@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InvalidInputError, issuesFromZod } from '../../contract/errors.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from './dialect.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 /** Where the backend reports retries; never given a credential. */
@@ -31,6 +32,12 @@ export interface OpenAICompatibleBackendOptions {
   timeoutMs?: number;
   /** Limit for one `doGenerate` call, retries and waits included. Default 5 min. */
   totalTimeoutMs?: number;
+  /**
+   * The longest answer read, in bytes. A longer one is cut off while it streams in (the connection is
+   * closed) and fails with a non-retryable `ResponseTooLargeError`, so a broken or hostile server
+   * cannot exhaust memory. Default 16 MiB (`DEFAULT_MAX_RESPONSE_BYTES`): a turn is under 1 KiB.
+   */
+  maxResponseBytes?: number;
   retry?: Partial<RetryPolicy>;
   /** Requests in flight per replica; more wait in a queue. Default 64. */
   maxConcurrencyPerReplica?: number;
@@ -57,6 +64,7 @@ export interface ResolvedBackendOptions {
   chatTemplateKwargs: Record<string, unknown> | null;
   timeoutMs: number;
   totalTimeoutMs: number;
+  maxResponseBytes: number;
   retry: RetryPolicy;
   maxConcurrencyPerReplica: number;
   headers: Record<string, string>;
@@ -87,6 +95,13 @@ const OptionsSchema = z.strictObject({
   chatTemplateKwargs: z.record(z.string(), z.unknown()).nullable().optional(),
   timeoutMs: positiveMs.optional(),
   totalTimeoutMs: positiveMs.optional(),
+  // At most 256 MiB: half of V8's longest string (2^29 - 24 characters), which a body becomes.
+  maxResponseBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .optional(),
   retry: z
     .strictObject({
       maxRetries: z.number().int().min(0).max(20).optional(),
@@ -125,6 +140,7 @@ export function resolveBackendOptions(options: OpenAICompatibleBackendOptions): 
       data.chatTemplateKwargs === undefined ? { enable_thinking: false } : data.chatTemplateKwargs,
     timeoutMs: data.timeoutMs ?? 60_000,
     totalTimeoutMs: data.totalTimeoutMs ?? 300_000,
+    maxResponseBytes: data.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
     retry,
     maxConcurrencyPerReplica: data.maxConcurrencyPerReplica ?? 64,
     headers: { ...(data.headers ?? {}) },

@@ -1,4 +1,4 @@
-import { replicaLabel } from './redaction.js';
+import { urlLabel } from '../../internal/redact-url.js';
 import { Semaphore } from './semaphore.js';
 
 /**
@@ -32,7 +32,7 @@ export class ReplicaPool {
   constructor(baseURLs: readonly string[], limitPerReplica: number) {
     this.replicas = baseURLs.map((baseURL) => ({
       baseURL: baseURL.replace(/\/+$/, ''),
-      label: replicaLabel(baseURL),
+      label: urlLabel(baseURL),
       semaphore: new Semaphore(limitPerReplica),
     }));
   }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { redact, replicaLabel } from '../../../src/backends/openai/redaction.js';
 import {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
@@ -8,6 +7,8 @@ import {
 } from '../../../src/backends/openai/retry-policy.js';
 import { Semaphore } from '../../../src/backends/openai/semaphore.js';
 import { cleanOutputText, HaggleAbortError } from '../../../src/index.js';
+import { redact } from '../../../src/internal/redact.js';
+import { urlLabel } from '../../../src/internal/redact-url.js';
 
 describe('cleanOutputText', () => {
   const turn = '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":1}';
@@ -56,7 +57,7 @@ describe('retry policy', () => {
 
 describe('redaction', () => {
   it('drops credentials and queries from replica labels, and secrets from text', () => {
-    expect(replicaLabel('https://u:p@host:8000/v1/?key=1')).toBe('https://host:8000/v1');
+    expect(urlLabel('https://u:p@host:8000/v1/?key=1')).toBe('https://host:8000/v1');
     expect(redact('key sk-abcdef and Bearer xyz.123', ['sk-abcdef'])).toBe(
       'key [redacted] and Bearer [redacted]',
     );
