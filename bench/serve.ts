@@ -14,6 +14,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -73,16 +74,40 @@ async function main(): Promise<void> {
       child.send('rss');
     });
   const settle = () => new Promise((resolve) => setTimeout(resolve, 2500)); // the decoder frees its buffers after 1 s idle
-  const post = async (body: unknown) => {
-    const started = performance.now();
-    const response = await fetch(`${url}/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
+  // node:http, not fetch: fetch gives up on a response whose headers take over 300 s (the long prompt
+  // on a busy 2-core machine can), and keeps no pool of its own to compare with.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const post = (body: unknown) =>
+    new Promise<{
+      status: number;
+      ms: number;
+      json: { usage?: { prompt_tokens: number; completion_tokens: number } };
+    }>((resolve, reject) => {
+      const started = performance.now();
+      const text = JSON.stringify(body);
+      const req = request(
+        `${url}/completions`,
+        {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              ms: performance.now() - started,
+              json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+            }),
+          );
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end(text);
     });
-    const json = (await response.json()) as { usage?: { prompt_tokens: number } };
-    return { status: response.status, ms: performance.now() - started, json };
-  };
   let smallSeed = 0;
   const small = () =>
     post({ model, prompt: `The buyer offers ${smallSeed} USD. Reply:`, max_tokens: 8, seed: smallSeed++ });
@@ -174,7 +199,7 @@ async function main(): Promise<void> {
       `| RSS after the long prompt, idle (MiB) | ${mb(rssAfterLong)} |`,
       `| RSS after abuse, idle (MiB) | ${mb(rssAfter)} |`,
       `| prompt over the context: status | ${over.status} |`,
-      `| max_tokens 1e9, n 16: status, completion tokens | ${huge.status}, ${(huge.json as { usage?: { completion_tokens: number } }).usage?.completion_tokens} |`,
+      `| max_tokens 1e9, n 16: status, completion tokens | ${huge.status}, ${huge.json.usage?.completion_tokens} |`,
       `| burst of ${burst.length} beyond --max-queue ${MAX_QUEUE}: 429s | ${refused} |`,
     ];
     process.stdout.write(`${lines.join('\n')}\n\n`);
@@ -208,6 +233,7 @@ async function main(): Promise<void> {
       })}\n`,
     );
   } finally {
+    agent.destroy();
     child.disconnect();
     child.kill();
   }
