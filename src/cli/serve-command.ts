@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { OpenAIServer } from '../server/openai-server.js';
+import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
@@ -9,6 +11,9 @@ interface ServeCliOptions extends BackendCliOptions {
   port: number;
   host: string;
   serverApiKey?: string;
+  maxTokens: number;
+  requestTimeout: number;
+  maxQueue: number;
 }
 
 /**
@@ -26,13 +31,42 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       8000,
     )
     .option('--host <address>', 'address to listen on (0.0.0.0 for other machines)', '127.0.0.1')
-    .option('--server-api-key <key>', 'require clients to send this key (default: $HAGGLE_SERVE_API_KEY)');
+    .option('--server-api-key <key>', 'require clients to send this key (default: $HAGGLE_SERVE_API_KEY)')
+    .option(
+      '--max-tokens <n>',
+      'most tokens one sample may generate; requests asking for more are capped, with a warning',
+      parseIntegerOption('max-tokens', 1, 1_000_000),
+      DEFAULT_REQUEST_LIMITS.maxTokens,
+    )
+    .option(
+      '--request-timeout <ms>',
+      'deadline of one request in ms, then its work stops and it is answered 504 (0: none)',
+      parseIntegerOption('request-timeout', 0, 86_400_000),
+      DEFAULT_REQUEST_LIMITS.requestTimeoutMs,
+    )
+    .option(
+      '--max-queue <n>',
+      'most requests held at once (served or waiting); more are answered 429 with Retry-After',
+      parseIntegerOption('max-queue', 1, 100_000),
+      DEFAULT_REQUEST_LIMITS.maxQueue,
+    );
   addBackendOptions(command, { required: true });
   command.action(async (options: ServeCliOptions) => {
     const backend = createCliBackend(options);
     if (!backend) throw new CliUsageError('serve needs --backend');
     const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
-    const server = new OpenAIServer({ backend, ...(apiKey ? { apiKey } : {}) });
+    const server = new OpenAIServer({
+      backend,
+      ...(apiKey ? { apiKey } : {}),
+      limits: {
+        maxTokens: options.maxTokens,
+        requestTimeoutMs: options.requestTimeout,
+        maxQueue: options.maxQueue,
+      },
+    });
+    // A local model loads before the port opens: a broken folder fails the command, and the first
+    // request's deadline is not spent loading.
+    if (backend instanceof DeferredOnnxBackend) await backend.backend();
     let url: string;
     try {
       url = await server.listen({ port: options.port, host: options.host });
@@ -47,6 +81,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       else signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await server.close();
+    if (backend instanceof DeferredOnnxBackend) await backend.dispose();
     io.stdout.write('haggle serve: stopped\n');
   });
 }

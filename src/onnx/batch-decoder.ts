@@ -5,6 +5,7 @@ import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
+import { Pace } from './pace.js';
 import { PrefixCache } from './prefix-cache.js';
 import { PromptPrefill } from './prompt-prefill.js';
 import { StepLogits } from './step-logits.js';
@@ -16,7 +17,14 @@ export interface BatchDecoderOptions {
   prefixCacheBytes?: number;
   /** Fed in padding positions (masked out; any id works, the tokenizer's pad keeps logs readable). */
   padTokenId: number;
+  /** Shared with the model's other decoders (lanes), to size prefill chunks; default: its own. */
+  pace?: Pace;
+  /** Each millisecond of this decoder's turns counts this many in `pace` (default 1). */
+  paceWeight?: number;
 }
+
+/** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
+const MIN_PREFILL_CHUNK = 32;
 
 /** Drop leading cache columns nobody attends to once there are at least this many (a copy each time). */
 const TRIM_AT = 64;
@@ -36,7 +44,7 @@ type Job = AdmittedJob;
  */
 export class BatchDecoder {
   private rows: DecodeSequence[] = [];
-  /** Prompts being run on their own before their rows join the batch, oldest first. */
+  /** Prompts being run on their own before their rows join the batch, the one whose turn it is first. */
   private prefills: PromptPrefill[] = [];
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
@@ -47,6 +55,7 @@ export class BatchDecoder {
   /** Steps run so far (for tests and benches). */
   steps = 0;
   private readonly prefixCache: PrefixCache | null;
+  private readonly pace: Pace;
 
   constructor(
     private readonly session: ort.InferenceSession,
@@ -57,6 +66,7 @@ export class BatchDecoder {
     this.keepsLogits = session.inputNames.includes('num_logits_to_keep');
     const budget = options.prefixCacheBytes ?? 0;
     this.prefixCache = budget > 0 ? new PrefixCache(budget) : null;
+    this.pace = options.pace ?? new Pace();
   }
 
   /** The export has transformers.js's optional `num_logits_to_keep` input. */
@@ -93,16 +103,27 @@ export class BatchDecoder {
         }
         this.removeFinished();
         this.startPrefills();
+        // Take a turn: wait while another lane (or a long prompt's tokenizing) has had less time.
+        await this.pace.turn(this);
+        const turnStarted = performance.now();
         // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
         const prefill = this.prefills[0];
-        if (prefill) await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+        if (prefill) {
+          await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+          // Prompts take turns, a chunk each: a short prompt that arrives while a 30k-token one is
+          // prefilled waits a few chunks, not the whole long prompt.
+          if (this.prefills[0] === prefill && this.prefills.length > 1)
+            this.prefills.push(this.prefills.shift() as PromptPrefill);
+        }
         const decoding = this.rows.filter((row) => row.state === 'waiting' && !row.prefilling);
         if (decoding.length > 0) await this.guarded(decoding, () => this.step());
+        this.pace.charge(this, (performance.now() - turnStarted) * (this.options.paceWeight ?? 1));
         // Let the worker's message port deliver new requests, aborts and dispose between steps.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.pumping = false;
+      this.pace.leave(this);
     }
     // Idle: give the KV arenas and the logits buffer back unless work comes again soon.
     clearTimeout(this.releaseTimer);
@@ -155,7 +176,7 @@ export class BatchDecoder {
     }
   }
 
-  /** Runs one chunk of the oldest prefill; once it is done, copies its cache into its rows. */
+  /** Runs one chunk of the prefill whose turn it is; once it is done, copies its cache into its rows. */
   private async prefillChunk(prefill: PromptPrefill): Promise<void> {
     const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
     if (live.length === 0) {
@@ -163,7 +184,12 @@ export class BatchDecoder {
       return;
     }
     if (!prefill.done) {
-      await prefill.runChunk(this.session, this.options.prefillTokensPerRun, this.keepsLogits);
+      const chunk = this.pace.chunkTokens(
+        prefill.msPerToken,
+        this.options.prefillTokensPerRun,
+        Math.min(MIN_PREFILL_CHUNK, this.options.prefillTokensPerRun),
+      );
+      await prefill.runChunk(this.session, chunk, this.keepsLogits);
       if (!prefill.done) return;
     }
     this.prefills.shift();
@@ -345,7 +371,9 @@ export class BatchDecoder {
     const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
     const logitsInto = this.logits.tensorFor(batch, this.keepsLogits ? 1 : width);
     if (logitsInto) fetches.logits = logitsInto;
+    const started = performance.now();
     const outputs = await this.session.run(feeds, fetches);
+    this.pace.recordStep(this, performance.now() - started);
     this.steps++;
     try {
       for (let l = 0; l < this.shape.layers; l++) {

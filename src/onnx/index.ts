@@ -1,4 +1,8 @@
 export { OnnxBackend } from './onnx-backend.js';
 export type { OnnxBackendDescription } from './onnx-description.js';
-export { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+export {
+  ContextLengthExceededError,
+  OnnxDeviceUnavailableError,
+  OnnxModelFolderError,
+} from './onnx-errors.js';
 export type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';

@@ -13,10 +13,15 @@ import {
   InvalidInputError,
   throwIfAborted,
 } from '../contract/errors.js';
+import { UnsupportedSchemaError } from '../decoding/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
-import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+import {
+  ContextLengthExceededError,
+  OnnxDeviceUnavailableError,
+  OnnxModelFolderError,
+} from './onnx-errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
 import { type WorkerEntry, workerEntry } from './worker-entry.js';
 import type {
@@ -217,7 +222,14 @@ export class OnnxBackend implements LanguageBackend {
     try {
       const reply = await new Promise<FromWorker>((done, fail) => {
         this.pending.set(id, { resolve: done, reject: fail, signal });
-        this.worker.postMessage({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+        try {
+          this.worker.postMessage({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+        } catch (error) {
+          // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
+          if (error instanceof RangeError && /call stack/i.test(error.message))
+            fail(new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile'));
+          else fail(error);
+        }
       });
       if (reply.type !== 'result')
         throw new BackendError({ message: 'unexpected reply from the ONNX worker', backend: 'onnx' });
@@ -323,6 +335,13 @@ function rebuildError(error: SerializedError): Error {
   if (error.code === 'onnx-model-folder')
     return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
   if (error.code === 'aborted') return new HaggleAbortError(error.message);
+  if (error.code === 'context-length-exceeded') {
+    return new ContextLengthExceededError(
+      Number(error.fields.promptTokens),
+      Number(error.fields.contextLength),
+      error.fields.counted === 'all' ? 'all' : 'at-least',
+    );
+  }
   if (error.code !== undefined) {
     const rebuilt = new HaggleError(error.code, error.message);
     rebuilt.name = error.name;

@@ -39,3 +39,28 @@ export class OnnxModelFolderError extends HaggleError {
     this.problem = problem;
   }
 }
+
+/**
+ * A prompt that does not fit the model's context (`max_position_embeddings` in config.json) with room
+ * for one generated token. Counting stops once the prompt is over, so `promptTokens` is exact when
+ * `counted` is `'all'` and a lower bound when it is `'at-least'` (a 4 MiB prompt is not tokenized
+ * to the end only to be refused).
+ */
+export class ContextLengthExceededError extends HaggleError {
+  readonly promptTokens: number;
+  readonly contextLength: number;
+  readonly counted: 'all' | 'at-least';
+
+  constructor(promptTokens: number, contextLength: number, counted: 'all' | 'at-least') {
+    super(
+      'context-length-exceeded',
+      `The prompt has ${counted === 'all' ? '' : 'at least '}${promptTokens} tokens; this model's context ` +
+        `is ${contextLength} tokens and must leave room for at least one generated token: shorten the prompt ` +
+        `to at most ${contextLength - 1} tokens.`,
+    );
+    this.name = 'ContextLengthExceededError';
+    this.promptTokens = promptTokens;
+    this.contextLength = contextLength;
+    this.counted = counted;
+  }
+}

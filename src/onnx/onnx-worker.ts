@@ -6,12 +6,17 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type * as ort from 'onnxruntime-node';
+import { HaggleAbortError } from '../contract/errors.js';
 import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
+import { UnsupportedSchemaError } from '../decoding/errors.js';
 import { decoderVocabulary } from '../decoding/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
+import type { OnnxModelShape } from './onnx-options.js';
+import { Pace } from './pace.js';
+import { encodePrompt } from './prompt-tokens.js';
 import { createSession } from './session-factory.js';
 import {
   type FromWorker,
@@ -25,8 +30,26 @@ const port = parentPort;
 if (!port) throw new Error('onnx-worker must run in a worker thread');
 
 let session: ort.InferenceSession | undefined;
-let decoder: BatchDecoder | undefined;
+/**
+ * Two lanes, each its own decode batch: prompts up to `LONG_PROMPT_TOKENS` share one, longer ones the
+ * other. In one batch every row pays for the longest row's cache (a 30k-token prompt's columns,
+ * padded into eight short rows, made each of their steps over ten times slower); in lanes a long
+ * prompt is decoded beside the short ones, a turn each, and its prefill chunks are paced (`Pace`).
+ */
+let pace: Pace | undefined;
+let lanes: { short: BatchDecoder; long: BatchDecoder } | undefined;
+/**
+ * haggle's choice: a negotiation prompt (context, history, instructions) is about 1,000 tokens; past
+ * 2,048 a prompt is an outlier that would slow every step of the batch it joins.
+ */
+const LONG_PROMPT_TOKENS = 2048;
+/**
+ * haggle's choice: the long lane's milliseconds count three times in the fair share, so short requests
+ * get about three quarters of the worker while a long prompt runs (it still gets a quarter: never starved).
+ */
+const LONG_PROMPT_WEIGHT = 3;
 let tokenizer: Tokenizer | undefined;
+let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
 const grammars = new Map<string, CompiledGrammar>();
 const GRAMMAR_CACHE_SIZE = 16;
@@ -36,7 +59,7 @@ const send = (message: FromWorker) => port.postMessage(message);
 async function load(message: LoadMessage): Promise<void> {
   const preferred = message.device === 'cpu' ? 'fp32' : 'fp16';
   const files = findModelFiles(message.folder, message.dtype, preferred);
-  const shape = readModelShape(message.folder, files.dtype);
+  shape = readModelShape(message.folder, files.dtype);
   const created = await createSession(files.modelPath, message.device, {
     fallback: message.fallback,
     intraOpNumThreads: message.intraOpNumThreads,
@@ -44,12 +67,17 @@ async function load(message: LoadMessage): Promise<void> {
   session = created.session;
   tokenizer = await loadTokenizer(message.folder);
   const pad = tokenizer.tokenId('<|endoftext|>') ?? tokenizer.eosTokenIds[0] ?? 0;
-  decoder = new BatchDecoder(session, shape, {
-    maxBatchSize: message.maxBatchSize,
-    prefillTokensPerRun: message.prefillTokensPerRun,
-    prefixCacheBytes: message.prefixCacheBytes,
-    padTokenId: pad,
-  });
+  pace = new Pace();
+  const lane = (paceWeight: number) =>
+    new BatchDecoder(session as ort.InferenceSession, shape as OnnxModelShape, {
+      maxBatchSize: message.maxBatchSize,
+      prefillTokensPerRun: message.prefillTokensPerRun,
+      prefixCacheBytes: message.prefixCacheBytes,
+      padTokenId: pad,
+      pace: pace as Pace,
+      paceWeight,
+    });
+  lanes = { short: lane(1), long: lane(LONG_PROMPT_WEIGHT) };
   send({
     type: 'loaded',
     device: created.device,
@@ -61,27 +89,49 @@ async function load(message: LoadMessage): Promise<void> {
 }
 
 function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
-  const key = JSON.stringify(schema);
+  const key = refuseTooDeep(() => JSON.stringify(schema));
   let grammar = grammars.get(key);
   if (!grammar) {
-    grammar = compileSchema(schema, decoderVocabulary(tk));
+    grammar = compileOrRefuse(schema, tk);
     if (grammars.size >= GRAMMAR_CACHE_SIZE) grammars.delete(grammars.keys().next().value as string);
     grammars.set(key, grammar);
   }
   return grammar;
 }
 
-function generate(message: GenerateMessage): void {
+function compileOrRefuse(schema: unknown, tk: Tokenizer): CompiledGrammar {
+  return refuseTooDeep(() => compileSchema(schema, decoderVocabulary(tk)));
+}
+
+/** A schema nested deeper than the stack allows is refused as unsupported, not crashed on. */
+function refuseTooDeep<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message))
+      throw new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile');
+    throw error;
+  }
+}
+
+async function generate(message: GenerateMessage): Promise<void> {
   const { id, request } = message;
-  if (!decoder || !tokenizer) throw new Error('the model is not loaded');
+  if (!lanes || !tokenizer || !shape) throw new Error('the model is not loaded');
   const tk = tokenizer;
   const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
-  const promptIds = tk.encode(request.promptText);
-  const before = decoder.steps;
-  const engine = decoder;
+  // Refused before any model work when it does not fit the context with room for one token.
+  const context = shape.maxPositions;
+  const promptIds = await encodePrompt(tk, request.promptText, context, pace);
+  if (Atomics.load(new Int32Array(message.abortFlag), 0) !== 0)
+    throw new HaggleAbortError('aborted by the caller');
+  // What is left of the context is the most any sample can generate.
+  const room = context === undefined ? request.maxTokens : context - promptIds.length;
+  const capped = { ...request, maxTokens: Math.min(request.maxTokens, room) };
+  const engine = promptIds.length > LONG_PROMPT_TOKENS ? lanes.long : lanes.short;
+  const before = engine.steps;
   engine.submit({
     promptIds,
-    decoders: decodersFor(request, tk, grammar),
+    decoders: decodersFor(capped, tk, grammar),
     abortFlag: new Int32Array(message.abortFlag),
     resolve: (outputs, info) =>
       send({
@@ -97,10 +147,11 @@ function generate(message: GenerateMessage): void {
 }
 
 async function dispose(): Promise<void> {
-  decoder?.abortAll(new Error('the backend was disposed'));
+  lanes?.short.abortAll(new Error('the backend was disposed'));
+  lanes?.long.abortAll(new Error('the backend was disposed'));
   await session?.release();
   session = undefined;
-  decoder = undefined;
+  lanes = undefined;
   send({ type: 'disposed' });
 }
 
@@ -112,11 +163,9 @@ port.on('message', (message: ToWorker) => {
       );
       break;
     case 'generate':
-      try {
-        generate(message);
-      } catch (error) {
-        send({ type: 'error', id: message.id, error: serializeError(error) });
-      }
+      generate(message).catch((error: unknown) =>
+        send({ type: 'error', id: message.id, error: serializeError(error) }),
+      );
       break;
     case 'dispose':
       void dispose();

@@ -20,6 +20,8 @@ export class PromptPrefill {
   private fed = 0;
   /** Tokens taken from the prefix cache instead of run. */
   readonly reused: number;
+  /** Milliseconds a token of the last chunk took (0 before the first): sizes the next chunk. */
+  msPerToken = 0;
 
   constructor(
     readonly rows: readonly DecodeSequence[],
@@ -44,6 +46,7 @@ export class PromptPrefill {
 
   /** Runs the next `chunk` tokens. */
   async runChunk(session: ort.InferenceSession, chunk: number, keepsLogits: boolean): Promise<void> {
+    const started = performance.now();
     const take = this.tokens.slice(this.fed, this.fed + chunk);
     const width = take.length;
     const total = this.cache.length + width;
@@ -64,5 +67,6 @@ export class PromptPrefill {
     for (const tensor of Object.values(outputs)) tensor.dispose();
     this.cache.replace(present, total);
     this.fed += width;
+    this.msPerToken = (performance.now() - started) / width;
   }
 }

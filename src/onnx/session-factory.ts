@@ -28,7 +28,10 @@ export async function createSession(
   };
   if (device === 'cpu') {
     return {
-      session: await open(modelPath, { ...base, executionProviders: ['cpu'] }),
+      // No CPU arena: onnxruntime's arena keeps the peak of every intermediate it ever held (a
+      // 30k-token prompt's attention scores: hundreds of MB) for the life of the session; without it
+      // those blocks go back to the system once the prompt is done.
+      session: await open(modelPath, { ...base, enableCpuMemArena: false, executionProviders: ['cpu'] }),
       device,
       warnings: [],
     };

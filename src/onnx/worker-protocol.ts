@@ -73,9 +73,17 @@ export type FromWorker =
 export function serializeError(error: unknown): SerializedError {
   const e = error instanceof Error ? error : new Error(String(error));
   const fields: Record<string, string> = {};
-  for (const key of ['device', 'reason', 'folder', 'problem'] as const) {
+  for (const key of [
+    'device',
+    'reason',
+    'folder',
+    'problem',
+    'promptTokens',
+    'contextLength',
+    'counted',
+  ] as const) {
     const value = (e as unknown as Record<string, unknown>)[key];
-    if (typeof value === 'string') fields[key] = value;
+    if (typeof value === 'string' || typeof value === 'number') fields[key] = String(value);
   }
   const code = (e as { code?: unknown }).code;
   return { name: e.name, message: e.message, code: typeof code === 'string' ? code : undefined, fields };

@@ -49,7 +49,7 @@ export const ChatCompletionRequestSchema = z.looseObject({
 
 export const CompletionRequestSchema = z.looseObject({
   ...CommonFields,
-  prompt: z.string(),
+  prompt: z.string().min(1, 'is empty: send the text to continue'),
 });
 
 export type ChatCompletionRequest = z.output<typeof ChatCompletionRequestSchema>;

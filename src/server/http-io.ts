@@ -6,11 +6,13 @@ export class HttpError extends Error {
   readonly type: string;
   readonly code: string | null;
   readonly param: string | null;
+  /** Headers the answer carries besides the body (`retry-after` on a 429). */
+  readonly headers: Record<string, string>;
 
   constructor(
     status: number,
     message: string,
-    options: { type?: string; code?: string; param?: string } = {},
+    options: { type?: string; code?: string; param?: string; headers?: Record<string, string> } = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -18,6 +20,7 @@ export class HttpError extends Error {
     this.type = options.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
     this.code = options.code ?? null;
     this.param = options.param ?? null;
+    this.headers = options.headers ?? {};
   }
 
   toJSON(): { error: { message: string; type: string; param: string | null; code: string | null } } {
@@ -67,5 +70,5 @@ export function sendError(res: ServerResponse, error: HttpError): void {
     res.destroy();
     return;
   }
-  sendJson(res, error.status, error.toJSON());
+  sendJson(res, error.status, error.toJSON(), error.headers);
 }

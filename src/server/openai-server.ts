@@ -5,6 +5,7 @@ import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/l
 import { HaggleError } from '../contract/errors.js';
 import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import { Admission } from './admission.js';
 import {
   type AnyCompletionRequest,
   ChatCompletionRequestSchema,
@@ -12,9 +13,13 @@ import {
   parseRequest,
   toGenerateOptions,
 } from './chat-request.js';
+import { clientMistake } from './client-mistake.js';
 import { chatCompletion, type ResponseMeta, streamChunks, textCompletion } from './completion-response.js';
+import { Deadline } from './deadline.js';
 import { headerJson } from './header-value.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
+import { capMaxTokens } from './max-tokens.js';
+import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 
 export interface OpenAIServerOptions {
   /** What answers the requests: any `LanguageBackend` (local, remote, or a scripted one in tests). */
@@ -27,6 +32,8 @@ export interface OpenAIServerOptions {
   renderText?: (messages: readonly ChatMessage[]) => string;
   /** Largest request body accepted. Default 4 MiB. */
   maxBodyBytes?: number;
+  /** Ceiling on tokens per sample, deadline, queue and nesting depth; see `RequestLimits`. */
+  limits?: Partial<RequestLimits>;
 }
 
 export interface ListenOptions {
@@ -40,7 +47,8 @@ export interface ListenOptions {
  * An OpenAI-compatible HTTP server in front of a `LanguageBackend`: `GET /v1/models`,
  * `POST /v1/chat/completions` and `POST /v1/completions` with `response_format` json_schema, `n`,
  * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
- * it with any OpenAI client. A client that disconnects cancels its backend call.
+ * it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
+ * request (tokens, deadline, queue, nesting: see `RequestLimits`); client mistakes are 4xx.
  */
 export class OpenAIServer {
   readonly backend: LanguageBackend;
@@ -49,6 +57,8 @@ export class OpenAIServer {
   private readonly apiKey: Buffer | undefined;
   private readonly renderText: (messages: readonly ChatMessage[]) => string;
   private readonly maxBodyBytes: number;
+  readonly limits: RequestLimits;
+  private readonly admission: Admission;
   private readonly created = Math.floor(Date.now() / 1000);
 
   constructor(options: OpenAIServerOptions) {
@@ -58,6 +68,8 @@ export class OpenAIServer {
     this.apiKey = options.apiKey ? Buffer.from(options.apiKey) : undefined;
     this.renderText = options.renderText ?? renderQwen3NoThink;
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+    this.limits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
+    this.admission = new Admission(this.limits.maxQueue);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => sendError(res, toHttpError(error)));
     });
@@ -103,7 +115,7 @@ export class OpenAIServer {
       return sendJson(res, 200, { object: 'list', data: this.models.map((id) => this.modelObject(id)) });
     }
     if (path.startsWith('/v1/models/') && req.method === 'GET') {
-      const id = decodeURIComponent(path.slice('/v1/models/'.length));
+      const id = decodePathSegment(path.slice('/v1/models/'.length));
       if (!this.models.includes(id)) throw modelNotFound(id);
       return sendJson(res, 200, this.modelObject(id));
     }
@@ -111,12 +123,35 @@ export class OpenAIServer {
       if (req.method !== 'POST')
         throw new HttpError(405, `${path} takes POST`, { code: 'method_not_allowed' });
       const kind = path === '/v1/chat/completions' ? 'chat' : 'completions';
-      const body = await readJsonBody(req, this.maxBodyBytes);
-      const request: AnyCompletionRequest =
-        kind === 'chat'
-          ? parseRequest(ChatCompletionRequestSchema, body)
-          : parseRequest(CompletionRequestSchema, body);
-      return this.complete(req, res, request, kind);
+      let leave: () => void;
+      try {
+        leave = this.admission.enter();
+      } catch (error) {
+        req.resume(); // the body is not read: drain it so the connection can serve the next request
+        throw error;
+      }
+      // The deadline runs from arrival: a client that trickles its body in spends its own time.
+      const deadline = new Deadline(this.limits.requestTimeoutMs);
+      try {
+        const body = await deadline.race(readJsonBody(req, this.maxBodyBytes));
+        const depth = jsonDepth(body, this.limits.maxJsonDepth);
+        if (depth > this.limits.maxJsonDepth) {
+          throw new HttpError(
+            400,
+            `the request body nests over ${this.limits.maxJsonDepth} levels of arrays and objects; ` +
+              'flatten the schema or the content',
+            { code: 'too_deep' },
+          );
+        }
+        const request: AnyCompletionRequest =
+          kind === 'chat'
+            ? parseRequest(ChatCompletionRequestSchema, body)
+            : parseRequest(CompletionRequestSchema, body);
+        return await this.complete(req, res, request, kind, deadline);
+      } finally {
+        deadline.clear();
+        leave();
+      }
     }
     throw new HttpError(404, `no route for ${req.method} ${path}`, { code: 'not_found' });
   }
@@ -126,16 +161,21 @@ export class OpenAIServer {
     res: ServerResponse,
     request: AnyCompletionRequest,
     kind: 'chat' | 'completions',
+    deadline: Deadline,
   ): Promise<void> {
     if (!this.models.includes(request.model)) throw modelNotFound(request.model);
-    // The client hanging up (before the answer is written) cancels the backend call.
+    // The client hanging up (before the answer is written) cancels the backend call; so does the deadline.
     const controller = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
     };
     res.on('close', onClose);
     req.on('error', onClose);
-    const options = toGenerateOptions(request, this.renderText, controller.signal);
+    deadline.onExpiry(() => controller.abort(deadline.error()));
+    const { options, warnings: limitWarnings } = capMaxTokens(
+      toGenerateOptions(request, this.renderText, controller.signal),
+      this.limits.maxTokens,
+    );
     const meta: ResponseMeta = {
       id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${randomUUID()}`,
       created: Math.floor(Date.now() / 1000),
@@ -154,7 +194,9 @@ export class OpenAIServer {
       try {
         result = await this.backend.doGenerate(options);
       } catch (error) {
-        if (!controller.signal.aborted) res.end(`data: ${JSON.stringify(toHttpError(error).toJSON())}\n\n`);
+        if (deadline.expired) res.end(`data: ${JSON.stringify(deadline.error().toJSON())}\n\n`);
+        else if (!controller.signal.aborted)
+          res.end(`data: ${JSON.stringify(toHttpError(error).toJSON())}\n\n`);
         return;
       }
       const includeUsage = request.stream_options?.include_usage === true;
@@ -164,8 +206,15 @@ export class OpenAIServer {
       return;
     }
 
-    const result = await this.backend.doGenerate(options);
-    if (controller.signal.aborted) return;
+    let generated: GenerateResult;
+    try {
+      generated = await this.backend.doGenerate(options);
+    } catch (error) {
+      throw deadline.expired ? deadline.error() : error;
+    }
+    if (controller.signal.aborted && !deadline.expired) return;
+    if (deadline.expired) throw deadline.error();
+    const result = { ...generated, warnings: [...generated.warnings, ...limitWarnings] };
     const headers: Record<string, string> =
       result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
     sendJson(
@@ -193,6 +242,16 @@ export class OpenAIServer {
   }
 }
 
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new HttpError(400, `the path segment ${JSON.stringify(segment)} is not valid percent-encoding`, {
+      code: 'invalid_path',
+    });
+  }
+}
+
 function modelNotFound(model: string): HttpError {
   return new HttpError(404, `The model ${JSON.stringify(model)} does not exist on this server`, {
     code: 'model_not_found',
@@ -209,7 +268,8 @@ function modelNotFound(model: string): HttpError {
 function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   if (HaggleError.isInstance(error)) {
-    if (error.code === 'invalid-input') return new HttpError(400, error.message, { code: error.code });
+    const refused = clientMistake(error);
+    if (refused) return refused;
     const message = redact(error.message);
     const status = (error as { status?: unknown }).status;
     if (status === 429) return new HttpError(429, message, { type: 'rate_limit_error', code: error.code });

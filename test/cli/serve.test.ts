@@ -43,6 +43,18 @@ describe('haggle serve', () => {
     [['serve', '--backend', 'tpu'], /--backend must be one of openai, onnx/],
     [['serve', '--backend', 'openai', '--model', 'm'], /needs --base-url/],
     [['serve', '--backend', 'openai', '--base-url', 'http://x/v1', '--port', '70000'], /--port must be/],
+    [
+      ['serve', '--backend', 'openai', '--base-url', 'http://x/v1', '--max-queue', '0'],
+      /--max-queue must be/,
+    ],
+    [
+      ['serve', '--backend', 'openai', '--base-url', 'http://x/v1', '--max-tokens', '1e9'],
+      /--max-tokens must be/,
+    ],
+    [
+      ['serve', '--backend', 'openai', '--base-url', 'http://x/v1', '--request-timeout', '-1'],
+      /--request-timeout/,
+    ],
   ])('bad arguments %j exit 2 with one line', async (args, message) => {
     const io = captureIo();
     expect(await runCli(args as string[], io)).toBe(2);

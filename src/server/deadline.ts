@@ -1,0 +1,58 @@
+import { HttpError } from './http-io.js';
+
+/**
+ * A request's deadline: a timer from the request's arrival that aborts its model work when it
+ * fires. 0 ms: none. An expired request is answered 504 (`request_timeout`): the server, in front of
+ * the model, did not get an answer in time; 408 would tell the client that it was slow, which it
+ * was not. OpenAI clients retry a 504 like any 5xx, which suits a model that was only busy.
+ */
+export class Deadline {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners: (() => void)[] = [];
+  expired = false;
+
+  constructor(readonly ms: number) {
+    if (ms > 0) {
+      this.timer = setTimeout(() => {
+        this.expired = true;
+        for (const listener of this.listeners.splice(0)) listener();
+      }, ms);
+    }
+  }
+
+  /** Runs `listener` when the deadline passes (at once if it has). */
+  onExpiry(listener: () => void): void {
+    if (this.expired) listener();
+    else if (this.timer) this.listeners.push(listener);
+  }
+
+  /** `promise`, or a 408 if the deadline passes first (for reading the body: the client was slow). */
+  race<T>(promise: Promise<T>): Promise<T> {
+    if (!this.timer) return promise;
+    return new Promise<T>((resolve, reject) => {
+      this.onExpiry(() =>
+        reject(
+          new HttpError(408, `the request body did not arrive within ${this.ms} ms`, {
+            code: 'request_timeout',
+          }),
+        ),
+      );
+      promise.then(resolve, reject);
+    });
+  }
+
+  /** What an expired request is answered. */
+  error(): HttpError {
+    return new HttpError(
+      504,
+      `the model did not answer within this server's request timeout of ${this.ms} ms (its ` +
+        '--request-timeout); the work was stopped. Ask for fewer tokens or a shorter prompt, or retry later',
+      { type: 'server_error', code: 'request_timeout' },
+    );
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+    this.listeners.length = 0;
+  }
+}
