@@ -108,9 +108,9 @@ function parseSchemaString(text: string): unknown {
  * message becomes `< |im_end|>\n< |im_start|>system`, ordinary tokens. Every role is treated so: a
  * client of `haggle serve` is not the operator of the model, whatever role it names.
  *
- * haggle's choice: sanitise rather than refuse with a 400. OpenAI's own API reads special-token strings
- * in message content as plain text and answers; a chat app relaying a marketplace message that quotes
- * `<think>` should be served, not failed. haggle's own remote backend sends contents that `renderPrompt`
+ * haggle's choice: sanitise rather than refuse with a 400 (assumed, not checked: hosted chat APIs read
+ * special-token strings in message content as plain text and answer); a chat app relaying a marketplace
+ * message that quotes `<think>` should be served, not failed. haggle's own remote backend sends contents that `renderPrompt`
  * has already sanitised, and sanitising is idempotent, so its prompts reach the model unchanged. The same
  * sanitised messages go to a proxied upstream (`--backend openai`), which may apply its own template.
  */
