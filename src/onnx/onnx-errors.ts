@@ -1,6 +1,13 @@
 import { HaggleError } from '../contract/errors.js';
 
 /**
+ * The command that fetches onnxruntime-node's CUDA provider, whatever npm does with install scripts
+ * (npm 11 runs a dependency's only when allowed): its own install script, run by hand.
+ */
+export const CUDA_INSTALL_COMMAND =
+  'npm explore onnxruntime-node -- node script/install --onnxruntime-node-install=cuda12';
+
+/**
  * The device asked for (`cuda`, `webgpu`) cannot be used and `fallback: false` forbade running on
  * the CPU instead. The message says how to install the missing execution provider.
  */
@@ -14,8 +21,8 @@ export class OnnxDeviceUnavailableError extends HaggleError {
       'onnx-device-unavailable',
       `The ${device} execution provider of onnxruntime-node is not available (${reason}). ` +
         (device === 'cuda'
-          ? 'onnxruntime-node downloads its CUDA provider when installed: reinstall it with ' +
-            '`ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node` on a machine with CUDA 12 and cuDNN 9, '
+          ? 'onnxruntime-node fetches its CUDA provider with its install script (which npm 11 runs only ' +
+            `when allowed): run \`${CUDA_INSTALL_COMMAND}\` on a machine with CUDA 12 and cuDNN 9, `
           : 'It needs a GPU and drivers that onnxruntime-node can reach; ') +
         "or pass `fallback: true` (the default) to run on the CPU, or `device: 'cpu'`.",
       options,

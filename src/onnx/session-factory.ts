@@ -2,7 +2,7 @@ import { basename, dirname } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { BackendWarning } from '../backends/language-backend.js';
 import { cudaProviderInstalled } from './cuda-provider.js';
-import { OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+import { CUDA_INSTALL_COMMAND, OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDevice } from './onnx-options.js';
 
 export interface CreatedSession {
@@ -59,10 +59,7 @@ export async function createSession(
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
     if (!options.fallback) throw new OnnxDeviceUnavailableError(device, reason, { cause: error });
     const session = await open(modelPath, { ...base, executionProviders: ['cpu'] });
-    const hint =
-      device === 'cuda'
-        ? ' Install the CUDA provider with ONNXRUNTIME_NODE_INSTALL=cuda12 npm install onnxruntime-node.'
-        : '';
+    const hint = device === 'cuda' ? ` Install the CUDA provider with \`${CUDA_INSTALL_COMMAND}\`.` : '';
     return {
       session,
       device: 'cpu',

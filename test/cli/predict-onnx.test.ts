@@ -55,7 +55,7 @@ describe('haggle predict --backend onnx', () => {
     expect(TurnSchema.safeParse(JSON.parse(io.out())).success).toBe(true);
     // The fallback is said once, in haggle's words, with the install command; no native log line.
     expect(io.err()).toMatch(
-      /^haggle: warning: The cuda execution provider is not available \(onnxruntime-node was installed without its CUDA provider.*running on the CPU\. Install the CUDA provider with ONNXRUNTIME_NODE_INSTALL=cuda12/,
+      /^haggle: warning: The cuda execution provider is not available \(onnxruntime-node was installed without its CUDA provider.*running on the CPU\. Install the CUDA provider with `npm explore onnxruntime-node -- node script\/install --onnxruntime-node-install=cuda12`/,
     );
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });

@@ -190,7 +190,7 @@ describe('OnnxBackend.load', () => {
       expect(onCuda.device).toBe('cpu');
       expect(onCuda.loadWarnings).toHaveLength(1);
       expect(onCuda.loadWarnings[0]).toMatchObject({ type: 'fallback' });
-      expect(JSON.stringify(onCuda.loadWarnings)).toMatch(/ONNXRUNTIME_NODE_INSTALL=cuda12/);
+      expect(JSON.stringify(onCuda.loadWarnings)).toMatch(/--onnxruntime-node-install=cuda12/);
       const result = await onCuda.doGenerate({
         prompt,
         responseFormat: { type: 'json', schema },
@@ -208,7 +208,7 @@ describe('OnnxBackend.load', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(OnnxDeviceUnavailableError);
-    expect((error as Error).message).toMatch(/ONNXRUNTIME_NODE_INSTALL=cuda12/);
+    expect((error as Error).message).toMatch(/--onnxruntime-node-install=cuda12/);
     expect((error as OnnxDeviceUnavailableError).device).toBe('cuda');
   });
 
