@@ -1,4 +1,5 @@
 import { currencyDecimals } from '../contract/currency.js';
+import { gridEnds, intersectInterval, type PriceInterval } from '../contract/legal-moves.js';
 import type { ThreadView } from './thread-view.js';
 
 /**
@@ -24,7 +25,11 @@ export function legalPriceRange(view: ThreadView): LegalPriceRange | null {
   const low = view.role === 'seller' && standing !== null ? standing : 0;
   const high =
     view.role === 'buyer' && standing !== null ? Math.min(standing, view.listPrice) : view.listPrice;
-  return fromUnits(unitsAbove(low, scale), unitsBelow(high, scale), scale);
+  // The same open interval and grid arithmetic as the rules' legal moves, so the two cannot disagree.
+  return onGridRange(
+    { min: low, minInclusive: false, max: high, maxInclusive: false, step: 1 / scale },
+    scale,
+  );
 }
 
 /** The legal price nearest to `price`: rounded to the currency's minor unit, then moved into the range. */
@@ -43,50 +48,21 @@ export function withinReservationRange(
   role: ThreadView['role'],
 ): LegalPriceRange | null {
   const { scale } = range;
-  const minUnits = Math.round(range.min * scale);
-  const maxUnits = Math.round(range.max * scale);
-  if (role === 'buyer')
-    return fromUnits(minUnits, Math.min(maxUnits, unitsAtOrBelow(reservation, scale)), scale);
-  return fromUnits(Math.max(minUnits, unitsAtOrAbove(reservation, scale)), maxUnits, scale);
-}
-
-function fromUnits(minUnits: number, maxUnits: number, scale: number): LegalPriceRange | null {
-  // Beyond 2^53 minor units neighbouring prices are no longer distinct numbers: no price can be trusted.
-  if (!Number.isSafeInteger(minUnits) || !Number.isSafeInteger(maxUnits) || minUnits > maxUnits) return null;
-  return { min: minUnits / scale, max: maxUnits / scale, scale };
-}
-
-/*
- * Prices arrive as binary fractions (0.29 * 100 is 28.999999999999996), so a value within a few
- * rounding errors of a whole minor unit counts as that unit: the bounds below never let a price equal to a bound through.
- */
-function wholeUnits(value: number, scale: number): { units: number; exact: boolean } {
-  const scaled = value * scale;
-  const nearest = Math.round(scaled);
-  return {
-    units: nearest,
-    exact: Math.abs(scaled - nearest) <= 4 * Number.EPSILON * Math.max(1, Math.abs(scaled)),
+  const closed: PriceInterval = {
+    min: range.min,
+    minInclusive: true,
+    max: range.max,
+    maxInclusive: true,
+    step: 1 / scale,
   };
+  const cut = intersectInterval(
+    closed,
+    role === 'buyer' ? { maxPrice: reservation } : { minPrice: reservation },
+  );
+  return onGridRange(cut, scale);
 }
 
-/** The smallest whole number of minor units strictly above `value`. */
-function unitsAbove(value: number, scale: number): number {
-  const { units, exact } = wholeUnits(value, scale);
-  return exact ? units + 1 : Math.floor(value * scale) + 1;
-}
-
-/** The largest whole number of minor units strictly below `value`. */
-function unitsBelow(value: number, scale: number): number {
-  const { units, exact } = wholeUnits(value, scale);
-  return exact ? units - 1 : Math.ceil(value * scale) - 1;
-}
-
-function unitsAtOrBelow(value: number, scale: number): number {
-  const { units, exact } = wholeUnits(value, scale);
-  return exact ? units : Math.floor(value * scale);
-}
-
-function unitsAtOrAbove(value: number, scale: number): number {
-  const { units, exact } = wholeUnits(value, scale);
-  return exact ? units : Math.ceil(value * scale);
+function onGridRange(interval: PriceInterval, scale: number): LegalPriceRange | null {
+  const ends = gridEnds(interval);
+  return ends && { min: ends.lowest, max: ends.highest, scale };
 }

@@ -74,27 +74,42 @@ export function priceInInterval(price: number, interval: PriceInterval): boolean
 
 /** Whether `price` is a whole multiple of `step`, read through decimals (0.07 is 7 cents). */
 export function onGrid(price: number, step: number): boolean {
-  const units = price / step;
-  return Math.abs(units - Math.round(units)) <= 1e-9 * Math.max(1, Math.abs(units));
+  return wholeSteps(price, step).exact;
 }
 
-/** The lowest and highest grid prices inside the interval, or `null` when it holds none. */
+/**
+ * `value / step` as a whole number of steps when it is one up to binary rounding (0.07 / 0.01 is
+ * 7.000000000000001): a few ulps relative, so a price a cent off a large bound is never taken for it.
+ */
+function wholeSteps(value: number, step: number): { units: number; exact: boolean } {
+  const scaled = value / step;
+  const units = Math.round(scaled);
+  return { units, exact: Math.abs(scaled - units) <= 4 * Number.EPSILON * Math.max(1, Math.abs(scaled)) };
+}
+
+/**
+ * The lowest and highest grid prices inside the interval, or `null` when it holds none (or when its
+ * ends lie beyond 2^53 steps, where neighbouring prices are no longer distinct numbers).
+ */
 export function gridEnds(interval: PriceInterval): { lowest: number; highest: number } | null {
   const { step } = interval;
-  const firstUnit = Math.ceil(interval.min / step - 1e-9);
-  const lowUnit =
-    interval.minInclusive || !onGrid(interval.min, step) ? firstUnit : Math.round(interval.min / step) + 1;
-  const lastUnit = Math.floor(interval.max / step + 1e-9);
-  const highUnit =
-    interval.maxInclusive || !onGrid(interval.max, step) ? lastUnit : Math.round(interval.max / step) - 1;
-  if (lowUnit > highUnit) return null;
-  return { lowest: unitsToPrice(lowUnit, step), highest: unitsToPrice(highUnit, step) };
+  const low = wholeSteps(interval.min, step);
+  const lowUnit = low.exact ? low.units + (interval.minInclusive ? 0 : 1) : Math.ceil(interval.min / step);
+  const high = wholeSteps(interval.max, step);
+  const highUnit = high.exact
+    ? high.units - (interval.maxInclusive ? 0 : 1)
+    : Math.floor(interval.max / step);
+  if (!Number.isSafeInteger(lowUnit) || !Number.isSafeInteger(highUnit) || lowUnit > highUnit) return null;
+  return { lowest: stepsToPrice(lowUnit, step), highest: stepsToPrice(highUnit, step) };
 }
 
-/** `units × step` spelled as its decimal (7 × 0.01 is 0.07, not 0.07000000000000001). */
-function unitsToPrice(units: number, step: number): number {
-  const decimals = Math.max(0, Math.round(-Math.log10(step)));
-  return Number((units * step).toFixed(decimals));
+/**
+ * `units × step` spelled as its decimal: for a power-of-ten step, divided by the whole scale (7 / 100
+ * is 0.07, where 7 × 0.01 is 0.07000000000000001); any other step (0.5) multiplies exactly enough.
+ */
+function stepsToPrice(units: number, step: number): number {
+  const scale = Math.round(1 / step);
+  return Math.abs(scale * step - 1) < 1e-12 ? units / scale : units * step;
 }
 
 /** Describes an interval for error messages: `(12.5, 300)` with brackets for closed ends. */
