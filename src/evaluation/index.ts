@@ -44,6 +44,7 @@ export {
 } from './multi-issue-turn.js';
 export type { RankedOutcomes } from './outcome-ranking.js';
 export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
+export type { ParticipantLabel, ParticipantLabels } from './participant-label.js';
 export type { RewardOptions } from './reward.js';
 export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';

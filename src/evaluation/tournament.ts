@@ -9,6 +9,7 @@ import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
+import type { ParticipantLabels } from './participant-label.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { type Suite, suiteMatches } from './suite.js';
 import { readTournamentFile } from './tournament-file.js';
@@ -20,6 +21,8 @@ export interface TournamentOptions {
   arms: Readonly<Record<string, MultiIssueNegotiator>>;
   /** One negotiator per opponent name of the suite (or of `onlyOpponents`). */
   opponents: Readonly<Record<string, MultiIssueNegotiator>>;
+  /** Family, training-pool membership and base of arms and opponents, recorded in the header for analyses. */
+  labels?: ParticipantLabels;
   /** Play only these of the suite's opponents; their matches and seeds are the same as in the full suite. */
   onlyOpponents?: readonly string[];
   /** Roles each arm plays; both rotate the arm through seller and buyer on every match. Default ['seller']. */
@@ -87,6 +90,8 @@ export interface TournamentHeader {
   /** Present when the file holds one shard of the tournament. */
   shard?: Shard;
   config: Record<string, unknown>;
+  /** The arms' and opponents' labels (family, training pool, base), when the run gave them. */
+  labels?: ParticipantLabels;
   /** haggle, Node, platform and backend locations; never compared on resume (see simulation/provenance.ts). */
   provenance?: RunProvenance;
 }
@@ -216,6 +221,7 @@ function planTournament(options: TournamentOptions): TournamentPlan {
       armRoles: roles,
       maxRounds: options.maxRounds ?? 10,
     },
+    ...(options.labels ? { labels: options.labels } : {}),
     provenance: currentProvenance({
       ...Object.fromEntries(Object.entries(arms).map(([name, d]) => [`arm ${name}`, d])),
       ...Object.fromEntries(Object.entries(opponents).map(([name, d]) => [`opponent ${name}`, d])),

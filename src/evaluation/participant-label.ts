@@ -1,0 +1,21 @@
+/**
+ * What a researcher says about one arm or opponent, beyond its negotiator: the facts the preprint's
+ * claims group by (a model's family, whether it was among the opponents a policy trained against, which
+ * arm a trained policy started from). Recorded in the tournament header so a run file can be reanalysed
+ * on its own (`loadTournament`).
+ */
+export interface ParticipantLabel {
+  /** 'baseline' for a programmatic negotiator, 'llm' for a model behind a backend. */
+  kind?: 'baseline' | 'llm';
+  /** Model family, free text chosen by the researcher (for example 'qwen3' or 'gpt'). */
+  family?: string;
+  /** Whether this model (an opponent) or this model's family was in the arm's training pool. */
+  trainingPool?: boolean;
+  /** For a trained arm: the name of the arm it was trained from, so gains over the base can be computed. */
+  base?: string;
+}
+
+export interface ParticipantLabels {
+  arms?: Readonly<Record<string, ParticipantLabel>>;
+  opponents?: Readonly<Record<string, ParticipantLabel>>;
+}
