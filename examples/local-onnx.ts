@@ -1,21 +1,26 @@
 // For anyone with the model exported to ONNX: run it in your own Node process, no server.
 // Run: npx tsx examples/local-onnx.ts <model-folder> [cuda|cpu]
+// Without a device it takes CUDA where onnxruntime-node has its CUDA provider, and the CPU otherwise.
 // Without the real model, build the tiny test model first (random weights, real tokenizer):
 //   npm run fixture:model -- --out .cache/tiny-qwen3 --seed 1
 //   npx tsx examples/local-onnx.ts .cache/tiny-qwen3
 import { generateContexts, NegotiationAgent, PopulationAgent, Session } from 'haggle';
-import { OnnxBackend } from 'haggle/onnx';
+import { cudaProviderInstalled, OnnxBackend } from 'haggle/onnx';
 
-const [folder, device = 'cuda'] = process.argv.slice(2);
+const [folder, asked] = process.argv.slice(2);
 if (!folder) {
   console.error('usage: local-onnx.ts <model-folder> [cuda|cpu]');
   process.exit(2);
 }
 
-// Asks for CUDA; without the CUDA provider it runs on the CPU and says so (`fallback: false` throws).
+// onnxruntime-node ships the CPU provider only unless installed for CUDA: look before asking. Asked for
+// CUDA without it, the backend runs on the CPU and says so in a warning (`fallback: false` throws).
+const device = asked ?? (cudaProviderInstalled() ? 'cuda' : 'cpu');
 const backend = await OnnxBackend.load(folder, { device: device as 'cuda' | 'cpu' });
 console.log(`loaded ${backend.modelId} on ${backend.device} (${backend.dtype})`);
-for (const warning of backend.loadWarnings) console.log(`warning: ${warning.type}`);
+for (const warning of backend.loadWarnings) {
+  console.log(`warning: ${warning.type}: ${'message' in warning ? warning.message : warning.setting}`);
+}
 
 try {
   const agent = new NegotiationAgent({

@@ -6,6 +6,7 @@ import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/open
 import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
+import { OptionalDependencyMissingError } from '../onnx/onnx-errors.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
 import { parseChoice, parseIntegerOption } from './options.js';
@@ -128,6 +129,8 @@ export function createCliBackend(
         ...(options.dtype ? { dtype: options.dtype } : {}),
       });
     } catch (error) {
+      // Its message already says what to install; the folder was never the problem.
+      if (error instanceof OptionalDependencyMissingError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
       throw new BackendUnavailableError(
         'onnx',

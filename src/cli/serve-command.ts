@@ -63,6 +63,11 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         requestTimeoutMs: options.requestTimeout,
         maxQueue: options.maxQueue,
       },
+      // Every 5xx on stderr with its cause (redacted): the client of a 500 sees no more than that.
+      onFailure: (failure) =>
+        io.stderr.write(
+          `haggle serve: ${failure.status} ${failure.method} ${failure.path}: ${failure.message}\n`,
+        ),
     });
     // A local model loads before the port opens: a broken folder fails the command, and the first
     // request's deadline is not spent loading.

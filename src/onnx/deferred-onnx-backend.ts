@@ -4,11 +4,13 @@ import { findModelFiles, readModelShape } from './model-folder.js';
 import type { OnnxBackend } from './onnx-backend.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import type { OnnxLoadOptions } from './onnx-options.js';
+import { assertOnnxRuntimeInstalled } from './runtime-package.js';
 
 /**
  * An `OnnxBackend` for places that need a backend synchronously (the CLI's option parsing): the folder
- * is checked now, so a wrong path fails before any work, and onnxruntime-node is imported and the
- * model loaded on the first request, so commands that never generate never load the native runtime.
+ * and the presence of onnxruntime-node are checked now, so a wrong path or a missing runtime fails
+ * before any work, and onnxruntime-node is imported and the model loaded on the first request, so
+ * commands that never generate never load the native runtime.
  */
 export class DeferredOnnxBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;
@@ -21,6 +23,8 @@ export class DeferredOnnxBackend implements LanguageBackend {
     private readonly folder: string,
     private readonly options: OnnxLoadOptions = {},
   ) {
+    // A missing onnxruntime-node fails the command now, not every session once it starts.
+    assertOnnxRuntimeInstalled();
     const files = findModelFiles(
       folder,
       options.dtype,

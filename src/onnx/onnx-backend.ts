@@ -23,6 +23,7 @@ import {
   OnnxModelFolderError,
 } from './onnx-errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
+import { assertOnnxRuntimeInstalled } from './runtime-package.js';
 import { type WorkerEntry, workerEntry } from './worker-entry.js';
 import type {
   FromWorker,
@@ -87,7 +88,8 @@ export class OnnxBackend implements LanguageBackend {
   /**
    * Loads `folder` (config.json, tokenizer files, onnx/model*.onnx). With `device: 'cuda'` or
    * `'webgpu'` and no such provider, runs on the CPU, says so in `device` and in the warnings of
-   * every result; with `fallback: false`, throws `OnnxDeviceUnavailableError` instead.
+   * every result; with `fallback: false`, throws `OnnxDeviceUnavailableError` instead. Without the
+   * onnxruntime-node package installed, throws `OptionalDependencyMissingError` (with the install command).
    */
   static async load(folder: string, options: OnnxLoadOptions = {}): Promise<OnnxBackend> {
     const maxBatchSize = options.maxBatchSize ?? 8;
@@ -101,6 +103,8 @@ export class OnnxBackend implements LanguageBackend {
     if (!Number.isInteger(prefixCacheBytes) || prefixCacheBytes < 0)
       issues.push({ path: 'prefixCacheBytes', message: `an integer >= 0 (0: off), got ${prefixCacheBytes}` });
     if (issues.length > 0) throw new InvalidInputError('OnnxLoadOptions', issues);
+    // Said here, with the install command, rather than as the worker's bare "Cannot find package".
+    assertOnnxRuntimeInstalled();
     const worker = startWorker(workerEntry());
     const exited = new Promise<void>((done) => worker.once('exit', () => done()));
     const message: ToWorker = {

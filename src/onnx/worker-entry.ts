@@ -11,7 +11,7 @@ export type WorkerEntry = { kind: 'file'; url: URL } | { kind: 'eval'; code: str
  * The URL of this module: `import.meta.url` in ESM (sources, dist/*.js); in the CommonJS build,
  * where esbuild empties `import.meta`, `__filename`.
  */
-function moduleUrl(): string {
+export function moduleUrl(): string {
   const meta = import.meta as { url?: string };
   if (typeof meta.url === 'string') return meta.url;
   return pathToFileURL(__filename).href;

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
 import { HaggleError } from '../contract/errors.js';
-import { redact } from '../internal/redact.js';
+import { Redactor, redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { Admission } from './admission.js';
 import {
@@ -20,6 +20,7 @@ import { headerJson } from './header-value.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
+import { describeFailure, type ServerFailure } from './server-failure.js';
 
 export interface OpenAIServerOptions {
   /** What answers the requests: any `LanguageBackend` (local, remote, or a scripted one in tests). */
@@ -34,6 +35,12 @@ export interface OpenAIServerOptions {
   maxBodyBytes?: number;
   /** Ceiling on tokens per sample, deadline, queue and nesting depth; see `RequestLimits`. */
   limits?: Partial<RequestLimits>;
+  /**
+   * Called for every request answered with a 5xx status (or cut off mid-stream), with the cause
+   * redacted: a 500's client sees only "internal server error", so this is where the cause is said.
+   * `haggle serve` prints these on stderr. A listener that throws is ignored.
+   */
+  onFailure?: (failure: ServerFailure) => void;
 }
 
 export interface ListenOptions {
@@ -60,6 +67,8 @@ export class OpenAIServer {
   readonly limits: RequestLimits;
   private readonly admission: Admission;
   private readonly created = Math.floor(Date.now() / 1000);
+  private readonly onFailure: ((failure: ServerFailure) => void) | undefined;
+  private readonly logRedactor: Redactor;
 
   constructor(options: OpenAIServerOptions) {
     this.backend = options.backend;
@@ -70,8 +79,14 @@ export class OpenAIServer {
     this.maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
     this.limits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
     this.admission = new Admission(this.limits.maxQueue);
+    this.onFailure = options.onFailure;
+    this.logRedactor = new Redactor(options.apiKey ? [options.apiKey] : []);
     this.server = createServer((req, res) => {
-      this.handle(req, res).catch((error: unknown) => sendError(res, toHttpError(error)));
+      this.handle(req, res).catch((error: unknown) => {
+        const answer = toHttpError(error);
+        if (answer.status >= 500) this.reportFailure(req, answer.status, error);
+        sendError(res, answer);
+      });
     });
   }
 
@@ -194,9 +209,14 @@ export class OpenAIServer {
       try {
         result = await this.backend.doGenerate(options);
       } catch (error) {
-        if (deadline.expired) res.end(`data: ${JSON.stringify(deadline.error().toJSON())}\n\n`);
-        else if (!controller.signal.aborted)
-          res.end(`data: ${JSON.stringify(toHttpError(error).toJSON())}\n\n`);
+        if (deadline.expired) {
+          this.reportFailure(req, 504, deadline.error());
+          res.end(`data: ${JSON.stringify(deadline.error().toJSON())}\n\n`);
+        } else if (!controller.signal.aborted) {
+          const answer = toHttpError(error);
+          if (answer.status >= 500) this.reportFailure(req, answer.status, error);
+          res.end(`data: ${JSON.stringify(answer.toJSON())}\n\n`);
+        }
         return;
       }
       const includeUsage = request.stream_options?.include_usage === true;
@@ -223,6 +243,22 @@ export class OpenAIServer {
       kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
       headers,
     );
+  }
+
+  /** Hands a 5xx answer to `onFailure`, its cause redacted; a throwing listener never breaks the answer. */
+  private reportFailure(req: IncomingMessage, status: number, error: unknown): void {
+    if (!this.onFailure) return;
+    try {
+      this.onFailure({
+        status,
+        method: req.method ?? 'GET',
+        path: this.logRedactor.text((req.url ?? '/').split('?')[0] ?? '/'),
+        message: describeFailure(error, this.logRedactor),
+        error,
+      });
+    } catch {
+      // The operator's listener is not the client's problem.
+    }
   }
 
   private authorize(req: IncomingMessage): void {
