@@ -1,3 +1,44 @@
+export type {
+  AnalyseTournamentOptions,
+  AnalysisMetric,
+  AnalysisOptions,
+  ArmComparison,
+  DifferenceOfDifferences,
+  GainContrast,
+  GroupedGains,
+  OpponentGroup,
+  OpponentGrouping,
+  PairedDifference,
+  PairedUnit,
+  PermutationOptions,
+  PermutationPValue,
+  TestOptions,
+  TournamentAnalysis,
+  TournamentData,
+} from './analysis/index.js';
+export {
+  ANALYSIS_METRICS,
+  analyseTournament,
+  armOpponentInteractions,
+  armsWithBase,
+  bootstrapDifferenceOfMeans,
+  compareArmsByOpponent,
+  differenceOfDifferences,
+  gainContrast,
+  gainsOverBase,
+  groupedGains,
+  holm,
+  isAnalysisMetric,
+  labelPermutationPValue,
+  METRIC_LABELS,
+  matchWelfare,
+  metricValue,
+  negotiationKey,
+  opponentGroups,
+  pairedDifference,
+  pairedUnits,
+  signFlipPValue,
+} from './analysis/index.js';
 export type { UtilityPoint } from './bargaining-geometry.js';
 export { distanceToFrontier, nashPoint, paretoFrontier, utilityDistance } from './bargaining-geometry.js';
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
@@ -12,6 +53,8 @@ export {
   issueGrid,
   MAX_ENUMERATED_OUTCOMES,
 } from './issue-space.js';
+export type { LoadedTournament } from './load-tournament.js';
+export { loadTournament } from './load-tournament.js';
 export type { UtilityConcessionOptions, UtilityTitForTatOptions } from './multi-issue-baselines.js';
 export {
   UtilityConcessionNegotiator,

@@ -323,7 +323,10 @@ async function execute(
   } finally {
     writer?.close();
   }
-  return tabulateTournament([...records.values()].sort((a, b) => a.index - b.index));
+  return {
+    ...tabulateTournament([...records.values()].sort((a, b) => a.index - b.index)),
+    header: plan.header,
+  };
 }
 
 function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {
