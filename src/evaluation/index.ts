@@ -2,6 +2,7 @@ export type {
   AnalyseTournamentOptions,
   AnalysisMetric,
   AnalysisOptions,
+  AnalysisTable,
   ArmComparison,
   DifferenceOfDifferences,
   GainContrast,
@@ -19,11 +20,14 @@ export type {
 export {
   ANALYSIS_METRICS,
   analyseTournament,
+  analysisTables,
   armOpponentInteractions,
   armsWithBase,
   bootstrapDifferenceOfMeans,
   compareArmsByOpponent,
+  comparisonVerdict,
   differenceOfDifferences,
+  formatP,
   gainContrast,
   gainsOverBase,
   groupedGains,
@@ -37,6 +41,7 @@ export {
   opponentGroups,
   pairedDifference,
   pairedUnits,
+  pooledVerdicts,
   signFlipPValue,
 } from './analysis/index.js';
 export type { UtilityPoint } from './bargaining-geometry.js';

@@ -22,7 +22,7 @@ export interface TournamentAnalysis {
   interactions: GainContrast[];
   /** Gains and their contrasts with opponents grouped by family and by training-pool membership. */
   groups: { by: 'family' | 'trainingPool'; gains: ArmComparison[]; contrasts: GainContrast[] }[];
-  /** How many p-values Holm's adjustment ran over: every test above, together. */
+  /** How many p-values Holm's adjustment ran over: every distinct test above (by `key`), together. */
   tests: number;
 }
 
@@ -55,16 +55,19 @@ export function analyseTournament(
   const groups = (['trainingPool', 'family'] as const)
     .map((by) => ({ by, ...groupedGains(data, by, settings) }))
     .filter((group) => group.gains.length > 0);
-  const tested: { pValue: number; pAdjusted: number }[] = [
+  const tested: { key: string; pValue: number; pAdjusted: number }[] = [
     ...comparisons,
     ...gains,
     ...interactions,
     ...groups.flatMap((g) => [...g.gains, ...g.contrasts]),
   ];
-  const adjusted = holm(tested.map((t) => t.pValue));
-  tested.forEach((t, i) => {
-    t.pAdjusted = adjusted[i] as number;
-  });
+  // A test the report shows twice (a comparison that is also a gain, a group of one opponent) is one
+  // hypothesis: it enters Holm's adjustment once, and every row of it gets the same adjusted p.
+  const distinct = new Map<string, number>();
+  for (const t of tested) if (!distinct.has(t.key)) distinct.set(t.key, t.pValue);
+  const keys = [...distinct.keys()];
+  const adjusted = new Map(holm([...distinct.values()]).map((p, i) => [keys[i] as string, p]));
+  for (const t of tested) t.pAdjusted = adjusted.get(t.key) as number;
   return {
     ...(data.header?.suiteId ? { suiteId: data.header.suiteId } : {}),
     metrics,
@@ -73,6 +76,6 @@ export function analyseTournament(
     gains,
     interactions,
     groups,
-    tests: tested.filter((t) => !Number.isNaN(t.pValue)).length,
+    tests: [...distinct.values()].filter((p) => !Number.isNaN(p)).length,
   };
 }

@@ -1,3 +1,4 @@
+import type { Estimate } from '../statistics.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
@@ -18,6 +19,11 @@ export interface ArmComparison extends PairedDifference {
   /** The opponents whose matches the comparison stands on. */
   opponents: string[];
   metric: AnalysisMetric;
+  /**
+   * What the test is about (the two arms unordered, the opponents, the metric): two rows with the same
+   * key are the same test, with the same numbers (A - B is -(B - A)), and count once in Holm's adjustment.
+   */
+  key: string;
   /** The p-value after Holm's adjustment over every test of the report (equal to `pValue` alone). */
   pAdjusted: number;
 }
@@ -35,13 +41,23 @@ export function compareOnOpponents(
   },
   options: AnalysisOptions = {},
 ): ArmComparison {
-  const units = pairedUnits(records, spec.armA, spec.armB, spec.metric, spec.opponents);
-  const name = `${spec.kind}|${spec.armA}|${spec.armB}|${spec.opponent}|${spec.metric}`;
+  // Computed in one orientation (arms in sorted order) whatever the row's: the same test, the same seed.
+  const swapped = spec.armB < spec.armA;
+  const [first, second] = swapped ? [spec.armB, spec.armA] : [spec.armA, spec.armB];
+  const opponents = [...spec.opponents].sort();
+  const key = `paired|${first}|${second}|${opponents.join(',')}|${spec.metric}`;
+  const units = pairedUnits(records, first, second, spec.metric, opponents);
   const result = pairedDifference(
     units.map((u) => u.diff),
-    testOptions(options, name),
+    testOptions(options, key),
   );
-  return { ...spec, opponents: [...spec.opponents], ...result, pAdjusted: result.pValue };
+  const difference = swapped ? negated(result.difference) : result.difference;
+  return { ...spec, opponents: [...spec.opponents], ...result, difference, key, pAdjusted: result.pValue };
+}
+
+/** The estimate of -X from that of X. */
+export function negated(e: Estimate): Estimate {
+  return { n: e.n, mean: -e.mean, low: -e.high, high: -e.low };
 }
 
 /**

@@ -2,6 +2,7 @@ import { bootstrapMean, type Estimate } from '../statistics.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
+import { negated } from './arm-comparison.js';
 import { type DifferenceOfDifferences, differenceOfDifferences } from './difference-tests.js';
 import { pairedUnits } from './paired-units.js';
 
@@ -24,6 +25,8 @@ export interface GainContrast extends DifferenceOfDifferences {
   /** The gain on each side, with its own bootstrap interval. */
   gainFirst: Estimate;
   gainSecond: Estimate;
+  /** The same test whatever the labels or the order of the two sides: it counts once in Holm's adjustment. */
+  key: string;
   pAdjusted: number;
 }
 
@@ -43,23 +46,32 @@ export function gainContrast(
   },
   options: AnalysisOptions = {},
 ): GainContrast {
-  const first = pairedUnits(records, spec.arm, spec.base, spec.metric, spec.firstOpponents).map(
-    (u) => u.diff,
-  );
-  const second = pairedUnits(records, spec.arm, spec.base, spec.metric, spec.secondOpponents).map(
-    (u) => u.diff,
-  );
-  const name = `${spec.kind}|${spec.arm}|${spec.base}|${spec.by}|${spec.first}|${spec.second}|${spec.metric}`;
-  const tests = testOptions(options, name);
-  const result = differenceOfDifferences(first, second, tests);
+  const sideA = [...spec.firstOpponents].sort();
+  const sideB = [...spec.secondOpponents].sort();
+  // Computed in one orientation (the sides in sorted order) whatever the row's order or its labels: an
+  // interaction and a group contrast over the same opponents are the same test, with the same numbers.
+  const swapped = sideB.join(',') < sideA.join(',');
+  const [one, two] = swapped ? [sideB, sideA] : [sideA, sideB];
+  const key = `contrast|${spec.arm}|${spec.base}|${one.join(',')}|${two.join(',')}|${spec.metric}`;
+  const diffs = (opponents: readonly string[]) =>
+    pairedUnits(records, spec.arm, spec.base, spec.metric, opponents).map((u) => u.diff);
+  const [x, y] = [diffs(one), diffs(two)];
+  const tests = testOptions(options, key);
   const resamples = options.resamples ?? 2000;
+  const result = differenceOfDifferences(x, y, tests);
+  const gainX = bootstrapMean(x, { resamples, seed: (tests.seed ?? 0) + 2 });
+  const gainY = bootstrapMean(y, { resamples, seed: (tests.seed ?? 0) + 3 });
   return {
     ...spec,
     firstOpponents: [...spec.firstOpponents],
     secondOpponents: [...spec.secondOpponents],
     ...result,
-    gainFirst: bootstrapMean(first, { resamples, seed: (tests.seed ?? 0) + 2 }),
-    gainSecond: bootstrapMean(second, { resamples, seed: (tests.seed ?? 0) + 3 }),
+    ...(swapped
+      ? { nFirst: result.nSecond, nSecond: result.nFirst, difference: negated(result.difference) }
+      : {}),
+    gainFirst: swapped ? gainY : gainX,
+    gainSecond: swapped ? gainX : gainY,
+    key,
     pAdjusted: result.pValue,
   };
 }

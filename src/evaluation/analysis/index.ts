@@ -9,6 +9,8 @@ export {
   matchWelfare,
   metricValue,
 } from './analysis-metric.js';
+export type { AnalysisTable } from './analysis-rows.js';
+export { analysisTables, comparisonVerdict, formatP, pooledVerdicts } from './analysis-rows.js';
 export type { ArmComparison } from './arm-comparison.js';
 export { compareArmsByOpponent } from './arm-comparison.js';
 export type { DifferenceOfDifferences, PairedDifference, TestOptions } from './difference-tests.js';
