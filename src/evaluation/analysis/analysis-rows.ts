@@ -141,12 +141,17 @@ export function comparisonVerdict(c: ArmComparison, tests: number, alpha = 0.05)
     : `no detectable difference at the ${level}: ${numbers}`;
 }
 
-/** `A vs B, <metric>: <verdict>` for the pooled comparisons, the lines `haggle evaluate` always printed. */
+/**
+ * `A vs B, <metric>: <verdict>` for the pooled comparisons (the lines `haggle evaluate` always printed)
+ * and `ARM over its base BASE, <metric>: <verdict>` for the pooled gains, on arm utility and deal rate.
+ */
 export function pooledVerdicts(analysis: TournamentAnalysis, alpha = 0.05): string[] {
-  return analysis.comparisons
-    .filter((c) => c.opponent === '*' && (c.metric === 'armUtility' || c.metric === 'deal'))
-    .map(
-      (c) =>
-        `${c.armA} vs ${c.armB}, ${METRIC_LABELS[c.metric]}: ${comparisonVerdict(c, analysis.tests, alpha)}`,
-    );
+  const pooled = (c: ArmComparison) =>
+    c.opponent === '*' && (c.metric === 'armUtility' || c.metric === 'deal');
+  const sentence = (c: ArmComparison) =>
+    `${METRIC_LABELS[c.metric]}: ${comparisonVerdict(c, analysis.tests, alpha)}`;
+  return [
+    ...analysis.comparisons.filter(pooled).map((c) => `${c.armA} vs ${c.armB}, ${sentence(c)}`),
+    ...analysis.gains.filter(pooled).map((c) => `${c.armA} over its base ${c.armB}, ${sentence(c)}`),
+  ];
 }
