@@ -31,7 +31,7 @@ interface EvaluateCliOptions {
   arm: string[];
   opponent?: string[];
   roles: 'seller' | 'buyer' | 'both';
-  maxRounds: number;
+  maxRounds?: number;
   concurrency: number;
   timeout?: number;
   shard?: Shard;
@@ -67,7 +67,11 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       parseChoice('roles', ['seller', 'buyer', 'both'] as const),
       'seller',
     )
-    .option('--max-rounds <count>', 'turns per negotiation', parseIntegerOption('max-rounds', 1, 1000), 10)
+    .option(
+      '--max-rounds <count>',
+      "turns per negotiation (default: the suite's, 10 unless it says otherwise)",
+      parseIntegerOption('max-rounds', 1, 1000),
+    )
     .option(
       '-c, --concurrency <count>',
       'negotiations in flight',
@@ -134,7 +138,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         arms,
         opponents,
         armRoles: options.roles === 'both' ? ['seller', 'buyer'] : [options.roles],
-        maxRounds: options.maxRounds,
+        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
         concurrency: options.concurrency,
         signal,
         ...(options.timeout ? { timeoutMs: options.timeout } : {}),

@@ -97,13 +97,16 @@ export type { RewardOptions } from './reward.js';
 export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
 export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
-export { generateScenario } from './scenario-generator.js';
+export type { ScenarioGeneratorOptions } from './scenario-generator.js';
+export { generateScenario, SECONDARY_ISSUE_NAMES } from './scenario-generator.js';
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
 export type { Estimate, PairedComparison } from './statistics.js';
 export { bootstrapMean, formatEstimate, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
+  DEFAULT_FIRST_MOVER,
+  DEFAULT_MAX_ROUNDS,
   DEFAULT_SUITE_OPPONENTS,
   generateSuite,
   loadSuite,
