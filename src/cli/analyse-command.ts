@@ -23,6 +23,7 @@ interface AnalyseCliOptions {
   family: string[];
   trainingPool: string[];
   seed: number;
+  permutations: number;
   maxErrorRate: number;
 }
 
@@ -72,6 +73,12 @@ export function registerAnalyseCommand(program: Command, io: CliIo): void {
       0,
     )
     .option(
+      '--permutations <count>',
+      'random relabellings of a permutation test too large to enumerate (p is never below 1/(count+1))',
+      parseIntegerOption('permutations', 100, 10_000_000),
+      5000,
+    )
+    .option(
       '--max-error-rate <share>',
       `failed matches allowed (0..1) before the exit code is ${EXIT_FAILURES}`,
       parseMaxErrorRate,
@@ -95,6 +102,7 @@ export function registerAnalyseCommand(program: Command, io: CliIo): void {
         {
           labels,
           seed: options.seed,
+          permutations: options.permutations,
           title: `Tournament ${run}`,
           ...(options.json ? { json: true } : {}),
           ...(options.report ? { report: options.report } : {}),

@@ -22,6 +22,8 @@ export interface TournamentAnalysis {
   interactions: GainContrast[];
   /** Gains and their contrasts with opponents grouped by family and by training-pool membership. */
   groups: { by: 'family' | 'trainingPool'; gains: ArmComparison[]; contrasts: GainContrast[] }[];
+  /** Random relabellings of each permutation test too large to enumerate (p is never below 1/(this+1)). */
+  permutations: number;
   /** How many p-values Holm's adjustment ran over: every distinct test above (by `key`), together. */
   tests: number;
 }
@@ -71,6 +73,7 @@ export function analyseTournament(
   return {
     ...(data.header?.suiteId ? { suiteId: data.header.suiteId } : {}),
     metrics,
+    permutations: options.permutations ?? 5000,
     scores: tabulateTournament([...data.records]).scores,
     comparisons,
     gains,

@@ -73,10 +73,8 @@ const CONTRAST_HEADER = [
 /** The report's tables, in reading order; a table with no rows is left out. */
 export function analysisTables(analysis: TournamentAnalysis): AnalysisTable[] {
   const holm = `p (Holm): adjusted by Holm's method over all ${analysis.tests} tests of this report.`;
-  const paired =
-    'on the same negotiations (role, opponent, scenario, seed) where both matches finished; 95% CI: percentile bootstrap resampling those paired negotiations; p: two-sided sign-flip permutation test (exact up to 16 pairs, else 5,000 random flips).';
-  const contrast =
-    "95% CI: percentile bootstrap resampling each side's paired negotiations separately; p: two-sided permutation test relabelling the paired differences between the two sides (the gains are measured on different negotiations, so the null is that they are exchangeable, not symmetric about 0).";
+  const paired = `on the same negotiations (role, opponent, scenario, seed) where both matches finished; 95% CI: percentile bootstrap resampling those paired negotiations; p: two-sided sign-flip permutation test (exact up to 16 pairs, else ${analysis.permutations.toLocaleString('en-US')} random flips).`;
+  const contrast = `95% CI: percentile bootstrap resampling each side's paired negotiations separately; p: two-sided permutation test relabelling the paired differences between the two sides, exact when there are at most 65,536 splits, else ${analysis.permutations.toLocaleString('en-US')} random ones (the gains are measured on different negotiations, so the null is that they are exchangeable, not symmetric about 0).`;
   const tables: AnalysisTable[] = [
     {
       key: 'comparisons',
