@@ -33,6 +33,7 @@ export function writeEvaluateOutput(
   options: EvaluateOutputOptions,
 ): TournamentAnalysis {
   const analysis = analyseTournament({ header: results.header, records: results.matches }, options);
+  for (const warning of analysis.warnings) io.stderr.write(`haggle: ${warning}\n`);
   if (options.json) {
     io.stdout.write(`${JSON.stringify(evaluateJson(results, analysis))}\n`);
   } else {
@@ -66,6 +67,7 @@ export function evaluateJson(
     ...(results.header?.labels ? { labels: results.header.labels } : {}),
     metrics: analysis.metrics,
     tests: analysis.tests,
+    warnings: analysis.warnings,
     scores: analysis.scores,
     comparisons: analysis.comparisons,
     gains: analysis.gains,

@@ -76,6 +76,7 @@ ${renderFailures(results.matches.length, results.errors, results.errorMessages, 
 ${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}
 ${chart('deal-rate', 'Deal rate by opponent', (s) => s.dealRate.mean)}
 ${tables ? `<h2>Analyses</h2>${verdicts ? `<ul class="verdicts">${verdicts}</ul>` : ''}\n${tables}` : ''}
+${analysis.warnings.map((w) => `<p class="note" data-warning>${escapeHtml(w)}</p>`).join('')}
 ${header ? negotiatorsAndProvenance(header) : ''}`,
   );
 }

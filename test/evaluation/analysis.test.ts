@@ -280,6 +280,16 @@ describe('analyseTournament', () => {
     );
     expect(relabelled.gains).toHaveLength(3);
     expect(relabelled.groups).toEqual([]); // no opponent labels: nothing to group by
+    expect(relabelled.warnings).toEqual([]);
+    // A base that did not play is said, not silently skipped.
+    const missing = analyseTournament(
+      { records: trainedAndBase },
+      { metrics: ['deal'], labels: { arms: { trained: { base: 'qwen3-0.6b' } } } },
+    );
+    expect(missing.gains).toEqual([]);
+    expect(missing.warnings).toEqual([
+      'arm trained names base qwen3-0.6b, which played no matches here: no gains over base for trained',
+    ]);
   });
 
   it('repeats exactly with the same seed', () => {

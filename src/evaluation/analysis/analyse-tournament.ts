@@ -1,5 +1,5 @@
 import { type ArmScore, tabulateTournament } from '../tournament-results.js';
-import { type AnalysisOptions, namesOf, type TournamentData } from './analysis-input.js';
+import { type AnalysisOptions, labelsOf, namesOf, type TournamentData } from './analysis-input.js';
 import { ANALYSIS_METRICS, type AnalysisMetric } from './analysis-metric.js';
 import { type ArmComparison, compareArmsByOpponent } from './arm-comparison.js';
 import type { GainContrast } from './gain-contrast.js';
@@ -24,6 +24,8 @@ export interface TournamentAnalysis {
   groups: { by: 'family' | 'trainingPool'; gains: ArmComparison[]; contrasts: GainContrast[] }[];
   /** Random relabellings of each permutation test too large to enumerate (p is never below 1/(this+1)). */
   permutations: number;
+  /** What the labels asked for and the matches could not give (a base that did not play), one line each. */
+  warnings: string[];
   /** How many p-values Holm's adjustment ran over: every distinct test above (by `key`), together. */
   tests: number;
 }
@@ -74,6 +76,7 @@ export function analyseTournament(
     ...(data.header?.suiteId ? { suiteId: data.header.suiteId } : {}),
     metrics,
     permutations: options.permutations ?? 5000,
+    warnings: missingBases(data, options),
     scores: tabulateTournament([...data.records]).scores,
     comparisons,
     gains,
@@ -81,4 +84,14 @@ export function analyseTournament(
     groups,
     tests: [...distinct.values()].filter((p) => !Number.isNaN(p)).length,
   };
+}
+
+/** Arms whose label names a base that is not an arm of these matches: no gain can be computed for them. */
+function missingBases(data: TournamentData, options: AnalysisOptions): string[] {
+  const { arms } = namesOf(data.records);
+  return Object.entries(labelsOf(data, options).arms ?? {}).flatMap(([arm, label]) =>
+    label.base !== undefined && arms.includes(arm) && !arms.includes(label.base)
+      ? [`arm ${arm} names base ${label.base}, which played no matches here: no gains over base for ${arm}`]
+      : [],
+  );
 }
