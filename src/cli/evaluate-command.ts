@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
+import { ANALYSIS_METRICS, type AnalysisMetric } from '../evaluation/analysis/analysis-metric.js';
 import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
-import { formatEstimate } from '../evaluation/statistics.js';
 import { loadSuite } from '../evaluation/suite.js';
 import { runTournament } from '../evaluation/tournament.js';
-import { type ArmScore, compareArms } from '../evaluation/tournament-results.js';
 import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import type { Shard } from '../simulation/shard.js';
 import { CliUsageError } from './cli-error.js';
+import { parseMetrics, writeEvaluateOutput } from './evaluate-output.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
   EXIT_FAILURES,
@@ -31,7 +31,7 @@ interface EvaluateCliOptions {
   arm: string[];
   opponent?: string[];
   roles: 'seller' | 'buyer' | 'both';
-  maxRounds: number;
+  maxRounds?: number;
   concurrency: number;
   timeout?: number;
   shard?: Shard;
@@ -39,6 +39,8 @@ interface EvaluateCliOptions {
   resume?: boolean;
   overwrite?: boolean;
   json?: boolean;
+  report?: string;
+  metrics?: AnalysisMetric[];
   progress: boolean;
   maxErrorRate: number;
   earlyStop: number;
@@ -65,7 +67,11 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       parseChoice('roles', ['seller', 'buyer', 'both'] as const),
       'seller',
     )
-    .option('--max-rounds <count>', 'turns per negotiation', parseIntegerOption('max-rounds', 1, 1000), 10)
+    .option(
+      '--max-rounds <count>',
+      "turns per negotiation (default: the suite's, 10 unless it says otherwise)",
+      parseIntegerOption('max-rounds', 1, 1000),
+    )
     .option(
       '-c, --concurrency <count>',
       'negotiations in flight',
@@ -85,7 +91,13 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     .option('-o, --out <file>', 'write each match to this JSONL file the moment it finishes')
     .option('--resume', 'continue the tournament in --out')
     .option('--overwrite', 'replace an existing --out')
-    .option('--json', 'print scores and comparisons as one JSON object')
+    .option('--json', 'print scores and analyses as one JSON object')
+    .option('--report <file>', 'also write the scores and analyses as a self-contained HTML report')
+    .option(
+      '--metrics <names>',
+      `metrics the analyses compare, comma-separated (default all): ${ANALYSIS_METRICS.join(', ')}`,
+      parseMetrics,
+    )
     .option(
       '--max-error-rate <share>',
       `failed matches allowed (0..1) before the exit code is ${EXIT_FAILURES}; a tournament where none finished always fails`,
@@ -126,7 +138,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         arms,
         opponents,
         armRoles: options.roles === 'both' ? ['seller', 'buyer'] : [options.roles],
-        maxRounds: options.maxRounds,
+        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
         concurrency: options.concurrency,
         signal,
         ...(options.timeout ? { timeoutMs: options.timeout } : {}),
@@ -154,25 +166,12 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       } finally {
         bar.finish();
       }
-      const names = Object.keys(arms);
-      const comparisons = names.slice(1).map((other) => ({
-        a: names[0] as string,
-        b: other,
-        armUtility: compareArms(results, names[0] as string, other, 'armUtility'),
-        deal: compareArms(results, names[0] as string, other, 'deal'),
-      }));
-      const { errors, errorMessages, void: voided } = results;
-      if (options.json) {
-        io.stdout.write(
-          `${JSON.stringify({ suiteId: suite.id, matches: results.matches.length, errors, void: voided, errorMessages, scores: results.scores, comparisons })}\n`,
-        );
-      } else {
-        io.stdout.write(`${formatScores(results.scores)}\n`);
-        for (const c of comparisons) {
-          io.stdout.write(`\n${c.a} vs ${c.b}, arm utility: ${c.armUtility.verdict}\n`);
-          io.stdout.write(`${c.a} vs ${c.b}, deal rate: ${c.deal.verdict}\n`);
-        }
-      }
+      writeEvaluateOutput(io, results, {
+        ...(options.json ? { json: true } : {}),
+        ...(options.report ? { report: options.report } : {}),
+        ...(options.metrics ? { metrics: options.metrics } : {}),
+      });
+      const { errors, errorMessages } = results;
       const counts = { total: results.matches.length, unfinished: errors, errorMessages };
       printFailures(io, counts, 'matches');
       enforceFailureLimit(counts, options.maxErrorRate, 'matches');
@@ -196,44 +195,4 @@ function interruptedMessage(
     'line each, in the order they finished (a completed tournament puts them in match order).\n' +
     `haggle: resume with: ${resumeCommand(argv)}\n`
   );
-}
-
-/**
- * Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). Estimates stand
- * on the matches that finished; `failed` counts the others, which are no result (`–` when none finished).
- */
-export function formatScores(scores: readonly ArmScore[]): string {
-  // The failed column appears when a match failed, so a clean tournament's table stays as it was.
-  const anyFailed = scores.some((s) => s.errors > 0);
-  // Matches the opponent broke are void for the arm: counted in their own column, never scored.
-  const anyVoid = scores.some((s) => s.void > 0);
-  const header = [
-    'arm',
-    'opponent',
-    'matches',
-    ...(anyFailed ? ['failed'] : []),
-    ...(anyVoid ? ['void'] : []),
-    'deal rate [95% CI]',
-    'arm utility [95% CI]',
-    'dist. to Nash',
-    'IR viol.',
-  ];
-  const rows = scores.map((s) => [
-    s.arm,
-    s.opponent === '*' ? 'all' : s.opponent,
-    String(s.matches),
-    ...(anyFailed ? [String(s.errors)] : []),
-    ...(anyVoid ? [String(s.void)] : []),
-    formatEstimate(s.dealRate),
-    formatEstimate(s.armUtility),
-    Number.isNaN(s.distanceToNash.mean) ? '–' : s.distanceToNash.mean.toFixed(3),
-    s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`,
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] as number))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
+import { registerAnalyseCommand } from './analyse-command.js';
 import { CliUsageError } from './cli-error.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
@@ -47,6 +48,7 @@ export async function runCli(
   registerCompareCommand(program, io);
   registerSuiteCommand(program, io);
   registerEvaluateCommand(program, io, controller.signal);
+  registerAnalyseCommand(program, io);
   registerServeCommand(program, io, controller.signal);
   registerMergeCommand(program, io);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });

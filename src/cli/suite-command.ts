@@ -1,9 +1,15 @@
 import type { Command } from 'commander';
-import { DEFAULT_SUITE_OPPONENTS, generateSuite, saveSuite } from '../evaluation/suite.js';
+import { SECONDARY_ISSUE_NAMES } from '../evaluation/scenario-generator.js';
+import {
+  DEFAULT_SUITE_OPPONENTS,
+  type GenerateSuiteOptions,
+  generateSuite,
+  saveSuite,
+} from '../evaluation/suite.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { isMultiIssueAgentName, MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
-import { parseIntegerOption } from './options.js';
+import { parseChoice, parseIntegerOption } from './options.js';
 
 interface SuiteCliOptions {
   out: string;
@@ -12,6 +18,37 @@ interface SuiteCliOptions {
   seed: number;
   opponents: string;
   name?: string;
+  firstMover?: 'seller' | 'buyer';
+  maxRounds?: number;
+  issues?: string;
+  extraIssueWeights?: number[];
+  priceSteps?: number;
+  sellerReservation?: [number, number];
+  buyerReservation?: [number, number];
+}
+
+const names = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** `a,b,c` as finite numbers, or a usage error naming the flag. */
+function numbers(flag: string) {
+  return (text: string): number[] => {
+    const values = text.split(',').map((s) => Number(s.trim()));
+    if (values.length === 0 || values.some((v) => !Number.isFinite(v)) || text.trim() === '')
+      throw new CliUsageError(`--${flag} ${text}: write comma-separated numbers`);
+    return values;
+  };
+}
+
+function range(flag: string) {
+  return (text: string): [number, number] => {
+    const values = numbers(flag)(text);
+    if (values.length !== 2) throw new CliUsageError(`--${flag} ${text}: write LOW,HIGH (e.g. 0.2,0.45)`);
+    return values as [number, number];
+  };
 }
 
 export function registerSuiteCommand(program: Command, io: CliIo): void {
@@ -33,24 +70,68 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
       DEFAULT_SUITE_OPPONENTS.join(','),
     )
     .option('--name <name>', 'a name for the suite')
+    .option(
+      '--first-mover <role>',
+      'who proposes first: seller (default) or buyer',
+      parseChoice('first-mover', ['seller', 'buyer'] as const),
+    )
+    .option(
+      '--max-rounds <count>',
+      'turns per negotiation (default 10)',
+      parseIntegerOption('max-rounds', 1, 1000),
+    )
+    .option(
+      '--issues <names>',
+      `secondary issues scenarios may add to the price, comma-separated (default all; "none" for price only): ${SECONDARY_ISSUE_NAMES.join(', ')}`,
+    )
+    .option(
+      '--extra-issue-weights <weights>',
+      'relative weights of 0, 1, 2, ... secondary issues per scenario (default 1,3,3,2)',
+      numbers('extra-issue-weights'),
+    )
+    .option(
+      '--price-steps <count>',
+      'grid points of the price issue (default 21)',
+      parseIntegerOption('price-steps', 2, 201),
+    )
+    .option(
+      '--seller-reservation <low,high>',
+      "range of the seller's reservation utility (default 0.2,0.45)",
+      range('seller-reservation'),
+    )
+    .option(
+      '--buyer-reservation <low,high>',
+      "range of the buyer's reservation utility (default 0.2,0.45)",
+      range('buyer-reservation'),
+    )
     .action((options: SuiteCliOptions) => {
-      const opponents = options.opponents
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
+      const opponents = names(options.opponents);
       const unknown = opponents.filter((name) => !isMultiIssueAgentName(name));
       if (unknown.length > 0) {
         throw new CliUsageError(
           `--opponents: unknown ${unknown.join(', ')}; choose from ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
         );
       }
-      const suite = generateSuite({
+      const reservation = {
+        ...(options.sellerReservation ? { seller: options.sellerReservation } : {}),
+        ...(options.buyerReservation ? { buyer: options.buyerReservation } : {}),
+      };
+      const generate: GenerateSuiteOptions = {
         scenarios: options.scenarios,
         seedsPerPair: options.seedsPerPair,
         seed: options.seed,
         opponents,
         ...(options.name ? { name: options.name } : {}),
-      });
+        ...(options.firstMover ? { firstMover: options.firstMover } : {}),
+        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
+        ...(options.issues !== undefined
+          ? { issues: options.issues.trim() === 'none' ? [] : names(options.issues) }
+          : {}),
+        ...(options.extraIssueWeights ? { extraIssueWeights: options.extraIssueWeights } : {}),
+        ...(options.priceSteps !== undefined ? { priceSteps: options.priceSteps } : {}),
+        ...(Object.keys(reservation).length > 0 ? { reservation } : {}),
+      };
+      const suite = generateSuite(generate);
       saveSuite(options.out, suite);
       const negotiations = suite.scenarios.length * suite.opponents.length * suite.seedsPerPair;
       io.stdout.write(`${options.out}: ${suite.name}, ${negotiations} negotiations, id ${suite.id}\n`);

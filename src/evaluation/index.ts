@@ -1,3 +1,49 @@
+export type {
+  AnalyseTournamentOptions,
+  AnalysisMetric,
+  AnalysisOptions,
+  AnalysisTable,
+  ArmComparison,
+  DifferenceOfDifferences,
+  GainContrast,
+  GroupedGains,
+  OpponentGroup,
+  OpponentGrouping,
+  PairedDifference,
+  PairedUnit,
+  PermutationOptions,
+  PermutationPValue,
+  TestOptions,
+  TournamentAnalysis,
+  TournamentData,
+} from './analysis/index.js';
+export {
+  ANALYSIS_METRICS,
+  analyseTournament,
+  analysisTables,
+  armOpponentInteractions,
+  armsWithBase,
+  bootstrapDifferenceOfMeans,
+  compareArmsByOpponent,
+  comparisonVerdict,
+  differenceOfDifferences,
+  formatP,
+  gainContrast,
+  gainsOverBase,
+  groupedGains,
+  holm,
+  isAnalysisMetric,
+  labelPermutationPValue,
+  METRIC_LABELS,
+  matchWelfare,
+  metricValue,
+  negotiationKey,
+  opponentGroups,
+  pairedDifference,
+  pairedUnits,
+  pooledVerdicts,
+  signFlipPValue,
+} from './analysis/index.js';
 export type { UtilityPoint } from './bargaining-geometry.js';
 export { distanceToFrontier, nashPoint, paretoFrontier, utilityDistance } from './bargaining-geometry.js';
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
@@ -12,6 +58,8 @@ export {
   issueGrid,
   MAX_ENUMERATED_OUTCOMES,
 } from './issue-space.js';
+export type { LoadedTournament } from './load-tournament.js';
+export { loadTournament } from './load-tournament.js';
 export type { UtilityConcessionOptions, UtilityTitForTatOptions } from './multi-issue-baselines.js';
 export {
   UtilityConcessionNegotiator,
@@ -49,13 +97,16 @@ export type { RewardOptions } from './reward.js';
 export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
 export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
-export { generateScenario } from './scenario-generator.js';
+export type { ScenarioGeneratorOptions } from './scenario-generator.js';
+export { generateScenario, SECONDARY_ISSUE_NAMES } from './scenario-generator.js';
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
 export type { Estimate, PairedComparison } from './statistics.js';
 export { bootstrapMean, formatEstimate, pairedComparison } from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
+  DEFAULT_FIRST_MOVER,
+  DEFAULT_MAX_ROUNDS,
   DEFAULT_SUITE_OPPONENTS,
   generateSuite,
   loadSuite,

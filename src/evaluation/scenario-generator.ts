@@ -1,3 +1,4 @@
+import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import { deriveSeed, Random } from '../internal/random.js';
 import type { Issue } from './issue-space.js';
 import { type Scenario, scenarioGeometry } from './scenario.js';
@@ -88,8 +89,88 @@ function drawWeights(names: readonly string[], random: Random, priceFloor: numbe
 
 const MAX_DRAWS = 50;
 
-/** Draws scenario `index` of a suite; it depends only on `seed` and `index`. */
-export function generateScenario(seed: number, index: number): Scenario {
+/** The secondary issues the generator knows, in the order it draws from. */
+export const SECONDARY_ISSUE_NAMES: readonly string[] = SECONDARY.map((s) => s.issue.name);
+
+/**
+ * How scenarios are drawn: every default is haggle's choice (see docs/evaluation.md, "Facts and
+ * choices"); none comes from the preprint, whose abstract gives no issue space or utilities.
+ */
+export interface ScenarioGeneratorOptions {
+  /**
+   * Secondary issues a scenario may add to the price, by name (`SECONDARY_ISSUE_NAMES`: shipping_speed,
+   * warranty, returns, delivery_days, quantity). Default all five; `[]` gives single-issue (price) scenarios.
+   */
+  issues?: readonly string[];
+  /**
+   * Relative weights of drawing 0, 1, 2, ... secondary issues; at most one more entry than `issues`.
+   * Default [1, 3, 3, 2] (cut to the issues there are).
+   */
+  extraIssueWeights?: readonly number[];
+  /** Grid points of the price issue (for the frontier and the Nash point). Default 21. */
+  priceSteps?: number;
+  /** Each side's reservation utility is drawn uniformly from [low, high]. Default [0.2, 0.45] for both. */
+  reservation?: { seller?: readonly [number, number]; buyer?: readonly [number, number] };
+}
+
+const DEFAULT_EXTRA_WEIGHTS = [1, 3, 3, 2];
+const DEFAULT_RESERVATION: readonly [number, number] = [0.2, 0.45];
+
+/** The problems with generator options, as validation issues (empty when they are fine). */
+export function checkScenarioGeneratorOptions(options: ScenarioGeneratorOptions): ValidationIssue[] {
+  const problems: ValidationIssue[] = [];
+  const issues = options.issues ?? SECONDARY_ISSUE_NAMES;
+  const unknown = issues.filter((name) => !SECONDARY_ISSUE_NAMES.includes(name));
+  if (unknown.length > 0)
+    problems.push({
+      path: 'issues',
+      message: `unknown ${unknown.join(', ')}; choose from ${SECONDARY_ISSUE_NAMES.join(', ')}`,
+    });
+  if (new Set(issues).size !== issues.length) problems.push({ path: 'issues', message: 'must be distinct' });
+  const weights = options.extraIssueWeights;
+  if (weights !== undefined) {
+    if (weights.length === 0 || weights.length > issues.length + 1)
+      problems.push({
+        path: 'extraIssueWeights',
+        message: `needs 1 to ${issues.length + 1} weights (for 0 to ${issues.length} secondary issues)`,
+      });
+    if (weights.some((w) => !(Number.isFinite(w) && w >= 0)) || !weights.some((w) => w > 0))
+      problems.push({
+        path: 'extraIssueWeights',
+        message: 'must be non-negative numbers, at least one positive',
+      });
+  }
+  const steps = options.priceSteps;
+  if (steps !== undefined && (!Number.isInteger(steps) || steps < 2 || steps > 201))
+    problems.push({ path: 'priceSteps', message: 'must be an integer from 2 to 201' });
+  for (const side of ['seller', 'buyer'] as const) {
+    const range = options.reservation?.[side];
+    if (range === undefined) continue;
+    const [low, high] = range;
+    if (!(range.length === 2 && low >= 0 && high <= 1 && low <= high))
+      problems.push({
+        path: `reservation.${side}`,
+        message: 'must be [low, high] with 0 <= low <= high <= 1',
+      });
+  }
+  return problems;
+}
+
+/**
+ * Draws scenario `index` of a suite; it depends only on `seed`, `index` and the options (whose
+ * defaults draw exactly what earlier versions drew, so existing suites keep their ids).
+ */
+export function generateScenario(
+  seed: number,
+  index: number,
+  options: ScenarioGeneratorOptions = {},
+): Scenario {
+  const problems = checkScenarioGeneratorOptions(options);
+  if (problems.length > 0) throw new InvalidInputError('ScenarioGeneratorOptions', problems);
+  const available = SECONDARY.filter((s) => (options.issues ?? SECONDARY_ISSUE_NAMES).includes(s.issue.name));
+  const extraWeights = options.extraIssueWeights ?? DEFAULT_EXTRA_WEIGHTS.slice(0, available.length + 1);
+  const [sellerLow, sellerHigh] = options.reservation?.seller ?? DEFAULT_RESERVATION;
+  const [buyerLow, buyerHigh] = options.reservation?.buyer ?? DEFAULT_RESERVATION;
   for (let draw = 0; draw < MAX_DRAWS; draw++) {
     const random = new Random(deriveSeed(seed, index, draw));
     const listPrice = Math.round(random.logNormal(250, 0.9));
@@ -98,15 +179,10 @@ export function generateScenario(seed: number, index: number): Scenario {
       name: 'price',
       min: Math.round(listPrice * 0.5),
       max: listPrice,
-      steps: 21,
+      steps: options.priceSteps ?? 21,
     };
-    const extraCount = random.weighted([
-      { value: 0, weight: 1 },
-      { value: 1, weight: 3 },
-      { value: 2, weight: 3 },
-      { value: 3, weight: 2 },
-    ]);
-    const pool = [...SECONDARY];
+    const extraCount = random.weighted(extraWeights.map((weight, value) => ({ value, weight })));
+    const pool = [...available];
     const extras: SecondaryIssue[] = [];
     for (let i = 0; i < extraCount; i++)
       extras.push(pool.splice(random.int(0, pool.length - 1), 1)[0] as SecondaryIssue);
@@ -119,7 +195,7 @@ export function generateScenario(seed: number, index: number): Scenario {
         price: { kind: 'linear', direction: 'increasing' },
         ...Object.fromEntries(extras.map((e) => [e.issue.name, e.seller(random)])),
       },
-      reservation: round3(random.uniform(0.2, 0.45)),
+      reservation: round3(random.uniform(sellerLow, sellerHigh)),
       discount: 1,
     };
     const buyer: SideUtility = {
@@ -128,7 +204,7 @@ export function generateScenario(seed: number, index: number): Scenario {
         price: { kind: 'linear', direction: 'decreasing' },
         ...Object.fromEntries(extras.map((e) => [e.issue.name, e.buyer(random)])),
       },
-      reservation: round3(random.uniform(0.2, 0.45)),
+      reservation: round3(random.uniform(buyerLow, buyerHigh)),
       discount: 1,
     };
     const scenario: Scenario = {
@@ -141,7 +217,10 @@ export function generateScenario(seed: number, index: number): Scenario {
     // Keep only scenarios with a zone of agreement: a suite of impossible deals measures nothing.
     if (scenarioGeometry(scenario).nash !== null) return scenario;
   }
-  throw new Error(
-    `no scenario with a zone of agreement after ${MAX_DRAWS} draws (seed ${seed}, index ${index})`,
-  );
+  throw new InvalidInputError('ScenarioGeneratorOptions', [
+    {
+      path: 'reservation',
+      message: `no scenario with a zone of agreement after ${MAX_DRAWS} draws (seed ${seed}, scenario ${index}): lower the reservation ranges`,
+    },
+  ]);
 }

@@ -1,18 +1,26 @@
 import { writeFileSync } from 'node:fs';
 import { z } from 'zod';
 import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import type { Role } from '../contract/history.js';
 import { maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
 import { deriveSeed } from '../internal/random.js';
 import { contentHash } from './canonical-json.js';
 import { parseScenario, ScenarioSchema } from './scenario.js';
-import { generateScenario } from './scenario-generator.js';
+import {
+  checkScenarioGeneratorOptions,
+  generateScenario,
+  type ScenarioGeneratorOptions,
+} from './scenario-generator.js';
 
 export const SUITE_FORMAT = 'haggle-suite';
 export const SUITE_VERSION = 1;
 
 /**
- * A fixed set of negotiations: scenarios × opponents × seeds. Its `id` is the SHA-256 of its content
- * (canonical JSON, `id` excluded), so two papers can state and check that they ran the same suite.
+ * A fixed set of negotiations: scenarios × opponents × seeds, and the protocol they are played by. Its
+ * `id` is the SHA-256 of its content (canonical JSON, `id` excluded): format, version, name, seed, every
+ * scenario (issue space and both utilities, so the generator's options enter through what they drew),
+ * the opponents' names, `seedsPerPair`, and `firstMover` / `maxRounds` when not the defaults. Two papers
+ * can state and check that they ran the same suite.
  */
 export const SuiteSchema = z.strictObject({
   format: z.literal(SUITE_FORMAT),
@@ -23,6 +31,10 @@ export const SuiteSchema = z.strictObject({
   scenarios: z.array(ScenarioSchema).min(1),
   opponents: z.array(z.string().min(1)).min(1),
   seedsPerPair: z.number().int().min(1),
+  /** Who proposes first; absent means the seller (the default, left out so older ids stay valid). */
+  firstMover: z.enum(['seller', 'buyer']).optional(),
+  /** Turns per negotiation; absent means 10 (the default, left out so older ids stay valid). */
+  maxRounds: z.number().int().min(1).max(1000).optional(),
 });
 export type Suite = z.infer<typeof SuiteSchema>;
 
@@ -32,7 +44,20 @@ export type Suite = z.infer<typeof SuiteSchema>;
  */
 export const DEFAULT_SUITE_OPPONENTS: readonly string[] = ['utility-conceder', 'utility-tit-for-tat'];
 
-export interface GenerateSuiteOptions {
+/** The defaults a suite leaves unsaid: the seller moves first; at most 10 turns. */
+export const DEFAULT_FIRST_MOVER: Role = 'seller';
+export const DEFAULT_MAX_ROUNDS = 10;
+
+/**
+ * A suite's shape (scenarios × opponents × seeds), its protocol (who moves first, the round limit) and
+ * how its scenarios are drawn (issues, price grid, reservation ranges). Every default is haggle's
+ * choice; docs/evaluation.md says which part of a setup comes from the preprint's abstract.
+ */
+export interface GenerateSuiteOptions extends ScenarioGeneratorOptions {
+  /** Who proposes first in every negotiation. Default 'seller' (the listing is the seller's opening). */
+  firstMover?: Role;
+  /** Turns per negotiation. Default 10. */
+  maxRounds?: number;
   /** Default 48. */
   scenarios?: number;
   /** Names of the opponents every arm meets. Default `DEFAULT_SUITE_OPPONENTS`. */
@@ -81,16 +106,32 @@ export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
     problems.push({ path: 'seedsPerPair', message: 'must be an integer from 1 to 10000' });
   if (!Number.isSafeInteger(seed) || seed < 0)
     problems.push({ path: 'seed', message: 'must be a non-negative integer' });
+  const firstMover = options.firstMover ?? DEFAULT_FIRST_MOVER;
+  if (firstMover !== 'seller' && firstMover !== 'buyer')
+    problems.push({ path: 'firstMover', message: "must be 'seller' or 'buyer'" });
+  const maxRounds = options.maxRounds ?? DEFAULT_MAX_ROUNDS;
+  if (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 1000)
+    problems.push({ path: 'maxRounds', message: 'must be an integer from 1 to 1000' });
+  problems.push(...checkScenarioGeneratorOptions(options));
   if (problems.length > 0) throw new InvalidInputError('GenerateSuiteOptions', problems);
+  const generator: ScenarioGeneratorOptions = {
+    ...(options.issues !== undefined ? { issues: options.issues } : {}),
+    ...(options.extraIssueWeights !== undefined ? { extraIssueWeights: options.extraIssueWeights } : {}),
+    ...(options.priceSteps !== undefined ? { priceSteps: options.priceSteps } : {}),
+    ...(options.reservation !== undefined ? { reservation: options.reservation } : {}),
+  };
 
   const content: Omit<Suite, 'id'> = {
     format: SUITE_FORMAT,
     version: SUITE_VERSION,
     name: options.name ?? `suite-${count}x${opponents.length}x${seedsPerPair}-seed${seed}`,
     seed,
-    scenarios: Array.from({ length: count }, (_, i) => generateScenario(seed, i)),
+    scenarios: Array.from({ length: count }, (_, i) => generateScenario(seed, i, generator)),
     opponents,
     seedsPerPair,
+    // Written only where they depart from the defaults, so a default suite keeps the id it always had.
+    ...(firstMover !== DEFAULT_FIRST_MOVER ? { firstMover } : {}),
+    ...(maxRounds !== DEFAULT_MAX_ROUNDS ? { maxRounds } : {}),
   };
   return { ...content, id: suiteIdentity(content) };
 }

@@ -1,6 +1,6 @@
 import { type ErrorMessageCount, ErrorTally } from '../simulation/failures.js';
 import { bootstrapMean, type Estimate, type PairedComparison, pairedComparison } from './statistics.js';
-import type { MatchRecord } from './tournament.js';
+import type { MatchRecord, TournamentHeader } from './tournament.js';
 
 /** True when a negotiator threw (reason `error`): infrastructure, not a move of the game. */
 export function isFailedMatch(match: MatchRecord): boolean {
@@ -46,6 +46,12 @@ export interface ArmScore {
   opponentUtility: Estimate;
   /** Over deals only. */
   distanceToNash: Estimate;
+  /** Distance in utility space to the nearest Pareto-optimal outcome, over deals only (0: efficient). */
+  distanceToPareto: Estimate;
+  /** Sum of both sides' utilities of the result (reservation values without a deal). */
+  welfare: Estimate;
+  /** Turns played. */
+  rounds: Estimate;
   /** Share of finished matches in which the arm agreed below its reservation value; null when none finished. */
   irViolationRate: number | null;
 }
@@ -59,6 +65,8 @@ export interface TournamentResults {
   void: number;
   /** Their distinct errors (`Name: message`), most frequent first. */
   errorMessages: ErrorMessageCount[];
+  /** The tournament's header (suite id, config, labels) when the results come from a run or a file. */
+  header?: TournamentHeader;
 }
 
 function score(arm: string, opponent: string, played: readonly MatchRecord[]): ArmScore {
@@ -88,6 +96,18 @@ function score(arm: string, opponent: string, played: readonly MatchRecord[]): A
     distanceToNash: bootstrapMean(
       deals.map((r) => r.metrics.distanceToNash ?? 0),
       { seed: seed + 3 },
+    ),
+    distanceToPareto: bootstrapMean(
+      deals.map((r) => r.metrics.distanceToPareto ?? 0),
+      { seed: seed + 4 },
+    ),
+    welfare: bootstrapMean(
+      records.map((r) => r.metrics.armUtility + r.metrics.opponentUtility),
+      { seed: seed + 5 },
+    ),
+    rounds: bootstrapMean(
+      records.map((r) => r.metrics.rounds),
+      { seed: seed + 6 },
     ),
     irViolationRate:
       records.length === 0 ? null : records.filter((r) => r.metrics.armIrViolation).length / records.length,

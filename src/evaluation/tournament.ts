@@ -11,7 +11,7 @@ import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-n
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import type { ParticipantLabels } from './participant-label.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
-import { type Suite, suiteMatches } from './suite.js';
+import { DEFAULT_FIRST_MOVER, DEFAULT_MAX_ROUNDS, type Suite, suiteMatches } from './suite.js';
 import { readTournamentFile } from './tournament-file.js';
 import { isFailedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
@@ -27,7 +27,10 @@ export interface TournamentOptions {
   onlyOpponents?: readonly string[];
   /** Roles each arm plays; both rotate the arm through seller and buyer on every match. Default ['seller']. */
   armRoles?: readonly Role[];
-  /** Turns per negotiation. Default 10. */
+  /**
+   * Turns per negotiation. Default the suite's `maxRounds` (10 when the suite states none); a suite that
+   * states one refuses another here.
+   */
   maxRounds?: number;
   /** Negotiations in flight. Default 8. */
   concurrency?: number;
@@ -175,6 +178,15 @@ function planTournament(options: TournamentOptions): TournamentPlan {
   const concurrency = options.concurrency ?? 8;
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
     problems.push({ path: 'concurrency', message: 'must be an integer from 1 to 1024' });
+  if (
+    options.maxRounds !== undefined &&
+    options.suite.maxRounds !== undefined &&
+    options.maxRounds !== options.suite.maxRounds
+  )
+    problems.push({
+      path: 'maxRounds',
+      message: `the suite fixes ${options.suite.maxRounds} turns per negotiation; leave maxRounds out (--max-rounds) or make a suite with ${options.maxRounds}`,
+    });
   if (options.resume && !options.out) problems.push({ path: 'resume', message: 'needs `out`' });
   if (options.resume && options.overwrite)
     problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
@@ -219,7 +231,9 @@ function planTournament(options: TournamentOptions): TournamentPlan {
       arms: withoutLocations(arms),
       opponents: withoutLocations(opponents),
       armRoles: roles,
-      maxRounds: options.maxRounds ?? 10,
+      maxRounds: maxRoundsOf(options),
+      // Only when not the default, so the headers of earlier runs still match on resume.
+      ...(options.suite.firstMover === 'buyer' ? { firstMover: 'buyer' } : {}),
     },
     ...(options.labels ? { labels: options.labels } : {}),
     provenance: currentProvenance({
@@ -282,7 +296,8 @@ async function execute(
         seller: match.armRole === 'seller' ? arm : opponent,
         buyer: match.armRole === 'seller' ? opponent : arm,
         seed: match.seed,
-        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
+        maxRounds: maxRoundsOf(options),
+        firstMover: options.suite.firstMover ?? DEFAULT_FIRST_MOVER,
         ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
         ...(signal ? { signal } : {}),
       });
@@ -323,7 +338,14 @@ async function execute(
   } finally {
     writer?.close();
   }
-  return tabulateTournament([...records.values()].sort((a, b) => a.index - b.index));
+  return {
+    ...tabulateTournament([...records.values()].sort((a, b) => a.index - b.index)),
+    header: plan.header,
+  };
+}
+
+function maxRoundsOf(options: TournamentOptions): number {
+  return options.maxRounds ?? options.suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
 }
 
 function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {

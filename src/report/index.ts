@@ -4,6 +4,11 @@ export { escapeHtml } from './html.js';
 export { renderReport } from './render-report.js';
 export type { ReportData, ReportInput, ReportRun, RunFigures } from './report-data.js';
 export { buildReportData } from './report-data.js';
-export { isTournamentFile, renderTournamentReport, writeTournamentReport } from './tournament-report.js';
+export {
+  isTournamentFile,
+  renderTournamentReport,
+  writeTournamentReport,
+  writeTournamentReportFile,
+} from './tournament-report.js';
 export type { WriteReportOptions, WriteReportResult } from './write-report.js';
 export { writeReport } from './write-report.js';

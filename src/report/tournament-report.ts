@@ -1,10 +1,17 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
+import {
+  type AnalyseTournamentOptions,
+  analyseTournament,
+  type TournamentAnalysis,
+} from '../evaluation/analysis/analyse-tournament.js';
+import { analysisTables, pooledVerdicts } from '../evaluation/analysis/analysis-rows.js';
+import { loadTournament } from '../evaluation/load-tournament.js';
 import { formatEstimate } from '../evaluation/statistics.js';
 import type { TournamentHeader } from '../evaluation/tournament.js';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
-import { compareArms, type TournamentResults, tabulateTournament } from '../evaluation/tournament-results.js';
+import type { TournamentResults } from '../evaluation/tournament-results.js';
 import { renderBarChart } from './bar-chart.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
@@ -15,16 +22,23 @@ const ARM_COLORS = ['#2563eb', '#f59e0b', '#10b981', '#ef4444', '#8b5cf6', '#0ea
 
 const fixed = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
 
-/** A tournament's results as one self-contained HTML page: scores with intervals, charts, paired tests. */
+/**
+ * A tournament's results as one self-contained HTML page: scores with intervals, charts, and the
+ * analyses (paired comparisons, gains over base, interactions, grouped gains, Holm-adjusted), computed
+ * from the results unless given.
+ */
 export function renderTournamentReport(
   results: TournamentResults,
-  options: { title: string; suiteId?: string; header?: TournamentHeader },
+  options: { title: string; suiteId?: string; header?: TournamentHeader; analysis?: TournamentAnalysis },
 ): string {
+  const header = options.header ?? results.header;
+  const analysis = options.analysis ?? analyseTournament({ header, records: results.matches });
+  const suiteId = options.suiteId ?? header?.suiteId;
   const arms = [...new Set(results.scores.map((s) => s.arm))];
   const opponents = [...new Set(results.scores.map((s) => s.opponent))];
   const rows = results.scores.map(
     (s) =>
-      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td data-field="failed">${s.errors}</td><td data-field="void">${s.void}</td><td>${formatEstimate(s.dealRate)}</td><td>${formatEstimate(s.armUtility)}</td><td>${formatEstimate(s.opponentUtility)}</td><td>${fixed(s.distanceToNash.mean)}</td><td>${s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`}</td></tr>`,
+      `<tr data-arm="${escapeHtml(s.arm)}" data-opponent="${escapeHtml(s.opponent)}" data-arm-utility="${s.armUtility.mean}" data-deal-rate="${s.dealRate.mean}"><td>${escapeHtml(s.arm)}</td><td>${escapeHtml(s.opponent === '*' ? 'all' : s.opponent)}</td><td>${s.matches}</td><td data-field="failed">${s.errors}</td><td data-field="void">${s.void}</td><td>${formatEstimate(s.dealRate)}</td><td>${formatEstimate(s.armUtility)}</td><td>${formatEstimate(s.opponentUtility)}</td><td data-field="welfare">${formatEstimate(s.welfare)}</td><td>${fixed(s.distanceToNash.mean)}</td><td data-field="distance-to-pareto">${fixed(s.distanceToPareto.mean)}</td><td data-field="rounds">${Number.isNaN(s.rounds.mean) ? '–' : s.rounds.mean.toFixed(2)}</td><td>${s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`}</td></tr>`,
   );
   const chart = (id: string, title: string, value: (s: (typeof results.scores)[number]) => number) =>
     renderBarChart({
@@ -42,26 +56,28 @@ export function renderTournamentReport(
       })),
       format: (v) => v.toFixed(2),
     });
-  const comparisons = arms
-    .slice(1)
-    .map((other) => {
-      const first = arms[0] as string;
-      const utility = compareArms(results, first, other, 'armUtility');
-      return `<li data-compare="${escapeHtml(first)}|${escapeHtml(other)}">${escapeHtml(first)} vs ${escapeHtml(other)}, arm utility: ${escapeHtml(utility.verdict)}</li>`;
-    })
+  const verdicts = pooledVerdicts(analysis)
+    .map((line) => `<li>${escapeHtml(line)}</li>`)
     .join('');
+  const tables = analysisTables(analysis)
+    .map(
+      (table) =>
+        `<h3>${escapeHtml(table.title)}</h3><p class="note">${escapeHtml(table.note)}</p><table class="metrics" data-table="${escapeHtml(table.key)}"><thead><tr>${table.header.map((h) => `<th>${escapeHtml(h)}</th>`).join('')}</tr></thead><tbody>${table.rows.map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
+    )
+    .join('\n');
   return htmlDocument(
     options.title,
-    `haggle tournament report${options.suiteId ? ` · suite <code>${escapeHtml(options.suiteId)}</code>` : ''} · ${results.matches.length} matches`,
+    `haggle tournament report${suiteId ? ` · suite <code>${escapeHtml(suiteId)}</code>` : ''} · ${results.matches.length} matches`,
     `<h2>Scores</h2>
-<table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>failed</th><th>void</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>dist. to Nash</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Intervals: percentile bootstrap over the matches that finished; a match the arm's negotiator failed (it threw) is counted under <em>failed</em>, one the opponent broke (its failure, invalid turn or timeout) under <em>void</em>; neither is scored. Utilities are each side's private utility of the result (its reservation value without a deal).</p>
+<table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>failed</th><th>void</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>welfare [95% CI]</th><th>dist. to Nash</th><th>dist. to Pareto</th><th>rounds</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Intervals: percentile bootstrap over the matches that finished; a match the arm's negotiator failed (it threw) is counted under <em>failed</em>, one the opponent broke (its failure, invalid turn or timeout) under <em>void</em>; neither is scored. Utilities are each side's private utility of the result (its reservation value without a deal); welfare is their sum; the distances to the Nash point and to the Pareto frontier are in utility space, over deals.</p>
 ${renderFailures(results.matches.length, results.errors, results.errorMessages, 'matches')}
 <h2>Charts</h2>
 ${chart('arm-utility', 'Arm utility by opponent (mean)', (s) => s.armUtility.mean)}
 ${chart('deal-rate', 'Deal rate by opponent', (s) => s.dealRate.mean)}
-${comparisons ? `<h2>Paired comparisons</h2><ul>${comparisons}</ul>` : ''}
-${options.header ? negotiatorsAndProvenance(options.header) : ''}`,
+${tables ? `<h2>Analyses</h2>${verdicts ? `<ul class="verdicts">${verdicts}</ul>` : ''}\n${tables}` : ''}
+${analysis.warnings.map((w) => `<p class="note" data-warning>${escapeHtml(w)}</p>`).join('')}
+${header ? negotiatorsAndProvenance(header) : ''}`,
   );
 }
 
@@ -86,24 +102,35 @@ export function isTournamentFile(path: string): boolean {
 }
 
 /** Reads a tournament's JSONL and writes its report; atomically, like `writeReport`. */
-export function writeTournamentReport(options: { run: string; out: string; title?: string }): {
+export function writeTournamentReport(
+  options: { run: string; out: string; title?: string } & AnalyseTournamentOptions,
+): {
   out: string;
   matches: number;
 } {
-  const { header, records } = readTournamentFile(options.run);
-  if (header?.type !== 'tournament' || records.length === 0) {
+  const { run, out, title, ...analysisOptions } = options;
+  const { header, records, results } = loadTournament(run);
+  if (records.length === 0) {
     throw new InvalidInputError('WriteTournamentReportOptions', [
-      { path: 'run', message: `${options.run} holds no tournament matches` },
+      { path: 'run', message: `${run} holds no tournament matches` },
     ]);
   }
-  const html = renderTournamentReport(tabulateTournament(records), {
-    title: options.title ?? `Tournament ${basename(options.run)}`,
-    suiteId: header.suiteId,
-    header,
+  writeTournamentReportFile(out, results, analyseTournament({ header, records }, analysisOptions), {
+    title: title ?? `Tournament ${basename(run)}`,
   });
-  mkdirSync(dirname(options.out), { recursive: true });
-  const temporary = `${options.out}.${process.pid}.tmp`;
+  return { out, matches: records.length };
+}
+
+/** Writes the report of results already analysed (what `haggle evaluate --report` shows), atomically. */
+export function writeTournamentReportFile(
+  out: string,
+  results: TournamentResults,
+  analysis: TournamentAnalysis,
+  options: { title: string },
+): void {
+  const html = renderTournamentReport(results, { title: options.title, analysis });
+  mkdirSync(dirname(out), { recursive: true });
+  const temporary = `${out}.${process.pid}.tmp`;
   writeFileSync(temporary, html);
-  renameSync(temporary, options.out);
-  return { out: options.out, matches: records.length };
+  renameSync(temporary, out);
 }
