@@ -89,7 +89,7 @@ describe('haggle suite and haggle evaluate', () => {
 
   it.each([
     [['evaluate', '--suite', '/nonexistent.json', '--arm', 'utility-linear'], /cannot read a suite/],
-    [['evaluate', '--arm', 'utility-linear'], /required option '--suite/],
+    [['evaluate', '--arm', 'utility-linear'], /evaluate needs --experiment FILE, or --suite FILE/],
     [['suite', '--out', '/tmp/x.json', '--opponents', 'gpt'], /--opponents: unknown gpt/],
   ])('bad input %j exits 2 with one line', async (args, message) => {
     const io = captureIo();
