@@ -41,6 +41,9 @@ function experimentIssues(error: z.core.$ZodError): ValidationIssue[] {
           : 'is not an experiment field (see docs/evaluation.md#experiment-files); remove it or fix its spelling',
       }));
     }
+    // A bad arm or opponent name: zod says "Invalid key in record"; the name's own rule says what to fix.
+    if (issue.code === 'invalid_key' && issue.issues[0] !== undefined)
+      return [{ path: readablePath(issue.path), message: `invalid name: ${issue.issues[0].message}` }];
     return [{ path: readablePath(issue.path), message: issue.message }];
   });
 }
