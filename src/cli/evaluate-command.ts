@@ -31,7 +31,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
   program
     .command('evaluate')
     .description(
-      'play arms against the opponents of a suite (multi-issue bargaining) and print a results table',
+      'play arms (baselines or LLMs) against the opponents of a suite (multi-issue bargaining) and print a results table',
     )
     .option(
       '--experiment <file>',
