@@ -143,6 +143,14 @@ describe('haggle evaluate --experiment (LLM arms and buyers through haggle serve
         .map((s: { arm: string }) => s.arm),
     ).toEqual(['base', 'grpo', 'boulware']);
     if (withReport) expect(readFileSync(report, 'utf8')).toMatch(/^<!doctype html>/i);
+    // The HTML report of the run file, as `haggle report` writes it for any tournament.
+    const page = join(dir, 'page.html');
+    const reported = captureIo();
+    expect(await runCli(['report', out, '--out', page], reported)).toBe(0);
+    expect(reported.out()).toMatch(/\(6 tournament matches\)/);
+    const html = readFileSync(page, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/i);
+    for (const name of ['base', 'grpo', 'boulware', 'buyer-a', 'buyer-b']) expect(html).toContain(name);
 
     const [header, ...matches] = readFileSync(out, 'utf8')
       .trim()
