@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { ANALYSIS_METRICS, type AnalysisMetric } from '../evaluation/analysis/analysis-metric.js';
-import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
-import { loadSuite } from '../evaluation/suite.js';
 import { runTournament } from '../evaluation/tournament.js';
 import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
-import type { Shard } from '../simulation/shard.js';
-import { CliUsageError } from './cli-error.js';
+import { type EvaluateInputOptions, evaluateTournament } from './evaluate-inputs.js';
 import { parseMetrics, writeEvaluateOutput } from './evaluate-output.js';
 import {
   DEFAULT_MAX_ERROR_RATE,
@@ -16,34 +13,18 @@ import {
   printFailures,
 } from './failure-limit.js';
 import type { CliIo } from './io.js';
-import {
-  isMultiIssueAgentName,
-  MULTI_ISSUE_AGENT_NAMES,
-  MULTI_ISSUE_AGENTS,
-} from './multi-issue-registry.js';
+import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
 import { parseShardOption } from './shard-option.js';
 
-interface EvaluateCliOptions {
-  suite: string;
-  arm: string[];
-  opponent?: string[];
-  roles: 'seller' | 'buyer' | 'both';
-  maxRounds?: number;
-  concurrency: number;
-  timeout?: number;
-  shard?: Shard;
-  out?: string;
-  resume?: boolean;
-  overwrite?: boolean;
+interface EvaluateCliOptions extends EvaluateInputOptions {
   json?: boolean;
   report?: string;
   metrics?: AnalysisMetric[];
   progress: boolean;
   maxErrorRate: number;
-  earlyStop: number;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -52,15 +33,23 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
   program
     .command('evaluate')
     .description(
-      'play arms against the opponents of a suite (multi-issue bargaining) and print a results table',
+      'play arms (baselines or LLMs) against the opponents of a suite (multi-issue bargaining) and print a results table',
     )
-    .requiredOption('--suite <file>', 'suite JSON (make one with `haggle suite`)')
-    .requiredOption(
-      '--arm <name>',
-      `an arm to evaluate (repeatable): ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
+    .option(
+      '--experiment <file>',
+      'an experiment file: arms, opponents (baselines or LLMs), suite, roles, limits (docs/evaluation.md)',
+    )
+    .option('--suite <file>', 'suite JSON (make one with `haggle suite`); not with --experiment')
+    .option(
+      '--arm <spec>',
+      `an arm (repeatable): a baseline (${MULTI_ISSUE_AGENT_NAMES.join(', ')}), NAME=BASELINE, or NAME=openai:MODEL@URL[,URL...]`,
       collect,
     )
-    .option('--opponent <name>', "restrict to these of the suite's opponents (repeatable)", collect)
+    .option(
+      '--opponent <spec>',
+      "only these of the suite's opponents (repeatable); NAME=openai:MODEL@URL or NAME=BASELINE says who plays NAME",
+      collect,
+    )
     .option(
       '--roles <roles>',
       'roles the arms play: seller, buyer or both (rotation)',
@@ -112,42 +101,9 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     )
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {
-      const suite = loadSuite(options.suite);
-      const arms: Record<string, MultiIssueNegotiator> = {};
-      for (const name of options.arm) {
-        if (!isMultiIssueAgentName(name))
-          throw new CliUsageError(
-            `--arm ${name}: unknown; choose from ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
-          );
-        arms[name] = MULTI_ISSUE_AGENTS[name]();
-      }
-      const wanted = options.opponent ?? suite.opponents;
-      const opponents: Record<string, MultiIssueNegotiator> = {};
-      for (const name of wanted) {
-        if (!suite.opponents.includes(name))
-          throw new CliUsageError(
-            `--opponent ${name}: the suite's opponents are ${suite.opponents.join(', ')}`,
-          );
-        if (!isMultiIssueAgentName(name))
-          throw new CliUsageError(`opponent ${name}: no built-in negotiator of that name`);
-        opponents[name] = MULTI_ISSUE_AGENTS[name]();
-      }
-      const run = runTournament({
-        suite,
-        onlyOpponents: wanted,
-        arms,
-        opponents,
-        armRoles: options.roles === 'both' ? ['seller', 'buyer'] : [options.roles],
-        ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
-        concurrency: options.concurrency,
-        signal,
-        ...(options.timeout ? { timeoutMs: options.timeout } : {}),
-        ...(options.shard ? { shard: options.shard } : {}),
-        ...(options.out ? { out: options.out } : {}),
-        ...(options.resume ? { resume: true } : {}),
-        ...(options.overwrite ? { overwrite: true } : {}),
-        earlyStop: options.earlyStop,
-      });
+      const tournament = evaluateTournament(options, command, signal);
+      const out = tournament.out;
+      const run = runTournament(tournament);
       const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
       let progress = { completed: 0, total: 0 };
       run.on('progress', (p) => {
@@ -159,8 +115,10 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
         results = await run.done();
       } catch (error) {
         if (HaggleError.isInstance(error) && error.code === 'aborted') {
-          const finished = options.out ? run.matchesOnFile : progress.completed;
-          io.stderr.write(interruptedMessage(finished, progress.total, options, rawArguments(command)));
+          const finished = out ? run.matchesOnFile : progress.completed;
+          io.stderr.write(
+            interruptedMessage(finished, progress.total, { ...options, out }, rawArguments(command)),
+          );
         }
         throw withResumeHint(error, rawArguments(command));
       } finally {

@@ -65,6 +65,7 @@ export function evaluateJson(
     void: voided,
     errorMessages,
     ...(results.header?.labels ? { labels: results.header.labels } : {}),
+    ...(results.header?.experiment ? { experimentHash: results.header.experiment.hash } : {}),
     metrics: analysis.metrics,
     tests: analysis.tests,
     warnings: analysis.warnings,

@@ -14,6 +14,7 @@ interface ServeCliOptions extends BackendCliOptions {
   maxTokens: number;
   requestTimeout: number;
   maxQueue: number;
+  servedModelName?: string[];
 }
 
 /**
@@ -45,6 +46,11 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       DEFAULT_REQUEST_LIMITS.requestTimeoutMs,
     )
     .option(
+      '--served-model-name <name>',
+      "a model name clients may ask for (repeatable, as vLLM's flag); default: the backend's model id",
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
       '--max-queue <n>',
       'most requests held at once (served or waiting); more are answered 429 with Retry-After',
       parseIntegerOption('max-queue', 1, 100_000),
@@ -57,6 +63,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
     const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
     const server = new OpenAIServer({
       backend,
+      ...(options.servedModelName ? { models: options.servedModelName } : {}),
       ...(apiKey ? { apiKey } : {}),
       limits: {
         maxTokens: options.maxTokens,
@@ -80,7 +87,8 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`,
       );
     }
-    io.stdout.write(`haggle serve: ${backend.provider} model "${backend.modelId}" at ${url}\n`);
+    // The first name is the one printed (tests and scripts read it); every name is served.
+    io.stdout.write(`haggle serve: ${backend.provider} model "${server.models[0]}" at ${url}\n`);
     await new Promise<void>((resolve) => {
       if (signal.aborted) resolve();
       else signal.addEventListener('abort', () => resolve(), { once: true });

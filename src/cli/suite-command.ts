@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { PARTICIPANT_NAME } from '../evaluation/experiment-schema.js';
 import { SECONDARY_ISSUE_NAMES } from '../evaluation/scenario-generator.js';
 import {
   DEFAULT_SUITE_OPPONENTS,
@@ -8,7 +9,7 @@ import {
 } from '../evaluation/suite.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
-import { isMultiIssueAgentName, MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
+import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 
 interface SuiteCliOptions {
@@ -66,7 +67,7 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
     .option('-s, --seed <seed>', 'suite seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
     .option(
       '--opponents <names>',
-      `comma-separated: ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
+      `comma-separated names: baselines (${MULTI_ISSUE_AGENT_NAMES.join(', ')}) or any other name, played by an LLM in evaluate`,
       DEFAULT_SUITE_OPPONENTS.join(','),
     )
     .option('--name <name>', 'a name for the suite')
@@ -106,10 +107,12 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
     )
     .action((options: SuiteCliOptions) => {
       const opponents = names(options.opponents);
-      const unknown = opponents.filter((name) => !isMultiIssueAgentName(name));
+      // Any name will do: a baseline's name plays itself, another (an LLM buyer) is given its player by
+      // `haggle evaluate --opponent NAME=openai:MODEL@URL` or an experiment file.
+      const unknown = opponents.filter((name) => !PARTICIPANT_NAME.test(name));
       if (unknown.length > 0) {
         throw new CliUsageError(
-          `--opponents: unknown ${unknown.join(', ')}; choose from ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
+          `--opponents: ${unknown.join(', ')} is not a name (1-64 letters, digits, ".", "_", "/" or "-"); the baselines are ${MULTI_ISSUE_AGENT_NAMES.join(', ')}`,
         );
       }
       const reservation = {

@@ -49,6 +49,29 @@ export { distanceToFrontier, nashPoint, paretoFrontier, utilityDistance } from '
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
 export { scoreTrade } from './bilateral-trade.js';
 export { canonicalJson, contentHash } from './canonical-json.js';
+export type { LoadedExperiment } from './experiment-file.js';
+export { ExperimentFileError, loadExperiment, parseExperiment } from './experiment-file.js';
+export type { ExperimentParticipants, ExperimentParticipantsOptions } from './experiment-participants.js';
+export { experimentLlmAgent, experimentParticipants } from './experiment-participants.js';
+export type { ExperimentRecord } from './experiment-record.js';
+export { experimentRecord } from './experiment-record.js';
+export type {
+  Experiment,
+  ExperimentArm,
+  ExperimentLlm,
+  ExperimentOpponent,
+  ExperimentParticipant,
+} from './experiment-schema.js';
+export {
+  EXPERIMENT_FORMAT,
+  EXPERIMENT_VERSION,
+  ExperimentArmSchema,
+  ExperimentLlmSchema,
+  ExperimentOpponentSchema,
+  ExperimentSchema,
+} from './experiment-schema.js';
+export type { ExperimentRunOptions, ExperimentTournament } from './experiment-tournament.js';
+export { experimentTournament, runExperiment } from './experiment-tournament.js';
 export type { Issue, IssueSpace, IssueSpaceInput, Outcome } from './issue-space.js';
 export {
   checkOutcome,
@@ -60,6 +83,12 @@ export {
 } from './issue-space.js';
 export type { LoadedTournament } from './load-tournament.js';
 export { loadTournament } from './load-tournament.js';
+export type { MultiIssueBaselineName } from './multi-issue-baseline-registry.js';
+export {
+  isMultiIssueBaselineName,
+  MULTI_ISSUE_BASELINE_NAMES,
+  MULTI_ISSUE_BASELINES,
+} from './multi-issue-baseline-registry.js';
 export type { UtilityConcessionOptions, UtilityTitForTatOptions } from './multi-issue-baselines.js';
 export {
   UtilityConcessionNegotiator,

@@ -7,6 +7,8 @@ import { currentProvenance, type RunProvenance, withoutLocations } from '../simu
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
+import type { ExperimentRecord } from './experiment-record.js';
+import { checkExperimentResume } from './experiment-resume.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import type { ParticipantLabels } from './participant-label.js';
@@ -23,6 +25,12 @@ export interface TournamentOptions {
   opponents: Readonly<Record<string, MultiIssueNegotiator>>;
   /** Family, training-pool membership and base of arms and opponents, recorded in the header for analyses. */
   labels?: ParticipantLabels;
+  /**
+   * The experiment this tournament runs (`experimentRecord`, as `haggle evaluate --experiment` and
+   * `experimentTournamentOptions` give it), recorded in the header; a resume refuses a file started
+   * from an experiment with another hash.
+   */
+  experiment?: ExperimentRecord;
   /** Play only these of the suite's opponents; their matches and seeds are the same as in the full suite. */
   onlyOpponents?: readonly string[];
   /** Roles each arm plays; both rotate the arm through seller and buyer on every match. Default ['seller']. */
@@ -95,6 +103,8 @@ export interface TournamentHeader {
   config: Record<string, unknown>;
   /** The arms' and opponents' labels (family, training pool, base), when the run gave them. */
   labels?: ParticipantLabels;
+  /** The experiment (file) the tournament ran, without secrets or server locations, and its hash. */
+  experiment?: ExperimentRecord;
   /** haggle, Node, platform and backend locations; never compared on resume (see simulation/provenance.ts). */
   provenance?: RunProvenance;
 }
@@ -236,6 +246,7 @@ function planTournament(options: TournamentOptions): TournamentPlan {
       ...(options.suite.firstMover === 'buyer' ? { firstMover: 'buyer' } : {}),
     },
     ...(options.labels ? { labels: options.labels } : {}),
+    ...(options.experiment ? { experiment: options.experiment } : {}),
     provenance: currentProvenance({
       ...Object.fromEntries(Object.entries(arms).map(([name, d]) => [`arm ${name}`, d])),
       ...Object.fromEntries(Object.entries(opponents).map(([name, d]) => [`opponent ${name}`, d])),
@@ -253,6 +264,7 @@ async function execute(
   const { signal } = options;
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
   const playing = plan.matches.filter((match) => inShard(match.index, options.shard));
+  if (options.out && options.resume) checkExperimentResume(options.out, options.experiment);
   const output = options.out
     ? openRunOutput<TournamentHeader, MatchRecord>({
         path: options.out,

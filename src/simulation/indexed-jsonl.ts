@@ -108,8 +108,13 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
  * without reading the rest: what kind of file it is.
  */
 export function firstLineType(path: string): unknown {
+  return (firstLineValue(path) as { type?: unknown } | null | undefined)?.type;
+}
+
+/** The first line of a file parsed as JSON (a run's header), or undefined when it is not JSON. */
+export function firstLineValue(path: string): unknown {
   try {
-    return (JSON.parse(firstLine(path)) as { type?: unknown } | null)?.type;
+    return JSON.parse(firstLine(path));
   } catch (error) {
     if (error instanceof SyntaxError) return undefined;
     throw error;

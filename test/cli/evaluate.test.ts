@@ -89,8 +89,8 @@ describe('haggle suite and haggle evaluate', () => {
 
   it.each([
     [['evaluate', '--suite', '/nonexistent.json', '--arm', 'utility-linear'], /cannot read a suite/],
-    [['evaluate', '--arm', 'utility-linear'], /required option '--suite/],
-    [['suite', '--out', '/tmp/x.json', '--opponents', 'gpt'], /--opponents: unknown gpt/],
+    [['evaluate', '--arm', 'utility-linear'], /evaluate needs --experiment FILE, or --suite FILE/],
+    [['suite', '--out', '/tmp/x.json', '--opponents', 'gpt=4o'], /--opponents: gpt=4o is not a name/],
   ])('bad input %j exits 2 with one line', async (args, message) => {
     const io = captureIo();
     expect(await runCli(args as string[], io)).toBe(2);

@@ -1,0 +1,141 @@
+import type { Command } from 'commander';
+import { loadExperiment } from '../evaluation/experiment-file.js';
+import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
+import { experimentTournament } from '../evaluation/experiment-tournament.js';
+import {
+  isMultiIssueBaselineName,
+  MULTI_ISSUE_BASELINES,
+  type MultiIssueBaselineName,
+} from '../evaluation/multi-issue-baseline-registry.js';
+import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
+import type { ParticipantLabel } from '../evaluation/participant-label.js';
+import { loadSuite } from '../evaluation/suite.js';
+import type { TournamentOptions } from '../evaluation/tournament.js';
+import type { Shard } from '../simulation/shard.js';
+import { CliUsageError } from './cli-error.js';
+import { type ParticipantShorthand, parseParticipantShorthand } from './participant-shorthand.js';
+
+/** The options of `haggle evaluate` that say what to play and how (not how to print it). */
+export interface EvaluateInputOptions {
+  experiment?: string;
+  suite?: string;
+  arm?: string[];
+  opponent?: string[];
+  roles: 'seller' | 'buyer' | 'both';
+  maxRounds?: number;
+  concurrency: number;
+  timeout?: number;
+  shard?: Shard;
+  out?: string;
+  resume?: boolean;
+  overwrite?: boolean;
+  earlyStop: number;
+}
+
+/** Options an experiment file sets itself: giving them too would leave two answers to one question. */
+const SET_BY_EXPERIMENT = [
+  ['suite', '--suite'],
+  ['arm', '--arm'],
+  ['opponent', '--opponent'],
+  ['roles', '--roles'],
+  ['maxRounds', '--max-rounds'],
+  ['timeout', '--timeout'],
+] as const;
+
+/** The tournament `haggle evaluate` runs: from `--experiment FILE`, or from `--suite` and `--arm`s. */
+export function evaluateTournament(
+  options: EvaluateInputOptions,
+  command: Command,
+  signal: AbortSignal,
+  env: NodeJS.ProcessEnv = process.env,
+): TournamentOptions {
+  const run = {
+    ...(options.shard ? { shard: options.shard } : {}),
+    ...(options.resume ? { resume: true } : {}),
+    ...(options.overwrite ? { overwrite: true } : {}),
+    earlyStop: options.earlyStop,
+    signal,
+  };
+  if (options.experiment !== undefined) {
+    for (const [key, flag] of SET_BY_EXPERIMENT) {
+      if (command.getOptionValueSource(key) === 'cli')
+        throw new CliUsageError(
+          `${flag} cannot be combined with --experiment: the experiment file sets it (edit the file, or drop --experiment)`,
+        );
+    }
+    const loaded = loadExperiment(options.experiment);
+    return experimentTournament(loaded, {
+      ...run,
+      env,
+      ...(options.out !== undefined ? { out: options.out } : {}),
+      ...(command.getOptionValueSource('concurrency') === 'cli' ? { concurrency: options.concurrency } : {}),
+    }).options;
+  }
+  if (options.suite === undefined)
+    throw new CliUsageError('evaluate needs --experiment FILE, or --suite FILE and at least one --arm');
+  if (!options.arm || options.arm.length === 0)
+    throw new CliUsageError(`--suite needs at least one --arm: a baseline or NAME=openai:MODEL@URL`);
+  const suite = loadSuite(options.suite);
+  const apiKey = env.HAGGLE_API_KEY || env.OPENAI_API_KEY || undefined;
+  const labels = {
+    arms: {} as Record<string, ParticipantLabel>,
+    opponents: {} as Record<string, ParticipantLabel>,
+  };
+  const build = (participant: ParticipantShorthand): MultiIssueNegotiator =>
+    'baseline' in participant
+      ? MULTI_ISSUE_BASELINES[participant.baseline]()
+      : experimentLlmAgent({ model: participant.llm.model, replicas: participant.llm.baseURLs }, apiKey);
+  const kind = (participant: ParticipantShorthand): ParticipantLabel => ({
+    kind: 'baseline' in participant ? 'baseline' : 'llm',
+  });
+
+  const arms: Record<string, MultiIssueNegotiator> = {};
+  for (const value of options.arm) {
+    const arm = parseParticipantShorthand('--arm', value);
+    if (arm.name in arms)
+      throw new CliUsageError(`--arm ${arm.name}: given twice; give each arm its own name`);
+    arms[arm.name] = build(arm);
+    labels.arms[arm.name] = kind(arm);
+  }
+  // An opponent NAME=... plays the suite's opponent NAME; a bare name is the suite's own baseline.
+  const given = new Map<string, ParticipantShorthand>();
+  for (const value of options.opponent ?? []) {
+    const equals = value.indexOf('=');
+    const opponent =
+      equals < 0
+        ? ({ name: value, baseline: value as MultiIssueBaselineName } satisfies ParticipantShorthand)
+        : parseParticipantShorthand('--opponent', value);
+    if (given.has(opponent.name)) throw new CliUsageError(`--opponent ${opponent.name}: given twice`);
+    given.set(opponent.name, opponent);
+  }
+  const wanted = given.size > 0 ? [...given.keys()] : suite.opponents;
+  const opponents: Record<string, MultiIssueNegotiator> = {};
+  for (const name of wanted) {
+    if (!suite.opponents.includes(name))
+      throw new CliUsageError(`--opponent ${name}: the suite's opponents are ${suite.opponents.join(', ')}`);
+    const opponent = given.get(name) ?? { name, baseline: name as MultiIssueBaselineName };
+    if ('baseline' in opponent && !isMultiIssueBaselineName(opponent.baseline))
+      throw new CliUsageError(
+        `opponent ${name}: no built-in negotiator of that name; say who plays it: --opponent ${name}=openai:MODEL@URL or --opponent ${name}=utility-conceder`,
+      );
+    opponents[name] = build(opponent);
+    labels.opponents[name] = kind(opponent);
+  }
+  const anyLlm = [...Object.values(labels.arms), ...Object.values(labels.opponents)].some(
+    (label) => label.kind === 'llm',
+  );
+  return {
+    suite,
+    onlyOpponents: wanted,
+    arms,
+    opponents,
+    // Labels only where an LLM plays: a baseline tournament's header stays as it was, so its files resume.
+    ...(anyLlm ? { labels } : {}),
+    armRoles: options.roles === 'both' ? ['seller', 'buyer'] : [options.roles],
+    ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
+    concurrency: options.concurrency,
+    ...(options.timeout ? { timeoutMs: options.timeout } : {}),
+    ...(options.out ? { out: options.out } : {}),
+    ...run,
+  };
+}
