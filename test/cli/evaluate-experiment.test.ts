@@ -1,9 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerEvaluateCommand } from '../../src/cli/evaluate-command.js';
 import { runCli } from '../../src/cli/main.js';
 import { experimentRecord, parseExperiment } from '../../src/index.js';
 import { captureIo } from '../helpers/capture-io.js';
@@ -104,13 +102,6 @@ function experiment(url: string, edit: (e: Json) => void = () => {}) {
   return value;
 }
 
-/** Whether `evaluate` has `--report` here (the HTML report comes from another branch of issue 16). */
-function evaluateHasReport(): boolean {
-  const program = new Command();
-  registerEvaluateCommand(program, captureIo(), new AbortController().signal);
-  return program.commands[0]?.options.some((option) => option.long === '--report') ?? false;
-}
-
 describe('haggle evaluate --experiment (LLM arms and buyers through haggle serve)', () => {
   it('prints the table, writes --json and the run file whose header records labels and the experiment', async () => {
     const dir = tmp();
@@ -130,10 +121,9 @@ describe('haggle evaluate --experiment (LLM arms and buyers through haggle serve
 
     const out = join(dir, 'runs', 't.jsonl');
     const report = join(dir, 'report.html');
-    const withReport = evaluateHasReport();
     const args = ['evaluate', '--experiment', file, '--json', '--no-progress', '--out', out];
     const json = captureIo();
-    expect(await runCli([...args, ...(withReport ? ['--report', report] : [])], json)).toBe(0);
+    expect(await runCli([...args, '--report', report], json)).toBe(0);
     const result = JSON.parse(json.out());
     expect(result.matches).toBe(6);
     expect(result.errors).toBe(0);
@@ -142,7 +132,10 @@ describe('haggle evaluate --experiment (LLM arms and buyers through haggle serve
         .filter((s: { opponent: string }) => s.opponent === '*')
         .map((s: { arm: string }) => s.arm),
     ).toEqual(['base', 'grpo', 'boulware']);
-    if (withReport) expect(readFileSync(report, 'utf8')).toMatch(/^<!doctype html>/i);
+    expect(result.experimentHash).toMatch(/^[0-9a-f]{16,}$/);
+    const evaluatePage = readFileSync(report, 'utf8');
+    expect(evaluatePage).toMatch(/^<!doctype html>/i);
+    for (const arm of ['base', 'grpo', 'boulware']) expect(evaluatePage).toContain(arm);
     // The HTML report of the run file, as `haggle report` writes it for any tournament.
     const page = join(dir, 'page.html');
     const reported = captureIo();
