@@ -7,8 +7,17 @@ export default defineConfig([
   {
     // The library: ESM and CommonJS with a declaration file each, so both `import` and `require` users
     // get types that match the module they load (checked by @arethetypeswrong/cli in `npm test`).
+    // `index` is the main entry's Node build, `core` its build for every other runtime (package.json's
+    // conditions choose); the rest are the layers' subpaths. Code splitting shares modules between them,
+    // so a class is one class whichever entry it came through.
     entry: {
       index: 'src/index.ts',
+      core: 'src/core.ts',
+      node: 'src/node/index.ts',
+      decoding: 'src/decoding/index.ts',
+      evaluation: 'src/evaluation/index.ts',
+      report: 'src/report/index.ts',
+      server: 'src/server/index.ts',
       testing: 'src/testing/index.ts',
       onnx: 'src/onnx/index.ts',
       // The decode loop's worker thread, found next to the onnx entry at run time.
@@ -21,6 +30,9 @@ export default defineConfig([
     sourcemap: true,
     clean: false, // `npm run build` empties dist first; two configs cleaning in parallel would race
     treeshake: true,
+    // For CommonJS too (tsup's experimental splitting): without it each `.cjs` entry held its own copy
+    // of every class, and `instanceof` failed between `require('haggle')` and `require('haggle/node')`.
+    splitting: true,
   },
   {
     // The CLI is only ever run by `bin/haggle.js`, an ES module: one format is enough.

@@ -8,7 +8,7 @@ import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-sto
 import { isFinished } from '../simulation/failures.js';
 import type { Shard } from '../simulation/shard.js';
 import { shardSize } from '../simulation/shard.js';
-import { simulate } from '../simulation/simulate.js';
+import { simulate } from '../simulation/node-simulate.js';
 import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import {

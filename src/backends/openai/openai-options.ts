@@ -47,8 +47,8 @@ export interface OpenAICompatibleBackendOptions {
   cleanOutput?: boolean;
   logger?: BackendLogger;
   /**
-   * An HTTP client to use instead of the built-in `node:http` transport: `fetch` (or one with a proxy
-   * dispatcher), or a test double.
+   * An HTTP client to use instead of the default one (the runtime's `fetch`; `node:http` in the Node
+   * build): a `fetch` with a proxy dispatcher, or a test double.
    */
   fetch?: typeof fetch;
   /** Source of jitter in [0, 1). Default `Math.random`. */
