@@ -4,11 +4,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Examples import 'haggle' as users do; tests run them against the source, no build needed.
+    // Each subpath is its folder's index (haggle/node included); 'haggle' is the Node build, as in Node.
     alias: [
-      { find: /^haggle\/onnx$/, replacement: fileURLToPath(new URL('./src/onnx/index.ts', import.meta.url)) },
       {
-        find: /^haggle\/testing$/,
-        replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+        find: /^haggle\/(node|decoding|evaluation|report|server|onnx|testing)$/,
+        replacement: `${fileURLToPath(new URL('./src/', import.meta.url))}$1/index.ts`,
       },
       { find: /^haggle$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
