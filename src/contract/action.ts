@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The six actions of the model card, in the card's order. */
 export const ACTIONS = [

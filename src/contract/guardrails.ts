@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Role } from './history.js';
 
 /** Prices a side will never offer or accept beyond. */

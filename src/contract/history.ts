@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TurnSchema } from './turn.js';
 
 export const RoleSchema = z.enum(['buyer', 'seller']);

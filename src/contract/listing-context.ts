@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { currencyDecimals, fitsCurrency } from './currency.js';
 import { MAX_PRICE } from './turn-rules.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from './errors.js';
 import { TimeUnitSchema } from './time-unit.js';
 import { SNAKE_CASE } from './turn-rules.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TimeUnitSchema = z.enum(['seconds', 'minutes', 'hours', 'days']);
 export type TimeUnit = z.infer<typeof TimeUnitSchema>;

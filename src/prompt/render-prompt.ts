@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage } from '../backends/language-backend.js';
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from '../../contract/errors.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from './dialect.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
