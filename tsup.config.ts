@@ -8,18 +8,19 @@ export default defineConfig([
     // The library: ESM and CommonJS with a declaration file each, so both `import` and `require` users
     // get types that match the module they load (checked by @arethetypeswrong/cli in `npm test`).
     // `index` is the main entry's Node build, `core` its build for every other runtime (package.json's
-    // conditions choose); the rest are the layers' subpaths. Code splitting shares modules between them,
-    // so a class is one class whichever entry it came through.
+    // conditions choose); the rest are the layers' subpaths (src/entries: one file each, with the
+    // subpath's documentation). Code splitting shares modules between them, so a class is one class
+    // whichever entry it came through.
     entry: {
       index: 'src/index.ts',
       core: 'src/core.ts',
       node: 'src/node/index.ts',
-      decoding: 'src/decoding/index.ts',
-      evaluation: 'src/evaluation/index.ts',
-      report: 'src/report/index.ts',
-      server: 'src/server/index.ts',
-      testing: 'src/testing/index.ts',
-      onnx: 'src/onnx/index.ts',
+      decoding: 'src/entries/decoding.ts',
+      evaluation: 'src/entries/evaluation.ts',
+      report: 'src/entries/report.ts',
+      server: 'src/entries/server.ts',
+      testing: 'src/entries/testing.ts',
+      onnx: 'src/entries/onnx.ts',
       // The decode loop's worker thread, found next to the onnx entry at run time.
       'onnx-worker': 'src/onnx/onnx-worker.ts',
     },

@@ -7,7 +7,9 @@ import { contentHash } from './canonical-json.js';
 import { parseScenario, ScenarioSchema } from './scenario.js';
 import { generateScenario } from './scenario-generator.js';
 
+/** The `format` of a suite file: marks a JSON file as a haggle suite. */
 export const SUITE_FORMAT = 'haggle-suite';
+/** The version of the suite file layout this haggle writes and reads. */
 export const SUITE_VERSION = 1;
 
 /**
@@ -24,6 +26,7 @@ export const SuiteSchema = z.strictObject({
   opponents: z.array(z.string().min(1)).min(1),
   seedsPerPair: z.number().int().min(1),
 });
+/** A fixed set of negotiations (scenarios × opponents × seeds) with an id that is the hash of its content. */
 export type Suite = z.infer<typeof SuiteSchema>;
 
 /**
@@ -32,6 +35,7 @@ export type Suite = z.infer<typeof SuiteSchema>;
  */
 export const DEFAULT_SUITE_OPPONENTS: readonly string[] = ['utility-conceder', 'utility-tit-for-tat'];
 
+/** Options of `generateSuite`: how many scenarios, which opponents, seeds per pair and the seed. */
 export interface GenerateSuiteOptions {
   /** Default 48. */
   scenarios?: number;
@@ -62,11 +66,13 @@ export class SuiteFileError extends HaggleError {
   }
 }
 
+/** The id of a suite: the SHA-256 of its canonical JSON, `id` left out. */
 export function suiteIdentity(suite: Omit<Suite, 'id'> | Suite): string {
   const { id: _id, ...content } = suite as Suite;
   return contentHash(content);
 }
 
+/** Generates a suite from a seed: the same options always give the same suite and id. */
 export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
   const count = options.scenarios ?? 48;
   const opponents = [...(options.opponents ?? DEFAULT_SUITE_OPPONENTS)];
@@ -115,6 +121,7 @@ export function suiteMatches(suite: Suite, onlyOpponents?: readonly string[]): S
   return matches;
 }
 
+/** Writes a suite to a JSON file. */
 export function saveSuite(path: string, suite: Suite): void {
   writeFileSync(path, `${JSON.stringify(suite, null, 2)}\n`);
 }

@@ -21,6 +21,7 @@ import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 
+/** Options of `OpenAIServer`: the backend it serves, model names, API key, prompt rendering and limits. */
 export interface OpenAIServerOptions {
   /** What answers the requests: any `LanguageBackend` (local, remote, or a scripted one in tests). */
   backend: LanguageBackend;
@@ -36,6 +37,7 @@ export interface OpenAIServerOptions {
   limits?: Partial<RequestLimits>;
 }
 
+/** Where `OpenAIServer.listen` listens: port and host. */
 export interface ListenOptions {
   /** Default 0: a free port. */
   port?: number;

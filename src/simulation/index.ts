@@ -91,3 +91,4 @@ export type { SimulationSummary } from './summary.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
 export { generateContexts, PRICE_TIERS, priceTier, syntheticContext } from './synthetic-contexts.js';
+export type { Transcript, TranscriptTurn } from './transcript.js';

@@ -18,6 +18,7 @@ import type { RUN_FILE_FORMAT } from './run-file-format.js';
 
 export { RUN_FILE_FORMAT, RUN_FILE_VERSION } from './run-file-format.js';
 
+/** The first line of a run file: format, version, seed, sessions, shard, settings and provenance. */
 export interface RunHeader {
   type: 'run';
   format: typeof RUN_FILE_FORMAT;

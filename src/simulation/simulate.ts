@@ -19,6 +19,7 @@ import { checkShard, inShard, type Shard, shardIndexIterator, shardSize } from '
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
 import { syntheticContext } from './synthetic-contexts.js';
 
+/** What `simulate` plays: negotiators, contexts, sessions, concurrency, seed, rules and the output file. */
 export interface SimulateOptions {
   buyer: Negotiator;
   seller: Negotiator;
@@ -69,6 +70,7 @@ export interface SimulateOptions {
   signal?: AbortSignal;
 }
 
+/** Payload of `progress`: sessions completed, in all, ending in a deal, and resumed. */
 export interface SimulationProgress {
   completed: number;
   /** Sessions this run plays (those of its shard), resumed ones included. */
@@ -78,6 +80,7 @@ export interface SimulationProgress {
   resumed: number;
 }
 
+/** Events of a running simulation: a session ended, progress, an error. */
 export interface SimulationEvents {
   [name: string]: unknown;
   /** One session finished (in completion order; `index` says which). */
@@ -89,10 +92,12 @@ export interface SimulationEvents {
 
 /** A simulation in progress: listen to its events, await `done()` for the summary. */
 export interface SimulationRun {
+  /** Listens to an event of the simulation. */
   on<K extends keyof SimulationEvents & string>(
     event: K,
     listener: (payload: SimulationEvents[K]) => unknown,
   ): this;
+  /** Stops listening. */
   off<K extends keyof SimulationEvents & string>(
     event: K,
     listener: (payload: SimulationEvents[K]) => unknown,

@@ -6,9 +6,11 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 /** Where the backend reports retries; never given a credential. */
 export interface BackendLogger {
+  /** Called with one line for each retry and each ignored option. */
   warn(message: string): void;
 }
 
+/** Options of `OpenAICompatibleBackend`: the server, model, dialect, credentials, limits and retries. */
 export interface OpenAICompatibleBackendOptions {
   /**
    * The server's API root, e.g. `http://localhost:8000/v1`, or several replicas of the same model to
