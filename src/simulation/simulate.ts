@@ -207,7 +207,7 @@ function planRun(options: SimulateOptions, files: RunFileAccess | undefined): Ru
       path: 'out',
       message:
         'writing a run file needs file access, which this build of haggle has not: ' +
-        "import simulate from 'haggle/node' (Node, Deno, Bun), or leave out out",
+        "import simulate from 'haggle/node' (Node, Deno, Bun), or drop out and listen to session-end",
     });
   }
   if (options.out && files && !options.resume && !options.overwrite && files.holdsData(options.out)) {
