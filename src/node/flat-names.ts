@@ -1,6 +1,7 @@
-// The main entry's flat names from before the subpaths (0.1): kept in the Node build so that existing
+// The main entry's flat names from before the subpaths: kept in the Node build so that existing
 // imports work, each marked deprecated with the subpath to import it from instead. Browsers, Deno and
 // edge runtimes get the main entry without them. Drop in 0.3 (haggle's choice: one minor release of notice).
+// Written by scripts/generate-flat-names.mjs; scripts/mark-deprecated-types.mjs puts the marks into dist.
 
 export {
   /** @deprecated Import from `haggle/decoding`. */
@@ -276,9 +277,15 @@ export {
   /** @deprecated Import from `haggle/report`. */
   buildReportData,
   /** @deprecated Import from `haggle/report`. */
+  type ChartIntervals,
+  /** @deprecated Import from `haggle/report`. */
   escapeHtml,
   /** @deprecated Import from `haggle/report`. */
+  type Interval,
+  /** @deprecated Import from `haggle/report`. */
   isTournamentFile,
+  /** @deprecated Import from `haggle/report`. */
+  type OutcomeRow,
   /** @deprecated Import from `haggle/report`. */
   type ReportData,
   /** @deprecated Import from `haggle/report`. */
