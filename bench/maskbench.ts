@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadTokenizer } from '../src/prompt/index.js';
+import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { ENGINE_NAMES, type EngineName } from './maskbench/engine.js';
 import { QWEN3_FOLDER } from './maskbench/engine-setup.js';
 import { EngineThread } from './maskbench/engine-thread.js';

@@ -15,7 +15,7 @@ import { writeFixtureModel } from '../scripts/fixture-model/write-model-folder.j
 import { NegotiationAgent } from '../src/agent/negotiation-agent.js';
 import { TokenSampler } from '../src/decoding/index.js';
 import { OnnxBackend } from '../src/onnx/index.js';
-import { loadTokenizer } from '../src/prompt/index.js';
+import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { randomInputs } from '../test/onnx/random-contexts.js';
 
 const quick = process.argv.includes('--quick');

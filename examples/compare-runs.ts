@@ -12,8 +12,8 @@ import {
   loadSessions,
   PopulationAgent,
   simulate,
-  writeReport,
 } from 'haggle';
+import { writeReport } from 'haggle/report';
 
 const outDir = process.argv[2] ?? 'runs/compare';
 mkdirSync(outDir, { recursive: true });

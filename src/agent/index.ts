@@ -9,4 +9,5 @@ export type { AgentInput, AgentUsage, SampleOptions } from './negotiation-agent.
 export { NegotiationAgent } from './negotiation-agent.js';
 export type { ParsedOutput } from './output-parsing.js';
 export { parseModelOutput } from './output-parsing.js';
+export type { ValidPredictInput } from './predict-input.js';
 export { movesForTurn, standingOpponentOffer } from './turn-moves.js';

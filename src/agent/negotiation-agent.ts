@@ -48,6 +48,7 @@ import { movesForTurn } from './turn-moves.js';
  */
 export type AgentInput = Omit<PredictInput, 'history'> & { history?: PredictInput['history'] };
 
+/** Options of `NegotiationAgent.sample`: how many valid turns to draw for one input, and their seed. */
 export interface SampleOptions {
   /** How many valid turns to return. */
   n: number;

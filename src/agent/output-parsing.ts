@@ -1,5 +1,6 @@
 import type { ValidationIssue } from '../contract/errors.js';
 
+/** A model's text read as JSON: the value, or the issues that say why it is not a turn's JSON. */
 export type ParsedOutput = { ok: true; value: unknown } | { ok: false; issues: ValidationIssue[] };
 
 // A reasoning block a model may emit before its answer, even when told not to (Qwen3 with thinking on).

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Action, ActionSchema } from '../contract/action.js';
 import { InvalidInputError, issuesFromZod } from '../contract/errors.js';
 import { type History, HistorySchema, type Role, RoleSchema } from '../contract/history.js';

@@ -32,6 +32,7 @@ import {
   withoutImpossibleOffers,
 } from './turns.js';
 
+/** Options of `PopulationAgent`: overrides of its behaviour parameters. */
 export interface PopulationAgentOptions {
   /** Overrides of `POPULATION_PARAMETER_TABLE`'s values; each must lie within its row's range. */
   parameters?: Partial<PopulationParameters>;

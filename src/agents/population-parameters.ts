@@ -19,6 +19,7 @@ export const EBAY_BEST_OFFER_DOCS = 'eBay Trading API user guide, Best Offer and
 export const MODEL_CARD =
   'model card of qwen3-4b-negotiation (source population: deal rate about 43%, about 3% message sessions)';
 
+/** One row of `POPULATION_PARAMETER_TABLE`: a parameter's value, its allowed range and its source. */
 export interface PopulationParameterSpec {
   value: number;
   /** Inclusive bounds an override must respect. */
@@ -30,6 +31,7 @@ export interface PopulationParameterSpec {
   why: string;
 }
 
+/** Every parameter of the population baseline with its value, allowed range and where the value comes from. */
 export const POPULATION_PARAMETER_TABLE = {
   // Buyer: the first offer. A mixture of round-number focal points and a continuous remainder.
   firstOfferHalfRatio: {
@@ -280,6 +282,7 @@ export const POPULATION_PARAMETER_TABLE = {
   },
 } as const satisfies Record<string, PopulationParameterSpec>;
 
+/** The name of one parameter of `POPULATION_PARAMETER_TABLE`. */
 export type PopulationParameterName = keyof typeof POPULATION_PARAMETER_TABLE;
 
 /** The parameter values the policy runs on. */

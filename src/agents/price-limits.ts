@@ -20,7 +20,9 @@ export interface PriceLimitOptions {
 
 /** Defaults that leave room for a deal between a default buyer and a default seller (assumed values). */
 export const DEFAULT_RESERVATION_RATIO: Readonly<Record<Role, number>> = { buyer: 0.85, seller: 0.75 };
+/** Default opening position of each side as a fraction of the list price: a buyer opens at half, a seller at the list price. */
 export const DEFAULT_ASPIRATION_RATIO: Readonly<Record<Role, number>> = { buyer: 0.5, seller: 1 };
+/** Hours a deterministic baseline takes to answer, written into every turn, when its options set none. */
 export const DEFAULT_RESPONSE_TIME_HOURS = 2;
 
 export interface PriceLimits {

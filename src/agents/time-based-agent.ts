@@ -32,8 +32,11 @@ export interface TimeBasedAgentOptions extends PriceLimitOptions {
 
 /** Exponents of the named strategies, as NegMAS's aspiration negotiators use them (4 and 1/4). */
 export const BOULWARE_EXPONENT = 0.25;
+/** Exponent of `linearConcession`: concedes the same amount every turn. */
 export const LINEAR_EXPONENT = 1;
+/** Exponent of `conceder`: concedes most of the way early. */
 export const CONCEDER_EXPONENT = 4;
+/** Turns over which a time-based agent's time runs from 0 to 1 (`t = turnIndex / horizon`), unless told otherwise. */
 export const DEFAULT_HORIZON = 20;
 
 const KNOWN_OPTIONS = [
@@ -122,6 +125,7 @@ export class TimeBasedAgent implements Negotiator {
   }
 }
 
+/** Options of `boulware`, `linearConcession` and `conceder`: those of `TimeBasedAgent` without the exponent they fix. */
 export type NamedTimeBasedOptions = Omit<TimeBasedAgentOptions, 'exponent'>;
 
 /** Concedes late: holds near its aspiration until close to the horizon (e = 0.25). */

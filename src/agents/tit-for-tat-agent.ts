@@ -32,8 +32,11 @@ export interface TitForTatAgentOptions extends PriceLimitOptions {
   acceptanceThreshold?: number;
 }
 
+/** How much of the opponent's relative concession a `TitForTatAgent` returns by default (1: matches it). */
 export const DEFAULT_RECIPROCITY = 1;
+/** The relative concession a `TitForTatAgent` seller makes on its first counter, before the buyer concedes. */
 export const DEFAULT_INITIAL_CONCESSION = 0.05;
+/** A `TitForTatAgent` accepts an offer within this relative distance of the price it would offer next. */
 export const DEFAULT_ACCEPTANCE_THRESHOLD = 0.02;
 
 const KNOWN_OPTIONS = [

@@ -18,12 +18,14 @@ export type {
   DialectName,
   Endpoint,
   FailureKind,
+  HeaderLookup,
   OpenAICompatibleBackendDescription,
   OpenAICompatibleBackendOptions,
   PlannedRequest,
   RemoteErrorArgs,
   RequestBodyArgs,
   RetryPolicy,
+  StrictSchemaResult,
   StructuredOutputFields,
 } from './openai/index.js';
 export {

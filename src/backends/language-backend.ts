@@ -19,6 +19,7 @@ export interface BackendPrompt {
   text?: string;
 }
 
+/** The output's format: free text, or JSON that must be an instance of a JSON Schema. */
 export type ResponseFormat =
   | { type: 'text' }
   | {
@@ -29,6 +30,7 @@ export type ResponseFormat =
       name?: string;
     };
 
+/** What one `doGenerate` call asks for: the prompt, the output's format and the sampling settings. */
 export interface GenerateOptions {
   prompt: BackendPrompt;
   responseFormat?: ResponseFormat;
@@ -46,13 +48,16 @@ export interface GenerateOptions {
   providerOptions?: Record<string, Record<string, unknown>>;
 }
 
+/** Why a choice's text ended: a stop sequence or end of turn, the token limit, a filter, an error, or something else. */
 export type FinishReason = 'stop' | 'length' | 'content-filter' | 'error' | 'other';
 
+/** One sample of a `doGenerate` call: its text and why it ended. */
 export interface GenerateChoice {
   text: string;
   finishReason: FinishReason;
 }
 
+/** Tokens a call read and wrote, with those served from a prefix cache. */
 export interface Usage {
   promptTokens: number;
   completionTokens: number;
@@ -69,6 +74,7 @@ export type BackendWarning =
   | { type: 'fallback'; message: string }
   | { type: 'other'; message: string };
 
+/** What `doGenerate` returns: the choices, token usage, and warnings about options the backend could not honour. */
 export interface GenerateResult {
   /** One choice per requested sample, in order. */
   choices: GenerateChoice[];
@@ -93,11 +99,13 @@ export interface BackendDescription {
   [detail: string]: unknown;
 }
 
+/** Anything that generates text under a JSON Schema: the local ONNX backend, a remote server, a mock. It knows nothing of negotiations. */
 export interface LanguageBackend {
   readonly specificationVersion: 'v1';
   /** Provider name, e.g. `onnx`, `openai-compatible`, `mock`. */
   readonly provider: string;
   readonly modelId: string;
+  /** Generates `n` choices for the prompt, under `responseFormat` when it is JSON. */
   doGenerate(options: GenerateOptions): Promise<GenerateResult>;
   /** Optional: a fuller description for run records. Without it, provider and model id stand for it. */
   describe?(): BackendDescription;

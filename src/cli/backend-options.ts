@@ -3,7 +3,7 @@ import { NegotiationAgent } from '../agent/negotiation-agent.js';
 import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
 import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
-import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
+import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { OptionalDependencyMissingError } from '../onnx/onnx-errors.js';

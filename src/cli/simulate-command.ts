@@ -6,9 +6,9 @@ import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
 import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-stop.js';
 import { isFinished } from '../simulation/failures.js';
+import { simulate } from '../simulation/node-simulate.js';
 import type { Shard } from '../simulation/shard.js';
 import { shardSize } from '../simulation/shard.js';
-import { simulate } from '../simulation/simulate.js';
 import type { SimulationSummary } from '../simulation/summary.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import {

@@ -38,6 +38,7 @@ export function readablePath(path: ReadonlyArray<PropertyKey>): string {
   return out === '' ? '(root)' : out;
 }
 
+/** Turns zod's issues into haggle's `ValidationIssue`s, with readable paths such as `history[2].turn.price`. */
 export function issuesFromZod(error: z.core.$ZodError): ValidationIssue[] {
   return error.issues.map((issue) => ({ path: readablePath(issue.path), message: issue.message }));
 }

@@ -1,9 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TurnSchema } from './turn.js';
 
+/** Validates a side: `buyer` or `seller`. */
 export const RoleSchema = z.enum(['buyer', 'seller']);
+/** A side of a negotiation: `buyer` or `seller`. */
 export type Role = z.infer<typeof RoleSchema>;
 
+/** The other side. */
 export function opponentOf(role: Role): Role {
   return role === 'buyer' ? 'seller' : 'buyer';
 }
@@ -14,8 +17,10 @@ export const HistoryEntrySchema = z.strictObject({
   turn: TurnSchema,
   elapsedHours: z.number().finite().min(0),
 });
+/** One turn as it happened: who took it, what it was, and when. */
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
 
+/** Validates a conversation: turns in order, with times that never go back. */
 export const HistorySchema = z.array(HistoryEntrySchema).superRefine((history, ctx) => {
   for (let i = 1; i < history.length; i++) {
     const previous = history[i - 1];
@@ -29,4 +34,5 @@ export const HistorySchema = z.array(HistoryEntrySchema).superRefine((history, c
     }
   }
 });
+/** The turns of a negotiation so far, oldest first. */
 export type History = z.infer<typeof HistorySchema>;

@@ -55,7 +55,9 @@ export {
   LabelVocabularySchema,
   MODEL_PROFILES,
   ModelProfileSchema,
+  ProfileFactSchema,
   resolveModelProfile,
+  SamplingDefaultsSchema,
 } from './model-profile.js';
 export type { Negotiator, NegotiatorDescription, PredictInput, PredictOptions } from './negotiator.js';
 export type { TimeUnit } from './time-unit.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { type Action, ActionSchema, isPricedAction } from './action.js';
 
 /**
@@ -14,6 +14,7 @@ export const PriceIntervalSchema = z.strictObject({
   /** The price grid: 0.01 for cents. */
   step: z.number().finite().positive(),
 });
+/** The prices an offer may carry: bounds, open or closed ends, and the currency's grid step. */
 export type PriceInterval = z.infer<typeof PriceIntervalSchema>;
 
 /**
@@ -45,8 +46,10 @@ export const LegalMoveSchema = z
       ctx.addIssue({ code: 'custom', path: ['dealPrice'], message: 'only an accept has a deal price' });
     }
   });
+/** One thing a side may do next: the action, its price interval and its response-time bound. */
 export type LegalMove = z.infer<typeof LegalMoveSchema>;
 
+/** Validates the legal moves of a turn: at least one, each action once. */
 export const LegalMovesSchema = z
   .array(LegalMoveSchema)
   .min(1, 'at least one move must be legal')

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { currencyDecimals, fitsCurrency } from './currency.js';
 import { MAX_PRICE } from './turn-rules.js';
 
@@ -16,14 +16,17 @@ export const ParticipantProfileSchema = z.strictObject({
   /** Completed negotiated deals before this one. */
   pastDeals: z.number().int().min(0).optional(),
 });
+/** What is known of a buyer or seller: feedback score and percentage, account age, past deals. */
 export type ParticipantProfile = z.infer<typeof ParticipantProfileSchema>;
 
+/** Validates the item of a listing: title, and optionally category, condition and description. */
 export const ItemSchema = z.strictObject({
   title: z.string().trim().min(1, 'the item needs a title').max(500),
   category: z.string().min(1).max(200).optional(),
   condition: z.string().min(1).max(100).optional(),
   description: z.string().max(20_000).optional(),
 });
+/** The item of a listing: title, category, condition, description. */
 export type Item = z.infer<typeof ItemSchema>;
 
 /** Everything a negotiator knows about the listing before the first turn. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from './errors.js';
 import { TimeUnitSchema } from './time-unit.js';
 import { SNAKE_CASE } from './turn-rules.js';
@@ -13,24 +13,29 @@ export const LabelVocabularySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('known'), values: z.array(LabelSchema).min(1) }),
   z.strictObject({ kind: z.literal('open'), examples: z.array(LabelSchema).default([]) }),
 ]);
+/** A model's message labels: a known list (an enum), or unknown (any snake_case identifier). */
 export type LabelVocabulary = z.infer<typeof LabelVocabularySchema>;
 
+/** Validates a profile's sampling defaults. */
 export const SamplingDefaultsSchema = z.strictObject({
   temperature: z.number().min(0).max(2),
   topP: z.number().gt(0).max(1).optional(),
   topK: z.number().int().min(1).optional(),
   maxTokens: z.number().int().min(1).optional(),
 });
+/** The sampling a model is meant to be run with (the card's temperature, top-p, token limit). */
 export type SamplingDefaults = z.infer<typeof SamplingDefaultsSchema>;
 
 /** Whether a statement about a model comes from its card (`known`) or is our working guess (`assumed`). */
 export const ProvenanceSchema = z.enum(['known', 'assumed']);
 
+/** Validates one statement of a profile, with its provenance. */
 export const ProfileFactSchema = z.strictObject({
   subject: z.string(),
   statement: z.string(),
   provenance: ProvenanceSchema,
 });
+/** One statement about a model, with whether it comes from its card (`known`) or is `assumed`. */
 export type ProfileFact = z.infer<typeof ProfileFactSchema>;
 
 /** What the SDK needs to know about a model that is not in its weights. */
@@ -46,7 +51,9 @@ export const ModelProfileSchema = z.strictObject({
   /** What is known from the model card and what is assumed, field by field. */
   facts: z.array(ProfileFactSchema).default([]),
 });
+/** What the SDK needs to know about a model that is not in its weights: labels, time unit, template, sampling. */
 export type ModelProfile = z.infer<typeof ModelProfileSchema>;
+/** A model profile as written by hand, before defaults are filled in. */
 export type ModelProfileInput = z.input<typeof ModelProfileSchema>;
 
 /** The five labels the model card names, of the 20 the model uses. Examples only: the list is not public. */
@@ -122,6 +129,7 @@ export const MODEL_PROFILES = {
   }),
 } as const satisfies Record<string, ModelProfile>;
 
+/** The id of a profile in `MODEL_PROFILES`. */
 export type BuiltInProfileId = keyof typeof MODEL_PROFILES;
 
 /** The profile used when none is given. */

@@ -23,6 +23,7 @@ export interface PredictInput {
   legalMoves?: readonly LegalMove[];
 }
 
+/** Per-call options of `Negotiator.predict`: an abort signal and a seed. */
 export interface PredictOptions {
   signal?: AbortSignal;
   /** Seed for this one decision; the same seed and input give the same turn. */
@@ -41,7 +42,9 @@ export interface NegotiatorDescription {
  * instance can play many concurrent sessions and a seed reproduces a decision.
  */
 export interface Negotiator {
+  /** The next turn for `input.role`, given the listing and the conversation so far. */
   predict(input: PredictInput, options?: PredictOptions): Promise<Turn>;
+  /** Plain data about this negotiator for run records (kind, model, settings); no secrets. */
   describe(): NegotiatorDescription;
   /** Unit of the `response_time` this negotiator emits; the session clock converts it. Default hours. */
   readonly responseTimeUnit?: TimeUnit;

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
+/** Validates a time unit: `seconds`, `minutes`, `hours` or `days`. */
 export const TimeUnitSchema = z.enum(['seconds', 'minutes', 'hours', 'days']);
+/** The unit a model's `response_time` is written in (a model profile says which). */
 export type TimeUnit = z.infer<typeof TimeUnitSchema>;
 
 const HOURS_PER_UNIT: Readonly<Record<TimeUnit, number>> = {

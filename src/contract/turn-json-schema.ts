@@ -15,6 +15,7 @@ import {
   SNAKE_CASE_PATTERN,
 } from './turn-rules.js';
 
+/** Options of `turnJsonSchema`: the profile, the side, the legal moves and the guardrails the schema encodes. */
 export interface TurnJsonSchemaOptions {
   /** A profile (or built-in id) whose label vocabulary applies: known labels become an enum. */
   profile?: ModelProfile | ModelProfileInput | string;

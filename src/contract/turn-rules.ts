@@ -14,6 +14,7 @@ export interface ActionShape {
   labels: 'allowed' | 'none';
 }
 
+/** For each action, whether it carries a price, a message and labels: the rules `TurnSchema` enforces. */
 export const ACTION_SHAPES: Readonly<Record<Action, ActionShape>> = {
   offer: { price: 'positive', message: 'none', labels: 'none' },
   offer_with_message: { price: 'positive', message: 'required', labels: 'allowed' },

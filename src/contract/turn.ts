@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ActionSchema } from './action.js';
 import {
   ACTION_SHAPES,
@@ -61,4 +61,5 @@ export const TurnSchema = z
     }
   });
 
+/** One participant's turn, in the model's wire names: action, price, message labels, message and response time. */
 export type Turn = z.infer<typeof TurnSchema>;

@@ -8,6 +8,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, subje
   return result.data;
 }
 
+/** The result of `checkInput`: the parsed value, or the issues found. */
 export type SafeParseOutcome<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 /** Like `parseInput` but returns the issues instead of throwing. */

@@ -9,6 +9,7 @@ import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
 
+/** Options of `compileSchema`: the schema compiler's and how much to precompute. */
 export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
@@ -90,6 +91,7 @@ export function compileSchema(
   return grammar;
 }
 
+/** A JSON Schema compiled against a vocabulary: gives the mask of allowed tokens for each decoder state. */
 export class CompiledGrammar {
   /** Words of a mask (`Uint32Array` length). */
   readonly maskWords: number;

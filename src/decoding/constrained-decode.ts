@@ -5,6 +5,7 @@ import { type EncodeText, jumpForward } from './jump-forward.js';
 import type { TokenSampler } from './token-sampler.js';
 import { isAllowed } from './vocabulary.js';
 
+/** What `decodeConstrained` needs: the grammar, a sampler and a function giving the next logits. */
 export interface ConstrainedDecodeOptions {
   grammar: CompiledGrammar;
   sampler: TokenSampler;
@@ -20,6 +21,7 @@ export interface ConstrainedDecodeOptions {
   signal?: AbortSignal;
 }
 
+/** What `decodeConstrained` produced: tokens, text, forward passes and why it stopped. */
 export interface ConstrainedDecodeResult {
   /** The generated tokens, end-of-sequence excluded. */
   tokens: number[];

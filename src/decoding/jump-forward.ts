@@ -3,6 +3,7 @@ import type { GrammarMatcher } from './grammar-matcher.js';
 /** Text to token ids, as the model's tokenizer does it (e.g. `loadTokenizer(folder).encode`). */
 export type EncodeText = (text: string) => readonly number[];
 
+/** Tokens the grammar forces next, which can be appended without sampling. */
 export interface JumpForward {
   /** Tokens the caller must drop from the end of its sequence (and KV cache) first: 0 or 1. */
   rollback: number;

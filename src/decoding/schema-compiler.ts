@@ -17,6 +17,7 @@ import {
 } from './schema-keywords.js';
 import { canonical, satisfies } from './value-check.js';
 
+/** How a schema compiles: whitespace between tokens, number digits, property order, extra properties. */
 export interface SchemaCompileOptions {
   /**
    * `compact` (default): no whitespace between tokens, as the fine-tune writes JSON. `flexible`: any

@@ -2,6 +2,7 @@ import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import { Random } from '../internal/random.js';
 import { scanBlocks } from './block-max-kernel.js';
 
+/** Sampling of `TokenSampler`: temperature, top-k, top-p, min-p, repetition penalty and seed. */
 export interface TokenSamplerOptions {
   /**
    * Default 1. 0 means greedy (always the most likely allowed token): allowed, but degenerate for

@@ -9,6 +9,7 @@ export interface PrivateValues {
   buyerValue: number;
 }
 
+/** How a price splits the surplus between a seller's cost and a buyer's value. */
 export interface TradeScore {
   /** The seller's share of the surplus, `(p - c) / (v - c)`; below 0 or above 1 means a side lost. */
   sellerSurplusShare: number;

@@ -1,4 +1,4 @@
-import { OpenAICompatibleBackend } from '../backends/openai/openai-compatible-backend.js';
+import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { BackendLogger } from '../backends/openai/openai-options.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { ExperimentFileError } from './experiment-file.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DIALECT_NAMES, type DialectName } from '../backends/openai/dialect.js';
 import { isMultiIssueBaselineName, MULTI_ISSUE_BASELINE_NAMES } from './multi-issue-baseline-registry.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError } from '../contract/errors.js';
 import { SNAKE_CASE } from '../contract/turn-rules.js';
 
@@ -32,8 +32,10 @@ export const IssueSchema = z.discriminatedUnion('kind', [
     max: z.number().int(),
   }),
 ]);
+/** One negotiable issue: a numeric range or a set of options. */
 export type Issue = z.infer<typeof IssueSchema>;
 
+/** Validates an issue space: 1 to 16 issues with distinct names. */
 export const IssueSpaceSchema = z
   .strictObject({ issues: z.array(IssueSchema).min(1).max(16) })
   .superRefine((space, ctx) => {
@@ -58,7 +60,9 @@ export const IssueSpaceSchema = z
       }
     });
   });
+/** The issues of a multi-issue negotiation. */
 export type IssueSpace = z.infer<typeof IssueSpaceSchema>;
+/** An issue space as written, before validation. */
 export type IssueSpaceInput = z.input<typeof IssueSpaceSchema>;
 
 /** An agreement: a value for every issue of the space. */

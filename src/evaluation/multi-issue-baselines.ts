@@ -42,6 +42,7 @@ function answerAtTarget(input: MultiIssueInput, ranked: RankedOutcomes, target: 
   return offerTurn(proposal.outcome);
 }
 
+/** Options of `UtilityConcessionNegotiator`: its concession exponent. */
 export interface UtilityConcessionOptions {
   /** Concession exponent: below 1 Boulware (concede late), 1 linear, above 1 conceder. Default 1. */
   exponent?: number;
@@ -79,10 +80,14 @@ export class UtilityConcessionNegotiator implements MultiIssueNegotiator {
   }
 }
 
+/** A multi-issue negotiator that concedes late (exponent 0.2). */
 export const utilityBoulware = () => new UtilityConcessionNegotiator({ exponent: 0.2 });
+/** A multi-issue negotiator that concedes evenly (exponent 1). */
 export const utilityLinear = () => new UtilityConcessionNegotiator({ exponent: 1 });
+/** A multi-issue negotiator that concedes early (exponent 3). */
 export const utilityConceder = () => new UtilityConcessionNegotiator({ exponent: 3 });
 
+/** Options of `UtilityTitForTatNegotiator`: how much of the other side's concession it returns. */
 export interface UtilityTitForTatOptions {
   /** Share of the other side's concession (measured in one's own utility) returned. Default 1. */
   reciprocity?: number;

@@ -22,6 +22,7 @@ import {
   standingProposal,
 } from './multi-issue-turn.js';
 
+/** Options of `MultiIssueLlmAgent`: its backend, sampling and re-asks. */
 export interface MultiIssueLlmAgentOptions {
   backend: LanguageBackend;
   temperature?: number;

@@ -13,6 +13,7 @@ import {
 import type { Scenario } from './scenario.js';
 import { utilityOf } from './utility.js';
 
+/** How a multi-issue negotiation ended. */
 export type MultiIssueEndReason =
   | 'accepted'
   | 'walked-away'
@@ -21,6 +22,7 @@ export type MultiIssueEndReason =
   | 'error'
   | 'timeout';
 
+/** The result of `runMultiIssueNegotiation`: the agreement (if any), why it ended, and the turns. */
 export interface MultiIssueResult {
   agreement: Outcome | null;
   reason: MultiIssueEndReason;
@@ -38,6 +40,7 @@ export interface MultiIssueResult {
   failedBy?: Role;
 }
 
+/** What `runMultiIssueNegotiation` plays: the scenario, both negotiators and a seed. */
 export interface MultiIssueNegotiationOptions {
   scenario: Scenario;
   buyer: MultiIssueNegotiator;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Role } from '../contract/history.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import type { Issue, IssueSpace, Outcome } from './issue-space.js';
@@ -9,15 +9,19 @@ import type { SideUtility } from './utility.js';
  * the other side's standing proposal, or walk away. A short message may go with any of them.
  */
 export const MULTI_ISSUE_ACTIONS = ['offer', 'accept', 'walk_away'] as const;
+/** What a multi-issue turn does: `offer`, `accept` or `walk_away`. */
 export type MultiIssueAction = (typeof MULTI_ISSUE_ACTIONS)[number];
 
+/** Validates a multi-issue turn: action, offer (a value per issue) and message. */
 export const MultiIssueTurnSchema = z.strictObject({
   action: z.enum(MULTI_ISSUE_ACTIONS),
   offer: z.record(z.string(), z.union([z.number(), z.string()])).nullable(),
   message: z.string().max(1000),
 });
+/** One turn of a multi-issue negotiation. */
 export type MultiIssueTurn = z.infer<typeof MultiIssueTurnSchema>;
 
+/** One multi-issue turn as it happened: who took it and what it was. */
 export interface MultiIssueHistoryEntry {
   role: Role;
   turn: MultiIssueTurn;
@@ -40,8 +44,11 @@ export interface MultiIssueInput {
   title?: string;
 }
 
+/** Anything that takes multi-issue turns: an LLM agent or a baseline. */
 export interface MultiIssueNegotiator {
+  /** The next multi-issue turn for `input.role`. */
   predict(input: MultiIssueInput, options?: { signal?: AbortSignal; seed?: number }): Promise<MultiIssueTurn>;
+  /** Plain data about this negotiator for tournament records. */
   describe(): { kind: string; [detail: string]: unknown };
 }
 

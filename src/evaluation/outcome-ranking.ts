@@ -10,6 +10,7 @@ export interface RankedOutcomes {
 // Negotiators are stateless and called once per turn; the ranking of a (space, utility) pair is reused.
 const cache = new WeakMap<SideUtility, WeakMap<IssueSpace, RankedOutcomes>>();
 
+/** Every outcome of a space ranked by one side's utility, best first (cached per space and utility). */
 export function rankOutcomes(space: IssueSpace, utility: SideUtility): RankedOutcomes {
   let bySpace = cache.get(utility);
   if (!bySpace) {

@@ -15,6 +15,7 @@ export interface ParticipantLabel {
   base?: string;
 }
 
+/** Labels of a tournament's arms and opponents, by name, recorded in its header. */
 export interface ParticipantLabels {
   arms?: Readonly<Record<string, ParticipantLabel>>;
   opponents?: Readonly<Record<string, ParticipantLabel>>;

@@ -3,6 +3,7 @@ import type { MultiIssueResult } from './multi-issue-negotiation.js';
 import type { Scenario } from './scenario.js';
 import { utilityOf } from './utility.js';
 
+/** Options of `bargainingReward`: what no agreement and an invalid turn earn. */
 export interface RewardOptions {
   /**
    * What a negotiation without agreement earns: `reservation` (the side's no-deal utility, the default:

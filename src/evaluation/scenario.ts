@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError } from '../contract/errors.js';
 import { nashPoint, paretoFrontier, type UtilityPoint } from './bargaining-geometry.js';
 import { enumerateOutcomes, type IssueSpace, IssueSpaceSchema } from './issue-space.js';
@@ -12,7 +12,9 @@ export const ScenarioSchema = z.strictObject({
   buyer: SideUtilitySchema,
   seller: SideUtilitySchema,
 });
+/** A multi-issue negotiation to play: the issue space and each side's private utility. */
 export type Scenario = z.infer<typeof ScenarioSchema>;
+/** A scenario as written, before validation. */
 export type ScenarioInput = z.input<typeof ScenarioSchema>;
 
 /** Validates a scenario, including each utility against the space. */
@@ -37,6 +39,7 @@ export interface ScenarioGeometry {
   nash: UtilityPoint | null;
 }
 
+/** A scenario's utility points, Pareto frontier and Nash point. */
 export function scenarioGeometry(scenario: Scenario): ScenarioGeometry {
   const points = utilityPoints(scenario.space, scenario);
   return {

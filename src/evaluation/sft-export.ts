@@ -11,6 +11,7 @@ export interface ShareGptExample {
   conversations: [{ from: 'human'; value: string }, { from: 'gpt'; value: string }];
 }
 
+/** Options of `sftExamples`: the profile and template that render the prompts. */
 export interface SftExportOptions {
   /** Profile whose template and wording render the prompts. Default: the card's 50k model. */
   profile?: ModelProfile | ModelProfileInput | string;

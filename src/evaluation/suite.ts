@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HaggleError, InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import { maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
@@ -12,7 +12,9 @@ import {
   type ScenarioGeneratorOptions,
 } from './scenario-generator.js';
 
+/** The `format` of a suite file: marks a JSON file as a haggle suite. */
 export const SUITE_FORMAT = 'haggle-suite';
+/** The version of the suite file layout this haggle writes and reads. */
 export const SUITE_VERSION = 1;
 
 /**
@@ -36,6 +38,7 @@ export const SuiteSchema = z.strictObject({
   /** Turns per negotiation; absent means 10 (the default, left out so older ids stay valid). */
   maxRounds: z.number().int().min(1).max(1000).optional(),
 });
+/** A fixed set of negotiations (scenarios × opponents × seeds) with an id that is the hash of its content. */
 export type Suite = z.infer<typeof SuiteSchema>;
 
 /**
@@ -87,11 +90,13 @@ export class SuiteFileError extends HaggleError {
   }
 }
 
+/** The id of a suite: the SHA-256 of its canonical JSON, `id` left out. */
 export function suiteIdentity(suite: Omit<Suite, 'id'> | Suite): string {
   const { id: _id, ...content } = suite as Suite;
   return contentHash(content);
 }
 
+/** Generates a suite from a seed: the same options always give the same suite and id. */
 export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
   const count = options.scenarios ?? 48;
   const opponents = [...(options.opponents ?? DEFAULT_SUITE_OPPONENTS)];
@@ -156,6 +161,7 @@ export function suiteMatches(suite: Suite, onlyOpponents?: readonly string[]): S
   return matches;
 }
 
+/** Writes a suite to a JSON file. */
 export function saveSuite(path: string, suite: Suite): void {
   writeFileSync(path, `${JSON.stringify(suite, null, 2)}\n`);
 }

@@ -56,6 +56,7 @@ export interface ArmScore {
   irViolationRate: number | null;
 }
 
+/** A tournament tabulated: its matches, each arm's score, and the failures. */
 export interface TournamentResults {
   matches: MatchRecord[];
   scores: ArmScore[];
@@ -142,6 +143,7 @@ export function tabulateTournament(matches: MatchRecord[]): TournamentResults {
   };
 }
 
+/** A per-match metric that `compareArms` can compare between two arms. */
 export type PairedMetric = 'armUtility' | 'deal' | 'opponentUtility';
 
 /**

@@ -17,6 +17,7 @@ import { DEFAULT_FIRST_MOVER, DEFAULT_MAX_ROUNDS, type Suite, suiteMatches } fro
 import { readTournamentFile } from './tournament-file.js';
 import { isFailedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
+/** What `runTournament` plays: a suite, the arms, their opponents, and where to write the results. */
 export interface TournamentOptions {
   suite: Suite;
   /** The negotiators under evaluation, by name. */
@@ -79,6 +80,7 @@ export interface MatchMetrics {
   rounds: number;
 }
 
+/** One match of a tournament as written to its file: who played, how it ended, and the utilities. */
 export interface MatchRecord {
   type: 'match';
   index: number;
@@ -91,6 +93,7 @@ export interface MatchRecord {
   result: MultiIssueResult;
 }
 
+/** The first line of a tournament file: format, suite, arms, opponents and provenance. */
 export interface TournamentHeader {
   type: 'tournament';
   format: 'haggle-tournament';
@@ -109,6 +112,7 @@ export interface TournamentHeader {
   provenance?: RunProvenance;
 }
 
+/** Events of a running tournament: a match ended, progress, an error. */
 export interface TournamentEvents {
   [name: string]: unknown;
   'match-end': MatchRecord;
@@ -116,11 +120,14 @@ export interface TournamentEvents {
   error: { source: 'listener'; error: unknown };
 }
 
+/** A tournament in progress: listen to its events, await `done()` for the results. */
 export interface TournamentRun {
+  /** Listens to an event of the tournament. */
   on<K extends keyof TournamentEvents & string>(
     event: K,
     listener: (payload: TournamentEvents[K]) => unknown,
   ): this;
+  /** Resolves with the results once every match is played; rejects on abort or a fatal error. */
   done(): Promise<TournamentResults>;
   /** Matches on file in `out` now (kept from a resumed file and written since); 0 without `out`. */
   readonly matchesOnFile: number;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError } from '../contract/errors.js';
 import { checkInput } from '../contract/validate.js';
 import type { Issue, IssueSpace, Outcome } from './issue-space.js';
@@ -12,6 +12,7 @@ export const IssueValuationSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('linear'), direction: z.enum(['increasing', 'decreasing']) }),
   z.strictObject({ kind: z.literal('table'), values: z.record(z.string(), z.number().min(0).max(1)) }),
 ]);
+/** How one side values one issue: a linear range or a value per option. */
 export type IssueValuation = z.infer<typeof IssueValuationSchema>;
 
 /**
@@ -25,7 +26,9 @@ export const SideUtilitySchema = z.strictObject({
   /** Per-round discount factor δ in (0, 1]; 1 (default) means no time pressure. */
   discount: z.number().gt(0).max(1).default(1),
 });
+/** A side's private linear-additive utility over an issue space. */
 export type SideUtility = z.infer<typeof SideUtilitySchema>;
+/** A side's utility as written, before validation. */
 export type SideUtilityInput = z.input<typeof SideUtilitySchema>;
 
 const WEIGHT_TOLERANCE = 1e-9;

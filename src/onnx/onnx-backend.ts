@@ -296,6 +296,7 @@ export class OnnxBackend implements LanguageBackend {
     await this.worker.terminate();
   }
 
+  /** Disposes of the backend, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }

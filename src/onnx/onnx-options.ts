@@ -4,6 +4,7 @@ export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
 /** Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx` or `model_q4f16.onnx`. */
 export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16';
 
+/** Options of `OnnxBackend.load`: device, precision, fallback, batching, prefix cache and threads. */
 export interface OnnxLoadOptions {
   /** Default `cpu`. */
   device?: OnnxDevice;

@@ -8,6 +8,7 @@ import type {
   RenderedPrompt,
 } from './prompt-template.js';
 
+/** Options of `createPromptTemplate`: its id, chat format, wording and stop strings. */
 export interface CreatePromptTemplateOptions {
   /** The template's id, recorded in runs and named by model profiles. */
   id: string;

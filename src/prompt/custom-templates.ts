@@ -11,6 +11,7 @@ import type {
 } from './prompt-template.js';
 import { qwen3NoThinkFormat } from './qwen3-chat-format.js';
 
+/** Options of `templateFromJinja`: those of the Jinja chat format, and the wording. */
 export interface JinjaTemplateOptions extends Omit<JinjaChatFormatOptions, 'id'> {
   /** What the messages say. Default: `defaultWording`. */
   wording?: PromptWording;
@@ -34,6 +35,7 @@ export function templateFromJinja(
 /** What a function template returns: messages (formatted by the template's chat format) or both forms. */
 export type TemplateFunction = (input: PromptInput) => ChatMessage[] | RenderedPrompt;
 
+/** Options of `templateFromFunction`: the chat format and stop strings its messages use. */
 export interface FunctionTemplateOptions {
   /** Formats the messages when the function returns only messages. Default: `qwen3_nothink`. */
   format?: ChatFormat;

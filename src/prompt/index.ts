@@ -1,3 +1,5 @@
+// The prompt layer as every runtime has it; loading a tokenizer or template from a model folder reads
+// files, so those two are in the Node-only entry (src/node).
 export { chatmlFormat } from './chatml-format.js';
 export type { ComposedPromptTemplate, CreatePromptTemplateOptions } from './create-template.js';
 export { createPromptTemplate } from './create-template.js';
@@ -14,7 +16,6 @@ export { defaultWording } from './default-wording.js';
 export type { JinjaChatFormatOptions } from './jinja-chat-format.js';
 export { jinjaChatFormat } from './jinja-chat-format.js';
 export type { ModelFolderTemplateOptions } from './model-folder-template.js';
-export { templateFromModelFolder } from './model-folder-template.js';
 export {
   ModelFolderError,
   PromptTemplateError,
@@ -38,4 +39,3 @@ export type { RegisterTemplateOptions } from './template-registry.js';
 export { getTemplate, registerTemplate, templateIds, unregisterTemplate } from './template-registry.js';
 export { historyWindow } from './token-budget.js';
 export type { AddedToken, PromptTokenizer, Tokenizer } from './tokenizer.js';
-export { loadTokenizer } from './tokenizer.js';

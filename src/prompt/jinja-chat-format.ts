@@ -4,6 +4,7 @@ import { PromptTemplateError } from './prompt-errors.js';
 import type { ChatFormat, PromptInput } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
 
+/** Options of `jinjaChatFormat`: the format's id, stop strings, BOS/EOS tokens and extra template variables. */
 export interface JinjaChatFormatOptions {
   /** The format's id, e.g. `my-finetune`. */
   id: string;

@@ -5,6 +5,7 @@ import { readChatTemplate, readModelJson, tokenText } from './model-folder.js';
 import { ModelFolderError } from './prompt-errors.js';
 import type { PromptWording } from './prompt-template.js';
 
+/** Options of `templateFromModelFolder`: the template's id and wording. */
 export interface ModelFolderTemplateOptions {
   /** The template's id. Default: `jinja:<folder name>`. */
   id?: string;

@@ -47,6 +47,7 @@ export interface PromptTemplate {
    * the agent stops at `<|im_end|>`, the end of a turn for every model haggle ships a profile for.
    */
   readonly stop?: readonly string[];
+  /** Renders the prompt for one turn: the text (or messages) and the stop strings. */
   render(input: PromptInput): RenderedPrompt;
 }
 

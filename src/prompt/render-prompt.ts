@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage } from '../backends/language-backend.js';
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import {
@@ -22,6 +22,7 @@ import type { PromptTokenizer } from './tokenizer.js';
 /** Tokens kept free for the answer when the budget comes from the model's context length. */
 export const DEFAULT_ANSWER_TOKENS = 512;
 
+/** What `renderPrompt` renders: the listing, the conversation so far and whose turn it is. */
 export interface RenderPromptInput {
   context: ListingContextInput;
   /** Default: no turns yet. */
@@ -32,6 +33,7 @@ export interface RenderPromptInput {
   profile?: ModelProfile | ModelProfileInput | string;
 }
 
+/** How `renderPrompt` renders: the template, the tokenizer that checks it, and the token budget. */
 export interface RenderPromptOptions {
   /** A template value or a registered id. Default: the template the profile names. */
   template?: PromptTemplate | string;

@@ -28,6 +28,7 @@ import { InvalidInputError } from '../contract/errors.js';
 /** Tag names that Qwen3's tokenizer has as special tokens in `<name>` and `</name>` form. */
 export const SPECIAL_TAG_NAMES: readonly string[] = ['think', 'tool_call', 'tool_response'];
 
+/** Options of `sanitizeUntrustedText`: more token strings to neutralise. */
 export interface SanitizeOptions {
   /**
    * More token strings to neutralise, beyond the `<|...|>` and tag shapes handled always: typically

@@ -19,6 +19,7 @@ const BUILT_IN: ReadonlyMap<string, PromptTemplate> = new Map<string, PromptTemp
 );
 const registered = new Map<string, PromptTemplate>();
 
+/** Options of `registerTemplate`. */
 export interface RegisterTemplateOptions {
   /** Replace a template you registered before under the same id. Built-ins are never replaced. */
   replace?: boolean;

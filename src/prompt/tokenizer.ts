@@ -24,6 +24,7 @@ export interface AddedToken {
  * more, and any tokenizer of your own with these members will do.
  */
 export interface PromptTokenizer {
+  /** Token ids of `text`, as the model reads them. */
   encode(text: string): number[];
   /** Ids no untrusted text may ever encode to. */
   readonly specialTokenIds: ReadonlySet<number>;

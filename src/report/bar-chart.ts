@@ -1,5 +1,6 @@
 import { dataNumber, escapeHtml } from './html.js';
 
+/** One series of a bar chart: its key, legend and values. */
 export interface BarSeries {
   /** Short key for `data-series`, e.g. `run` or `reference`. */
   key: string;
@@ -12,6 +13,7 @@ export interface BarSeries {
   color: string;
 }
 
+/** A bar chart of the report: id, title, categories, series and axis labels. */
 export interface BarChartSpec {
   /** `data-chart` of the figure, e.g. `price-ratio`. */
   id: string;

@@ -18,6 +18,7 @@ function priceBin(ratio: number): number {
     : Math.max(0, Math.min(REGULAR_BINS - 1, Math.floor(ratio / BIN_WIDTH + 1e-9)));
 }
 
+/** A 95% interval as `[low, high]`, or `null` when there is too little data for one. */
 export type Interval = [number, number] | null;
 
 /** The 95% interval of every bar of the report's charts, for one run. */

@@ -26,6 +26,7 @@ export interface ReportRun {
   header?: RunHeader;
 }
 
+/** What `buildReportData` reports on: a run, optionally a reference, and the bootstrap settings. */
 export interface ReportInput {
   run: ReportRun;
   /** What to compare against: the source population, or another run. */
@@ -122,6 +123,7 @@ function figures(run: ReportRun, bootstrap: BootstrapOptions): RunFigures {
   };
 }
 
+/** Computes everything the report shows (figures, intervals, comparisons, sampled transcripts) from sessions. */
 export function buildReportData(input: ReportInput): ReportData {
   const { run, reference } = input;
   const bootstrap = input.bootstrap ?? {};

@@ -11,6 +11,7 @@ import { readRunFile } from '../simulation/run-file.js';
 import { renderReport } from './render-report.js';
 import { buildReportData, type ReportRun } from './report-data.js';
 
+/** Options of `writeReport`: the run file, what to compare it with, and where to write the page. */
 export interface WriteReportOptions {
   /** The run file (JSONL) to report on. */
   run: string;
@@ -30,6 +31,7 @@ export interface WriteReportOptions {
   transcripts?: number;
 }
 
+/** What `writeReport` wrote: the page's path, the sessions read, and the published comparison. */
 export interface WriteReportResult {
   out: string;
   sessions: { run: number; reference: number | undefined };

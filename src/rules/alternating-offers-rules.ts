@@ -18,6 +18,7 @@ import {
   type TurnRuling,
 } from './rules.js';
 
+/** Options of `AlternatingOffersRules`: the turn limit and what an illegal turn does. */
 export interface AlternatingOffersRulesOptions {
   maxTurns?: number;
   illegalTurnPolicy?: IllegalTurnPolicy;

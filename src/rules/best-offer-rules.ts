@@ -17,6 +17,7 @@ import {
   type TurnRuling,
 } from './rules.js';
 
+/** Options of `BestOfferRules`: offer lifetime, offer caps and the turn limit (eBay's values by default). */
 export interface BestOfferRulesOptions {
   /** Hours an offer stands before it lapses; a counter starts a new clock. eBay: 48. */
   offerTtlHours?: number;

@@ -9,6 +9,7 @@ export type EndReason =
   | 'error'
   | 'aborted';
 
+/** Every way a session can end. */
 export const END_REASONS: readonly EndReason[] = [
   'accepted',
   'declined',

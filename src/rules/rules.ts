@@ -37,6 +37,7 @@ export type TurnRuling =
  */
 export type IllegalTurnPolicy = 'end' | 'forfeit';
 
+/** The rules of a negotiation: who moves, which moves are legal, and when it ends. */
 export interface Rules {
   /** A name for run records, e.g. `best-offer`. */
   readonly name: string;
@@ -44,6 +45,7 @@ export interface Rules {
   readonly illegalTurnPolicy: IllegalTurnPolicy;
   /** Plain-data description of the rule parameters, for run records. */
   describe(): Record<string, unknown>;
+  /** The state before the first turn of a negotiation over `context`. */
   initialState(context: ListingContext): NegotiationState;
   /** Who moves after the given history. */
   nextRole(state: NegotiationState): Role;
@@ -57,6 +59,7 @@ export interface Rules {
    * offer ends the session before the late turn counts.
    */
   expiredOffer(state: NegotiationState, atHours: number): StandingOffer | null;
+  /** Rules on one turn: the state after it, or why it is illegal, and whether the negotiation ended. */
   apply(state: NegotiationState, entry: HistoryEntry): TurnRuling;
 }
 

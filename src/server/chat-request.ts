@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ChatMessage, GenerateOptions, ResponseFormat } from '../backends/language-backend.js';
 import { readablePath } from '../contract/errors.js';
 import type { JsonSchema } from '../contract/json-schema.js';

@@ -22,6 +22,7 @@ import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 import { describeFailure, type ServerFailure } from './server-failure.js';
 
+/** Options of `OpenAIServer`: the backend it serves, model names, API key, prompt rendering and limits. */
 export interface OpenAIServerOptions {
   /** What answers the requests: any `LanguageBackend` (local, remote, or a scripted one in tests). */
   backend: LanguageBackend;
@@ -43,6 +44,7 @@ export interface OpenAIServerOptions {
   onFailure?: (failure: ServerFailure) => void;
 }
 
+/** Where `OpenAIServer.listen` listens: port and host. */
 export interface ListenOptions {
   /** Default 0: a free port. */
   port?: number;

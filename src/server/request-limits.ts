@@ -32,6 +32,7 @@ export interface RequestLimits {
   maxJsonDepth: number;
 }
 
+/** Limits `OpenAIServer` applies when none are given (haggle's choice). */
 export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
   maxTokens: 1024,
   requestTimeoutMs: 120_000,

@@ -22,6 +22,7 @@ export function quantile(sorted: readonly number[], q: number): number | null {
   return a + (b - a) * (position - lower);
 }
 
+/** Count, mean, median, quartiles and extremes of a list of numbers. */
 export function describeDistribution(values: readonly number[]): Distribution {
   const sorted = [...values].sort((a, b) => a - b);
   const count = sorted.length;

@@ -1,3 +1,4 @@
+// The simulation layer as every runtime has it; reading and merging run files is Node-only (src/node).
 export type { Distribution } from './distribution.js';
 export { describeDistribution, quantile } from './distribution.js';
 export { DEFAULT_EARLY_STOP, RunFailedEarlyError } from './early-stop.js';
@@ -5,7 +6,6 @@ export type { ErrorMessageCount } from './failures.js';
 export { countErrorMessages, errorLine, finishedOnly, isFinished, UNFINISHED_REASONS } from './failures.js';
 export type { IndexedJsonlContents, RecordSpan } from './indexed-jsonl.js';
 export type { MergeRunsOptions, MergeRunsResult } from './merge-runs.js';
-export { mergeRuns } from './merge-runs.js';
 // Published reference sets (the card's numbers) and run provenance.
 export type {
   BootstrapOptions,
@@ -70,7 +70,8 @@ export type { SessionOutcome } from './outcome.js';
 export type { RunProvenance } from './provenance.js';
 export { currentProvenance, provenanceChanges, sameRunSettings } from './provenance.js';
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
-export { loadSessions, RUN_FILE_FORMAT, RUN_FILE_VERSION, RunFileError, readRunFile } from './run-file.js';
+export { RunFileError } from './run-file-error.js';
+export { RUN_FILE_FORMAT, RUN_FILE_VERSION } from './run-file-format.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';
 export { Session } from './session.js';
 export type {
@@ -84,8 +85,10 @@ export type { RecordedTurn, SessionResult, SessionWarning } from './session-resu
 export type { Shard } from './shard.js';
 export { inShard, parseShard, shardIndices, shardSize } from './shard.js';
 export type { SimulateOptions, SimulationEvents, SimulationProgress, SimulationRun } from './simulate.js';
+// The build without file access; the Node build (src/node) gives the one that writes `out`.
 export { simulate } from './simulate.js';
 export type { SimulationSummary } from './summary.js';
 export { SummaryAccumulator, summarize } from './summary.js';
 export type { GenerateContextsOptions, PriceTier } from './synthetic-contexts.js';
 export { generateContexts, PRICE_TIERS, priceTier, syntheticContext } from './synthetic-contexts.js';
+export type { Transcript, TranscriptTurn } from './transcript.js';

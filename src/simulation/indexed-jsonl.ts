@@ -15,6 +15,7 @@ export interface RecordSpan {
   end: number;
 }
 
+/** A JSONL run file read: its header, its records, and where each record lies in the file. */
 export interface IndexedJsonlContents<Header, Record> {
   header: Header | undefined;
   /** Bytes of the header line, newline included; 0 without a header. */

@@ -20,6 +20,7 @@ export interface MergeRunsOptions {
   overwrite?: boolean;
 }
 
+/** What `mergeRuns` wrote: the file, its kind, and how many records it holds. */
 export interface MergeRunsResult {
   out: string;
   /** `run` (sessions) or `tournament` (matches). */
@@ -40,6 +41,7 @@ const KINDS = {
   tournament: { record: 'match', total: 'matches' },
 } as const;
 
+/** Joins the files of a run's shards into the file of the whole run, refusing shards that do not fit together. */
 export function mergeRuns(
   inputs: readonly string[],
   out: string,

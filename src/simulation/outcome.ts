@@ -4,6 +4,7 @@ import type { EndReason } from '../rules/end-reason.js';
 export type { EndReason } from '../rules/end-reason.js';
 export { END_REASONS } from '../rules/end-reason.js';
 
+/** How a session ended: deal or not, why, at what price, after how many turns. */
 export interface SessionOutcome {
   status: 'deal' | 'no-deal';
   reason: EndReason;

@@ -13,9 +13,12 @@ import type { Shard } from './shard.js';
  * bytes at any concurrency.
  */
 
-export const RUN_FILE_FORMAT = 'haggle-run';
-export const RUN_FILE_VERSION = 1;
+// The constants live apart so that code without file access (the browser build of simulate) can name them.
+import type { RUN_FILE_FORMAT } from './run-file-format.js';
 
+export { RUN_FILE_FORMAT, RUN_FILE_VERSION } from './run-file-format.js';
+
+/** The first line of a run file: format, version, seed, sessions, shard, settings and provenance. */
 export interface RunHeader {
   type: 'run';
   format: typeof RUN_FILE_FORMAT;

@@ -6,6 +6,7 @@ import type { Turn } from '../contract/turn.js';
 import type { SessionOutcome } from './outcome.js';
 import type { SessionResult } from './session-result.js';
 
+/** Payload of `session-start`: the session's id, seed, context and rules. */
 export interface SessionStartEvent {
   sessionId: string;
   seed: number;
@@ -13,6 +14,7 @@ export interface SessionStartEvent {
   rules: Record<string, unknown>;
 }
 
+/** Payload of `turn`: one turn taken, with its position, side and time. */
 export interface TurnEvent {
   sessionId: string;
   /** 0-based position of the turn in the session. */
@@ -28,12 +30,14 @@ export interface TurnEvent {
   violation?: string;
 }
 
+/** Payload of `session-end`: the outcome and the whole result. */
 export interface SessionEndEvent {
   sessionId: string;
   outcome: SessionOutcome;
   result: SessionResult;
 }
 
+/** Payload of `error`: a negotiator failed (the session ends) or a listener threw (it is skipped). */
 export interface SessionErrorEvent {
   sessionId: string;
   /** `negotiator`: a negotiator failed and the session ended; `listener`: a listener threw and was skipped. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RoleSchema } from '../contract/history.js';
 import { ListingContextSchema } from '../contract/listing-context.js';
 import { TurnSchema } from '../contract/turn.js';

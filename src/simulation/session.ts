@@ -24,6 +24,7 @@ import type { EndReason, SessionOutcome } from './outcome.js';
 import type { SessionEvents } from './session-events.js';
 import type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';
 
+/** What a `Session` plays: the listing, both negotiators, the rules and the seed. */
 export interface SessionOptions {
   context: ListingContextInput;
   buyer: Negotiator;
@@ -36,6 +37,7 @@ export interface SessionOptions {
   id?: string;
 }
 
+/** Options of `Session.run`: an abort signal. */
 export interface SessionRunOptions {
   signal?: AbortSignal;
 }
@@ -81,6 +83,7 @@ export class Session {
     });
   }
 
+  /** Listens to an event of the session; a listener that throws is reported as an `error` event and skipped. */
   on<K extends keyof SessionEvents & string>(
     event: K,
     listener: (payload: SessionEvents[K]) => unknown,
@@ -89,6 +92,7 @@ export class Session {
     return this;
   }
 
+  /** Listens to the next occurrence of an event only. */
   once<K extends keyof SessionEvents & string>(
     event: K,
     listener: (payload: SessionEvents[K]) => unknown,
@@ -97,6 +101,7 @@ export class Session {
     return this;
   }
 
+  /** Stops listening. */
   off<K extends keyof SessionEvents & string>(
     event: K,
     listener: (payload: SessionEvents[K]) => unknown,

@@ -9,20 +9,17 @@ import type { Rules } from '../rules/rules.js';
 import { EarlyStop, resolveEarlyStop } from './early-stop.js';
 import { isFinished } from './failures.js';
 import { currentProvenance, withoutLocations } from './provenance.js';
-import {
-  RUN_FILE_FORMAT,
-  RUN_FILE_VERSION,
-  type RunHeader,
-  readRunFile,
-  type SessionRecord,
-} from './run-file.js';
-import { holdsData, openRunOutput, type RunOutput } from './run-output.js';
+import type { RunHeader, SessionRecord } from './run-file.js';
+import type { RunFileAccess } from './run-file-access.js';
+import { RUN_FILE_FORMAT, RUN_FILE_VERSION } from './run-file-format.js';
+import type { RunOutput } from './run-output.js';
 import { Session } from './session.js';
 import type { SessionResult } from './session-result.js';
 import { checkShard, inShard, type Shard, shardIndexIterator, shardSize } from './shard.js';
 import { type SimulationSummary, SummaryAccumulator } from './summary.js';
 import { syntheticContext } from './synthetic-contexts.js';
 
+/** What `simulate` plays: negotiators, contexts, sessions, concurrency, seed, rules and the output file. */
 export interface SimulateOptions {
   buyer: Negotiator;
   seller: Negotiator;
@@ -73,6 +70,7 @@ export interface SimulateOptions {
   signal?: AbortSignal;
 }
 
+/** Payload of `progress`: sessions completed, in all, ending in a deal, and resumed. */
 export interface SimulationProgress {
   completed: number;
   /** Sessions this run plays (those of its shard), resumed ones included. */
@@ -82,6 +80,7 @@ export interface SimulationProgress {
   resumed: number;
 }
 
+/** Events of a running simulation: a session ended, progress, an error. */
 export interface SimulationEvents {
   [name: string]: unknown;
   /** One session finished (in completion order; `index` says which). */
@@ -93,10 +92,12 @@ export interface SimulationEvents {
 
 /** A simulation in progress: listen to its events, await `done()` for the summary. */
 export interface SimulationRun {
+  /** Listens to an event of the simulation. */
   on<K extends keyof SimulationEvents & string>(
     event: K,
     listener: (payload: SimulationEvents[K]) => unknown,
   ): this;
+  /** Stops listening. */
   off<K extends keyof SimulationEvents & string>(
     event: K,
     listener: (payload: SimulationEvents[K]) => unknown,
@@ -114,10 +115,17 @@ const MAX_SESSIONS = 10_000_000;
  * Plays many sessions concurrently. Every session's seed derives from the run seed and its index; each
  * session is on file as soon as it finishes, and the completed file is in session order, so the same
  * seed gives byte-identical output at any concurrency. Starts on the next tick: attach listeners right
- * after calling.
+ * after calling. Writing `out` needs file access: under Node, `haggle` resolves to a build that has it;
+ * in other runtimes `out` is refused with `InvalidInputError` (take `simulate` from `haggle/node` where
+ * the runtime has Node's `fs`, as Deno and Bun do).
  */
 export function simulate(options: SimulateOptions): SimulationRun {
-  const plan = planRun(options);
+  return runSimulation(options, undefined);
+}
+
+/** `simulate` with the file access that `out` and `resume` need (none outside Node). */
+export function runSimulation(options: SimulateOptions, files: RunFileAccess | undefined): SimulationRun {
+  const plan = planRun(options, files);
   const emitter = new SafeEmitter<SimulationEvents>((error, event) => {
     if (event !== 'error') emitter.emit('error', { source: 'listener', error });
   });
@@ -154,9 +162,11 @@ interface RunPlan {
   rules: Rules;
   header: RunHeader;
   earlyStop: number;
+  /** File access for `out`; undefined in builds without it (then `out` was refused above). */
+  files: RunFileAccess | undefined;
 }
 
-function planRun(options: SimulateOptions): RunPlan {
+function planRun(options: SimulateOptions, files: RunFileAccess | undefined): RunPlan {
   const problems: { path: string; message: string }[] = [];
   const seed = options.seed ?? 0;
   if (!Number.isSafeInteger(seed) || seed < 0)
@@ -192,7 +202,15 @@ function planRun(options: SimulateOptions): RunPlan {
   if (options.resume && options.overwrite) {
     problems.push({ path: 'overwrite', message: 'cannot be combined with resume: choose one' });
   }
-  if (options.out && !options.resume && !options.overwrite && holdsData(options.out)) {
+  if (options.out && files === undefined) {
+    problems.push({
+      path: 'out',
+      message:
+        'writing a run file needs file access, which this build of haggle has not: ' +
+        "import simulate from 'haggle/node' (Node, Deno, Bun), or drop out and listen to session-end",
+    });
+  }
+  if (options.out && files && !options.resume && !options.overwrite && files.holdsData(options.out)) {
     problems.push({
       path: 'out',
       message: `${options.out} already holds data; pass resume: true (--resume) to continue its run or overwrite: true (--overwrite) to replace it`,
@@ -225,7 +243,7 @@ function planRun(options: SimulateOptions): RunPlan {
     provenance: currentProvenance({ buyer, seller }),
   };
   const playing = shardSize(sessions, options.shard);
-  return { options, contextOf, sessions, playing, concurrency, seed, rules, header, earlyStop };
+  return { options, contextOf, sessions, playing, concurrency, seed, rules, header, earlyStop, files };
 }
 
 async function execute(
@@ -312,13 +330,14 @@ async function execute(
 
 function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
   const { out, resume } = plan.options;
-  if (!out) return undefined;
-  return openRunOutput<RunHeader, SessionRecord>({
+  const { files } = plan;
+  if (!out || !files) return undefined;
+  return files.openRunOutput<RunHeader, SessionRecord>({
     path: out,
     resume: resume === true,
     header: plan.header,
     read: (path) => {
-      const { sessions, ...rest } = readRunFile(path);
+      const { sessions, ...rest } = files.readRunFile(path);
       return { ...rest, records: sessions };
     },
     plays: (index) => index < plan.sessions && inShard(index, plan.options.shard),

@@ -67,6 +67,7 @@ export class SummaryAccumulator {
     return this.deals;
   }
 
+  /** Counts one session in. */
   add(result: SessionResult): void {
     this.sessions++;
     const { outcome, context, turns } = result;
@@ -95,6 +96,7 @@ export class SummaryAccumulator {
     }
   }
 
+  /** The summary of the sessions added so far. */
   summary(): SimulationSummary {
     const sessionLengths: Record<string, number> = {};
     for (const length of [...this.lengths].sort((a, b) => a - b)) {

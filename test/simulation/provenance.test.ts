@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { PopulationAgent } from '../../src/agents/population-agent.js';
 import { OpenAICompatibleBackend } from '../../src/backends/openai/openai-compatible-backend.js';
+import { simulate } from '../../src/simulation/node-simulate.js';
 import {
   currentProvenance,
   provenanceChanges,
@@ -12,7 +13,6 @@ import {
   withoutLocations,
 } from '../../src/simulation/provenance.js';
 import { RunFileError, readRunFile } from '../../src/simulation/run-file.js';
-import { simulate } from '../../src/simulation/simulate.js';
 
 const packageVersion = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PopulationAgent } from '../../src/agents/population-agent.js';
 import type { Negotiator, PredictInput, PredictOptions } from '../../src/contract/negotiator.js';
+import { simulate } from '../../src/simulation/node-simulate.js';
 import { readRunFile } from '../../src/simulation/run-file.js';
-import { simulate } from '../../src/simulation/simulate.js';
 
 /** The population agent behind a switch: while `down`, every call fails as a dead server would. */
 class Flaky implements Negotiator {

@@ -16,6 +16,7 @@ import { schemaName, toStrictSchema } from './strict-schema.js';
  */
 export type DialectName = 'openai' | 'vllm' | 'vllm-structured-outputs' | 'sglang' | 'llama.cpp' | 'none';
 
+/** The names `OpenAICompatibleBackend` accepts as `dialect`. */
 export const DIALECT_NAMES: readonly DialectName[] = [
   'openai',
   'vllm',
@@ -28,11 +29,13 @@ export const DIALECT_NAMES: readonly DialectName[] = [
 /** `chat` posts messages to `/chat/completions`; `completions` posts the template's exact prompt string. */
 export type Endpoint = 'chat' | 'completions';
 
+/** Request fields that ask a server for output under a schema, with warnings for what the dialect cannot send. */
 export interface StructuredOutputFields {
   fields: Record<string, unknown>;
   warnings: BackendWarning[];
 }
 
+/** How one family of OpenAI-compatible servers takes structured output, seeds and sampling fields. */
 export interface Dialect {
   readonly name: DialectName;
   /** The most choices one request may ask for; a larger `n` becomes parallel requests. */
@@ -43,6 +46,7 @@ export interface Dialect {
   readonly chatTemplateKwargs: boolean;
   /** The name of the output length field on the chat endpoint. */
   readonly chatMaxTokensField: 'max_tokens' | 'max_completion_tokens';
+  /** The request fields that ask this server family for output under `schema`. */
   structuredOutput(schema: JsonSchema, name: string | undefined, endpoint: Endpoint): StructuredOutputFields;
 }
 
@@ -161,6 +165,7 @@ const none: Dialect = {
   },
 };
 
+/** Every dialect by name: how each server family (OpenAI, vLLM, SGLang, llama.cpp, ...) asks for structured output. */
 export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
   openai,
   vllm,

@@ -3,6 +3,7 @@ import { BackendError } from '../../contract/errors.js';
 /** How one HTTP attempt failed; decides whether another attempt may help. */
 export type FailureKind = 'status' | 'timeout' | 'connection' | 'invalid-response' | 'too-large';
 
+/** What every remote backend error carries: the message, the backend, the replica and the attempt. */
 export interface RemoteErrorArgs {
   message: string;
   /** `openai-compatible:<model>`, the same name the agent uses for the backend. */

@@ -16,6 +16,8 @@ export {
   ResponseTooLargeError,
   UnprocessableEntityError,
 } from './http-errors.js';
+// A type only: the Node transport itself never reaches the browser build.
+export type { HeaderLookup } from './node-transport.js';
 export type { OpenAICompatibleBackendDescription } from './openai-compatible-backend.js';
 export { OpenAICompatibleBackend } from './openai-compatible-backend.js';
 export type { BackendLogger, OpenAICompatibleBackendOptions } from './openai-options.js';
@@ -25,4 +27,5 @@ export { buildRequestBody, PROVIDER_OPTIONS_KEY } from './request-body.js';
 export { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
 export type { RetryPolicy } from './retry-policy.js';
 export { DEFAULT_RETRY_POLICY, isRetryableStatus, parseRetryAfter } from './retry-policy.js';
+export type { StrictSchemaResult } from './strict-schema.js';
 export { toStrictSchema } from './strict-schema.js';

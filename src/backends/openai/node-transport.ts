@@ -4,6 +4,7 @@ import { bodyLimit, declaredLength, ResponseOverLimit } from './response-limit.j
 
 /** Header lookup by lower-case name; `fetch`'s `Headers` satisfies it. */
 export interface HeaderLookup {
+  /** The header's value, or `null` when the response has none. */
   get(name: string): string | null;
 }
 

@@ -1,4 +1,4 @@
-import { HaggleAbortError, throwIfAborted } from '../../contract/errors.js';
+import { HaggleAbortError, InvalidInputError, throwIfAborted } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
 import { Redactor } from '../../internal/redact.js';
 import { urlCredentials } from '../../internal/redact-url.js';
@@ -22,7 +22,7 @@ import {
   RemoteTimeoutError,
   ResponseTooLargeError,
 } from './http-errors.js';
-import { createNodeTransport, type HttpTransport } from './node-transport.js';
+import type { HttpTransport } from './node-transport.js';
 import {
   type OpenAICompatibleBackendOptions,
   type ResolvedBackendOptions,
@@ -55,8 +55,10 @@ export interface OpenAICompatibleBackendDescription extends BackendDescription {
  * A `LanguageBackend` for any OpenAI-compatible server: vLLM, SGLang, llama.cpp's server, OpenAI
  * itself, or `haggle serve`. Asks for structured output in the server's dialect, retries what a
  * network breaks (with backoff, jitter and `retry-after`), keeps each replica under its concurrency
- * limit, and cancels the HTTP request when the caller's signal fires. Posts through `node:http` (Node
- * 20's `fetch` costs about 10x the CPU per request; one can still be passed in): no runtime dependency.
+ * limit, and cancels the HTTP request when the caller's signal fires. Posts through the runtime's
+ * `fetch` (browsers, Deno, Bun, edge runtimes); under Node, `haggle` resolves to a build whose
+ * `OpenAICompatibleBackend` posts through `node:http` instead (Node 20's `fetch` costs about 10x the CPU
+ * per request). A `fetch` passed in the options is used everywhere. No runtime dependency.
  */
 export class OpenAICompatibleBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;
@@ -83,7 +85,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     this.#pool = new ReplicaPool(resolved.baseURLs, resolved.maxConcurrencyPerReplica);
     this.#transport = resolved.fetch
       ? createFetchTransport(resolved.fetch)
-      : createNodeTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
+      : this.defaultTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
     // Everything this backend says (errors, log lines, warnings, its description) passes through here.
     this.#redactor = new Redactor([
       ...(resolved.apiKey ? [resolved.apiKey] : []),
@@ -108,6 +110,23 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       ].filter((secret) => secret.length >= 8),
       { shapes: false },
     );
+  }
+
+  /**
+   * The transport used when no `fetch` is passed: the runtime's global `fetch`, looked up at each call
+   * (so a runtime or test that swaps it is honoured). The Node build overrides this with `node:http`.
+   * @internal
+   */
+  protected defaultTransport(_maxSockets: number): HttpTransport {
+    if (typeof globalThis.fetch !== 'function') {
+      throw new InvalidInputError('OpenAICompatibleBackend options', [
+        {
+          path: 'fetch',
+          message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+        },
+      ]);
+    }
+    return createFetchTransport((input, init) => globalThis.fetch(input, init));
   }
 
   /** Replica URLs as errors show them: without credentials. */

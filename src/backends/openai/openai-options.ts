@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from '../../contract/errors.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from './dialect.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './response-limit.js';
@@ -6,9 +6,11 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 
 /** Where the backend reports retries; never given a credential. */
 export interface BackendLogger {
+  /** Called with one line for each retry and each ignored option. */
   warn(message: string): void;
 }
 
+/** Options of `OpenAICompatibleBackend`: the server, model, dialect, credentials, limits and retries. */
 export interface OpenAICompatibleBackendOptions {
   /**
    * The server's API root, e.g. `http://localhost:8000/v1`, or several replicas of the same model to
@@ -47,8 +49,8 @@ export interface OpenAICompatibleBackendOptions {
   cleanOutput?: boolean;
   logger?: BackendLogger;
   /**
-   * An HTTP client to use instead of the built-in `node:http` transport: `fetch` (or one with a proxy
-   * dispatcher), or a test double.
+   * An HTTP client to use instead of the default one (the runtime's `fetch`; `node:http` in the Node
+   * build): a `fetch` with a proxy dispatcher, or a test double.
    */
   fetch?: typeof fetch;
   /** Source of jitter in [0, 1). Default `Math.random`. */

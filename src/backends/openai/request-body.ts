@@ -1,6 +1,7 @@
 import type { BackendWarning, GenerateOptions } from '../language-backend.js';
 import type { Dialect, Endpoint } from './dialect.js';
 
+/** What `buildRequestBody` needs: the dialect, endpoint, model and the call's options. */
 export interface RequestBodyArgs {
   dialect: Dialect;
   endpoint: Endpoint;
@@ -13,6 +14,7 @@ export interface RequestBodyArgs {
   chatTemplateKwargs: Record<string, unknown> | null;
 }
 
+/** The HTTP request a `doGenerate` call becomes: path, endpoint, body and warnings. */
 export interface PlannedRequest {
   /** Path below the base URL: `/chat/completions` or `/completions`. */
   path: '/chat/completions' | '/completions';

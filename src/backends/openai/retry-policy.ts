@@ -12,6 +12,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/** Retries, backoff and `retry-after` limits used when `retry` sets none (haggle's choice). */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   maxRetries: 4,
   initialDelayMs: 200,

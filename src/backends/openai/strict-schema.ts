@@ -14,6 +14,7 @@ const UNSUPPORTED_KEYWORDS = [
   'maxProperties',
 ];
 
+/** A schema rewritten for OpenAI's strict mode, with what had to change. */
 export interface StrictSchemaResult {
   schema: JsonSchema;
   /** What was changed, for the warning: dropped keywords and merged branches. */

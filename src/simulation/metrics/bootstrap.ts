@@ -2,6 +2,7 @@ import { InvalidInputError, type ValidationIssue } from '../../contract/errors.j
 import { Random } from '../../internal/random.js';
 import { quantile } from '../distribution.js';
 
+/** Bootstrap settings: resamples, seed and confidence level. */
 export interface BootstrapOptions {
   /** Resamples drawn. Default 1000. */
   resamples?: number;

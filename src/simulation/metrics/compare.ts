@@ -5,6 +5,7 @@ import { contributionMatrix, metricDefinitions, type SessionSource } from './mea
 import type { MetricFamily, MetricUnit } from './metric.js';
 import { sessionFacts } from './session-facts.js';
 
+/** Options of `compare`: bootstrap settings and the two columns' names. */
 export interface CompareOptions extends BootstrapOptions {
   /** Column names, as the card's table has them. Default `{ run: 'model', reference: 'source' }`. */
   labels?: { run?: string; reference?: string };
@@ -30,6 +31,7 @@ export interface ComparisonRow {
   n: { run: number; reference: number };
 }
 
+/** Two runs compared metric by metric, with confidence intervals. */
 export interface Comparison {
   labels: { run: string; reference: string };
   /** Finished sessions of each side: what the metrics stand on. */

@@ -12,6 +12,7 @@ export function dealRate(sessions: readonly SessionResult[]): number | null {
   return finished.filter((s) => s.outcome.status === 'deal').length / finished.length;
 }
 
+/** The deal rate: the share of finished sessions that end in a deal. */
 export const DEAL_RATE_METRIC: MetricDefinition = {
   id: 'deal-rate',
   family: 'deal-rate',

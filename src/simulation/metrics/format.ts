@@ -31,6 +31,7 @@ export function formatMetricDelta(delta: number | null, unit: MetricUnit): strin
   }
 }
 
+/** A confidence interval as text in its metric's unit (`–` when there is none). */
 export function formatInterval(ci: [number, number] | null, unit: MetricUnit): string {
   if (ci === null) return '–';
   const plain = (v: number) => formatMetricDelta(v, unit).replace(' pp', '');

@@ -31,6 +31,7 @@ export const METRIC_FAMILIES: readonly MetricFamilyBuilder[] = [
 /** Sessions to measure: results of a run in memory, or loaded from JSONL with `loadSessions`. */
 export type SessionSource = readonly SessionResult[];
 
+/** One metric measured on a set of sessions, with its confidence interval. */
 export interface MetricEstimate {
   id: string;
   family: MetricFamily;

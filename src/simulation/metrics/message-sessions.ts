@@ -27,6 +27,7 @@ export function messageSessionRate(sessions: readonly SessionResult[]): number |
   return counted.filter(hasMessage).length / counted.length;
 }
 
+/** The share of finished sessions in which some turn carried a message. */
 export const MESSAGE_SESSION_RATE_METRIC: MetricDefinition = {
   id: 'message-session-rate',
   family: 'messages',

@@ -1,5 +1,6 @@
 import type { SessionFacts } from './session-facts.js';
 
+/** The group a metric belongs to: deal rate, messages, session length, price, response time, segment, label. */
 export type MetricFamily =
   | 'deal-rate'
   | 'messages'

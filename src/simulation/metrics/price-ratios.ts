@@ -3,6 +3,7 @@ import type { SessionResult } from '../session-result.js';
 import type { MetricFamilyBuilder } from './metric.js';
 import { sessionFacts } from './session-facts.js';
 
+/** One bin of a price-ratio histogram: its edges, its count and its share of the sessions. */
 export interface HistogramBin {
   /** Inclusive lower edge. */
   from: number;
@@ -12,6 +13,7 @@ export interface HistogramBin {
   share: number;
 }
 
+/** Options of `priceRatioHistogram`: which price, and the bin width. */
 export interface PriceRatioHistogramOptions {
   /** Which price: the agreed one (deals) or the buyer's first offer. Default `final`. */
   price?: 'final' | 'first-offer';

@@ -14,6 +14,7 @@ export type ReferenceStatistic =
   /** Finished sessions in which some turn carries a message, over finished sessions. */
   | 'message-session-share';
 
+/** One number a source publishes, with where it comes from. */
 export interface PublishedValue {
   /** Stable id within the set, e.g. `population-deal-rate`. */
   id: string;
@@ -34,6 +35,7 @@ export interface PublishedValue {
   assumed?: string;
 }
 
+/** The numbers one source publishes (a model card), to set a run beside. */
 export interface ReferenceSet {
   /** `card:<profile id>`. */
   id: string;
@@ -114,4 +116,5 @@ export const CARD_REFERENCE_SET: ReferenceSet = Object.freeze({
   ] satisfies PublishedValue[]),
 });
 
+/** Every published reference set haggle knows. */
 export const REFERENCE_SETS: readonly ReferenceSet[] = Object.freeze([CARD_REFERENCE_SET]);

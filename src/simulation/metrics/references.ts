@@ -24,6 +24,7 @@ export interface ReferenceRow {
   runModel: boolean;
 }
 
+/** A run set beside a published reference set, value by value. */
 export interface ReferenceComparison {
   set: { id: string; title: string; source: string };
   /** Sessions in the run, and how many of them finished (errored and aborted ones are left out). */

@@ -4,6 +4,7 @@ import { PRICE_TIERS, type PriceTier } from '../synthetic-contexts.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 import { type SessionFacts, sessionFacts } from './session-facts.js';
 
+/** Sessions, deals, deal rate and mean final price ratio of one segment (a category, a price tier). */
 export interface SegmentRow<K extends string = string> {
   segment: K;
   /** Finished sessions of the segment (failed ones are no result). */

@@ -46,6 +46,7 @@ export function labelKey(role: Role, label: string): string {
   return `${role}:${label}`;
 }
 
+/** The facts about one session that the metrics use: offers, prices as shares of the list price, labels. */
 export function sessionFacts(result: SessionResult): SessionFacts {
   const { context, turns, outcome } = result;
   const listPrice = context.listPrice;

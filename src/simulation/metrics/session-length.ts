@@ -13,6 +13,7 @@ export const SESSION_LENGTH_BANDS: readonly { name: string; min: number; max: nu
   { name: '11+ turns', min: 11, max: Number.POSITIVE_INFINITY },
 ];
 
+/** How many finished sessions took each number of turns. */
 export interface SessionLengthDistribution {
   /** Finished sessions: a failed session's length says when it failed, not how long a negotiation runs. */
   sessions: number;
@@ -21,6 +22,7 @@ export interface SessionLengthDistribution {
   mean: number | null;
 }
 
+/** Counts finished sessions by number of turns (failed ones are left out). */
 export function sessionLengthDistribution(all: readonly SessionResult[]): SessionLengthDistribution {
   const sessions = finishedOnly(all);
   const lengths = sessions.map((s) => s.outcome.turns);

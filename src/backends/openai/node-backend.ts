@@ -1,0 +1,15 @@
+import { createNodeTransport, type HttpTransport } from './node-transport.js';
+import { OpenAICompatibleBackend as FetchOpenAICompatibleBackend } from './openai-compatible-backend.js';
+
+/**
+ * The Node build of {@link FetchOpenAICompatibleBackend | OpenAICompatibleBackend}: the same backend,
+ * posting through `node:http` with a keep-alive agent by default, since Node 20's `fetch` spends several
+ * times more CPU per request (bench/remote.ts). `haggle` resolves to it under Node; `haggle/node`
+ * exports it for other runtimes with Node's modules (Deno, Bun).
+ */
+export class OpenAICompatibleBackend extends FetchOpenAICompatibleBackend {
+  /** @internal */
+  protected override defaultTransport(maxSockets: number): HttpTransport {
+    return createNodeTransport(maxSockets);
+  }
+}
