@@ -1,4 +1,5 @@
 import { compileArray } from './compile-array.js';
+import { CompileBudget } from './compile-budget.js';
 import { compileNumber } from './compile-number.js';
 import { compileObject } from './compile-object.js';
 import { compileString } from './compile-string.js';
@@ -15,6 +16,7 @@ import {
   type Schema,
   SUPPORTED,
 } from './schema-keywords.js';
+import { resolveReferences } from './schema-references.js';
 import { canonical, satisfies } from './value-check.js';
 
 export interface SchemaCompileOptions {
@@ -39,7 +41,21 @@ export interface SchemaCompileOptions {
    * meaning: any other key, with any value, subject to `patternProperties` and `propertyNames`).
    */
   additionalProperties?: 'forbid' | 'allow';
+  /**
+   * Most levels of schemas within schemas, references followed (default 256): deeper schemas are
+   * refused with `SchemaLimitError` rather than exhausting the stack (see docs/decoding.md).
+   */
+  maxDepth?: number;
+  /** Most grammar nodes one schema may compile to (default 200,000, some tens of MB); beyond: refused. */
+  maxNodes?: number;
+  /** Most milliseconds compiling may take (default 10,000); beyond: `SchemaLimitError`. */
+  timeBudgetMs?: number;
+  /** Stops compiling (with `HaggleAbortError`) when aborted. */
+  signal?: AbortSignal;
 }
+
+/** Defaults of the compile bounds (haggle's choice; see docs/decoding.md, "Bounds"). */
+export const COMPILE_LIMITS = { maxDepth: 256, maxNodes: 200_000, timeBudgetMs: 10_000 } as const;
 
 export interface CompiledNodes {
   root: GrammarNode;
@@ -67,11 +83,20 @@ export class SchemaCompiler {
   readonly maxDigits: number;
   readonly propertyOrder: 'schema' | 'any';
   readonly additionalPropertiesDefault: 'forbid' | 'allow';
+  readonly budget: CompileBudget;
+  /** The schema, its references rewritten into pointers from its root (schema-references.ts). */
+  private readonly document: unknown;
+  /** How many `compile` calls are open: the nesting depth, references included. */
+  private depth = 0;
 
-  constructor(
-    private readonly document: unknown,
-    options: SchemaCompileOptions = {},
-  ) {
+  constructor(document: unknown, options: SchemaCompileOptions = {}) {
+    this.budget = new CompileBudget(
+      options.maxDepth ?? COMPILE_LIMITS.maxDepth,
+      options.maxNodes ?? COMPILE_LIMITS.maxNodes,
+      options.timeBudgetMs ?? COMPILE_LIMITS.timeBudgetMs,
+      options.signal,
+    );
+    this.document = resolveReferences(document, this.budget);
     this.flexible = options.whitespace === 'flexible';
     this.maxFractionDigits = options.maxFractionDigits ?? 6;
     this.maxDigits = options.maxDigits ?? 15;
@@ -79,7 +104,11 @@ export class SchemaCompiler {
     this.additionalPropertiesDefault = options.additionalProperties ?? 'forbid';
     const dialect = (document as { $schema?: unknown } | null)?.$schema;
     this.refOverridesSiblings = typeof dialect === 'string' && /draft-0[3-7]\//.test(dialect);
-    this.algebra = new SchemaAlgebra((ref, path) => this.resolve(ref, path), this.refOverridesSiblings);
+    this.algebra = new SchemaAlgebra(
+      (ref, path) => this.resolve(ref, path),
+      this.refOverridesSiblings,
+      this.budget,
+    );
   }
 
   compileDocument(): CompiledNodes {
@@ -94,6 +123,8 @@ export class SchemaCompiler {
   }
 
   add<T extends GrammarNode>(make: (id: number) => T): T {
+    this.budget.nodes(this.nodes.length + 1);
+    this.budget.tick('#');
     const node = make(this.nodes.length);
     this.nodes.push(node);
     return node;
@@ -132,6 +163,16 @@ export class SchemaCompiler {
   }
 
   compile(schema: unknown, path: string, collect: boolean): GrammarNode {
+    this.budget.tick(path);
+    this.budget.depth(++this.depth, path);
+    try {
+      return this.compileAt(schema, path, collect);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private compileAt(schema: unknown, path: string, collect: boolean): GrammarNode {
     if (schema === true) return this.any();
     if (schema === false) throw new UnsatisfiableSchemaError(path, 'the schema is `false`');
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -357,13 +398,7 @@ export class SchemaCompiler {
   }
 
   private reference(ref: unknown, path: string): GrammarNode {
-    if (typeof ref !== 'string' || !ref.startsWith('#')) {
-      throw new UnsupportedSchemaError(
-        '$ref',
-        path,
-        `only local references ("#/...") are supported: ${String(ref)}`,
-      );
-    }
+    if (typeof ref !== 'string') throw new UnsupportedSchemaError('$ref', path, 'not a string');
     const known = this.references.get(ref);
     if (known) return known;
     const node = this.add((id) => new ReferenceNode(id));
@@ -372,7 +407,18 @@ export class SchemaCompiler {
     return node;
   }
 
+  /**
+   * The schema a reference names. References come rewritten into pointers from the root wherever they
+   * name something in the document (schema-references.ts); anything else names nothing it holds.
+   */
   resolve(ref: string, path: string): unknown {
+    if (ref !== '#' && !ref.startsWith('#/')) {
+      throw new UnsupportedSchemaError(
+        '$ref',
+        path,
+        `cannot resolve ${ref}: no schema in this document has that URI, $id or anchor (remote schemas are not fetched)`,
+      );
+    }
     let target: unknown = this.document;
     for (const part of ref.slice(1).split('/').slice(1)) {
       const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -393,20 +439,36 @@ export class SchemaCompiler {
     return node;
   }
 
-  /** A reference cycle that reads no byte before coming back would loop forever: refuse it. */
+  /**
+   * A reference cycle that reads no byte before coming back would loop forever: refuse it. A depth-first
+   * search with its own stack (a grammar's chains of first children can be thousands long).
+   */
   private checkLeftRecursion(): void {
     const state = new Map<GrammarNode, 'open' | 'done'>();
-    const visit = (node: GrammarNode): void => {
-      if (node.kind === 'leaf') return;
-      const seen = state.get(node);
-      if (seen === 'done') return;
-      if (seen === 'open')
-        throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
-      state.set(node, 'open');
-      for (const child of node.firstChildren()) visit(child);
-      state.set(node, 'done');
-    };
-    for (const node of this.nodes) visit(node);
+    for (const root of this.nodes) {
+      if (root.kind === 'leaf' || state.has(root)) continue;
+      state.set(root, 'open');
+      const stack: Array<{ node: GrammarNode; children: GrammarNode[]; next: number }> = [
+        { node: root, children: root.firstChildren(), next: 0 },
+      ];
+      while (stack.length > 0) {
+        this.budget.tick('#');
+        const top = stack[stack.length - 1] as (typeof stack)[number];
+        const child = top.children[top.next++];
+        if (child === undefined) {
+          state.set(top.node, 'done');
+          stack.pop();
+          continue;
+        }
+        if (child.kind === 'leaf') continue;
+        const seen = state.get(child);
+        if (seen === 'done') continue;
+        if (seen === 'open')
+          throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
+        state.set(child, 'open');
+        stack.push({ node: child, children: child.firstChildren(), next: 0 });
+      }
+    }
   }
 
   /** Shortest sentence of every node, by relaxation until nothing changes (handles cycles). */
@@ -417,6 +479,7 @@ export class SchemaCompiler {
     while (changed) {
       changed = false;
       for (const node of this.nodes) {
+        this.budget.tick('#');
         let candidate: number[] | null;
         if (node.kind === 'leaf') candidate = node.completion(node.initial());
         else if (node instanceof ChoiceNode) {
