@@ -15,7 +15,8 @@ export const MASKBENCH_OPTIONS = {
   maxDigits: 17,
 } as const;
 
-const REFUSALS = new Set(['UnsupportedSchemaError', 'UnsatisfiableSchemaError']);
+// A schema past the compiler's bounds (SchemaLimitError) is refused up front too, with a typed error.
+const REFUSALS = new Set(['UnsupportedSchemaError', 'UnsatisfiableSchemaError', 'SchemaLimitError']);
 
 export function haggleEngine(setup: EngineSetup): Engine {
   const { vocabulary } = setup;

@@ -77,6 +77,19 @@ export function compileSchema(
       { path: 'maxDigits', message: 'an integer from 1 to 17' },
     ]);
   }
+  for (const [name, value] of [
+    ['maxDepth', options.maxDepth],
+    ['maxNodes', options.maxNodes],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);
+    }
+  }
+  if (options.timeBudgetMs !== undefined && !(options.timeBudgetMs >= 0)) {
+    throw new InvalidInputError('CompileOptions', [
+      { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
+    ]);
+  }
   const trie = prepareVocabulary(vocabulary);
   const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
   const grammar = new CompiledGrammar(
