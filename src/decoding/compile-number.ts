@@ -30,6 +30,7 @@ export function compileNumber(c: SchemaCompiler, s: Schema, path: string, intege
         upper,
         maxFractionDigits: c.maxFractionDigits,
         maxDigits: c.maxDigits,
+        exponent: c.numberSyntax === 'json',
         ...(multipleOf === undefined ? {} : { multipleOf: multipleOf as number }),
       }),
   );

@@ -6,6 +6,7 @@ import { compileString } from './compile-string.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ReferenceNode, SequenceNode, type Shortest } from './nodes.js';
+import { NumberLeaf } from './number-leaf.js';
 import { checkExclusive } from './oneof-exclusivity.js';
 import { type Flat, SchemaAlgebra, valuesOf } from './schema-algebra.js';
 import {
@@ -29,6 +30,14 @@ export interface SchemaCompileOptions {
   maxFractionDigits?: number;
   /** Most significant digits of a number (default 15: every such decimal is exact as a double). */
   maxDigits?: number;
+  /**
+   * How numbers may be spelt. `plain` (default): without an exponent, and an `enum`/`const` number as
+   * `JSON.stringify` spells it (`2`), the compact spelling a model is trained on. `json`: every spelling
+   * JSON's grammar has for the same values: an exponent part in `type: number` values (`1.256e-05`,
+   * `1E+3`), and an `enum`/`const` number in any spelling equal to it (`2`, `2.0`, `2e0`, `20e-1`), as a
+   * JSON Schema validator compares them. Integers (`type: integer`) never take a point or an exponent.
+   */
+  numberSyntax?: 'plain' | 'json';
   /**
    * `schema` (default): declared properties are written in the order of `properties`, the order a model
    * is trained to write them in (and one spelling per object, so fewer tokens to choose between).
@@ -81,6 +90,7 @@ export class SchemaCompiler {
   readonly flexible: boolean;
   readonly maxFractionDigits: number;
   readonly maxDigits: number;
+  readonly numberSyntax: 'plain' | 'json';
   readonly propertyOrder: 'schema' | 'any';
   readonly additionalPropertiesDefault: 'forbid' | 'allow';
   readonly budget: CompileBudget;
@@ -100,6 +110,7 @@ export class SchemaCompiler {
     this.flexible = options.whitespace === 'flexible';
     this.maxFractionDigits = options.maxFractionDigits ?? 6;
     this.maxDigits = options.maxDigits ?? 15;
+    this.numberSyntax = options.numberSyntax ?? 'plain';
     this.propertyOrder = options.propertyOrder ?? 'schema';
     this.additionalPropertiesDefault = options.additionalProperties ?? 'forbid';
     const dialect = (document as { $schema?: unknown } | null)?.$schema;
@@ -300,6 +311,26 @@ export class SchemaCompiler {
     return this.choice(texts.map((text) => this.value(JSON.parse(text))));
   }
 
+  /**
+   * A number of an enum or const: `JSON.stringify`'s spelling, or under `numberSyntax: 'json'` every
+   * spelling of the same value (a number leaf bounded to it), where the leaf can write the value exactly.
+   */
+  private numberValue(v: number): GrammarNode {
+    const text = JSON.stringify(v);
+    if (this.numberSyntax !== 'json') return this.literal(text);
+    const options = {
+      integer: false,
+      lower: { value: v, exclusive: false },
+      upper: { value: v, exclusive: false },
+      maxFractionDigits: this.maxFractionDigits,
+      maxDigits: this.maxDigits,
+      exponent: true,
+    };
+    const leaf = new NumberLeaf(-1, options);
+    if (!leaf.satisfiable() || !leaf.accepts(text)) return this.literal(text);
+    return this.add((id) => new NumberLeaf(id, options));
+  }
+
   /** One JSON value, spelled as JSON.stringify does, with whitespace where the mode allows it. */
   private value(v: unknown): GrammarNode {
     if (Array.isArray(v) && v.length > 0) {
@@ -320,6 +351,7 @@ export class SchemaCompiler {
       parts.push(this.punctuation('}', true, false));
       return this.sequence(parts);
     }
+    if (typeof v === 'number') return this.numberValue(v);
     return this.literal(JSON.stringify(v));
   }
 
