@@ -448,7 +448,7 @@ export class SchemaCompiler {
       throw new UnsupportedSchemaError(
         '$ref',
         path,
-        `cannot resolve ${ref}: no schema in this document has that URI, $id or anchor (remote schemas are not fetched)`,
+        `cannot resolve ${ref}: no schema in this document (or more than one) has that URI, $id or anchor; remote schemas are not fetched`,
       );
     }
     let target: unknown = this.document;

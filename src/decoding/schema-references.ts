@@ -69,6 +69,8 @@ class ReferenceIndex {
   readonly resources = new Map<string, string[]>();
   /** `URI#name` -> raw keys of the schema that carries the anchor. */
   readonly anchors = new Map<string, string[]>();
+  /** Anchors declared by more than one schema. */
+  readonly ambiguous = new Set<string>();
   /** Whether the document declares any id or anchor (else pointers from the root need no rewriting). */
   identified = false;
 
@@ -94,7 +96,9 @@ class ReferenceIndex {
     else if (fragment.startsWith('/')) {
       keys = [...resource, ...fragment.slice(1).split('/').map(unescapePointer)];
       if (!exists(document, keys)) return unresolved;
-    } else keys = this.anchors.get(`${absolute.href}#${fragment}`);
+    } else if (!this.ambiguous.has(`${absolute.href}#${fragment}`)) {
+      keys = this.anchors.get(`${absolute.href}#${fragment}`);
+    }
     if (keys === undefined) return unresolved;
     return pointerOf(keys);
   }
@@ -144,7 +148,11 @@ function walk(root: Schema, dialect: Dialect, index: ReferenceIndex, budget: Com
     const s = value as Schema;
     let base = outer;
     if (schema) {
-      base = identify(s, place, outer, dialect, index);
+      // Drafts 4 to 7 ignore every keyword beside `$ref`, an id included (not at the root, whose id
+      // names the document either way).
+      const idIgnored =
+        (dialect === 'draft4' || dialect === 'draft7') && place !== null && typeof s.$ref === 'string';
+      base = idIgnored ? outer : identify(s, place, outer, dialect, index);
       if (typeof s.$ref === 'string') refs.push({ at: keysOf(place), ref: s.$ref, base });
     }
     for (const [key, sub] of Object.entries(s)) {
@@ -216,29 +224,23 @@ function identify(
       if (!index.resources.has(base)) index.resources.set(base, at());
     }
     // A plain-name fragment is an anchor (drafts 4 to 7); a pointer fragment names no new place.
-    if (fragment !== '' && !fragment.startsWith('/'))
-      addAnchor(index, `${uri.href}#${fragment}`, at(), keyword);
+    if (fragment !== '' && !fragment.startsWith('/')) addAnchor(index, `${uri.href}#${fragment}`, at());
   }
   if (dialect !== 'draft4' && dialect !== 'draft7') {
     for (const keyword of ['$anchor', '$dynamicAnchor']) {
       const name = s[keyword];
       if (typeof name !== 'string') continue;
       index.identified = true;
-      addAnchor(index, `${base}#${name}`, at(), keyword);
+      addAnchor(index, `${base}#${name}`, at());
     }
   }
   return base;
 }
 
-function addAnchor(index: ReferenceIndex, key: string, at: string[], keyword: string): void {
+/** An anchor declared twice names nothing: a reference to it is refused, the schema otherwise kept. */
+function addAnchor(index: ReferenceIndex, key: string, at: string[]): void {
   const known = index.anchors.get(key);
-  if (known !== undefined && pointerOf(known) !== pointerOf(at)) {
-    throw new UnsupportedSchemaError(
-      keyword,
-      pointerOf(at),
-      `${key} is also declared at ${pointerOf(known)}`,
-    );
-  }
+  if (known !== undefined && pointerOf(known) !== pointerOf(at)) index.ambiguous.add(key);
   index.anchors.set(key, at);
 }
 

@@ -155,6 +155,24 @@ describe('$ref: plain-name fragments and ids', () => {
     expectRefused(g, q, '5');
   });
 
+  it('drafts 4 to 7: an $id beside $ref is ignored, as every sibling of $ref is', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      $id: 'https://example.com/root.json',
+      type: 'object',
+      properties: { n: { $id: 'elsewhere.json', $ref: '#/definitions/ten' } },
+      required: ['n'],
+      additionalProperties: false,
+      definitions: { ten: { type: 'integer', minimum: 10 } },
+    };
+    expectMinimumTen(compile(schema));
+  });
+
+  it('an anchor declared twice is refused only where a reference uses it', () => {
+    const defs = { x: { $anchor: 'a', type: 'string' }, y: { $anchor: 'a', type: 'integer' } };
+    expectAccepted(compile({ type: 'integer', $defs: defs }), q, '3');
+  });
+
   it('two subschemas declaring the same anchor are refused', () => {
     const schema = {
       $ref: '#a',
