@@ -73,6 +73,13 @@ describe("numberSyntax: 'json': exponents", () => {
     expectRefused(g, q, '1e5');
   });
 
+  it('an unbounded integer may be longer than maxDigits (an id written as a number); a bounded one not', () => {
+    const long = '1234567890123456789012345';
+    expectAccepted(compile({ type: 'integer' }), q, long);
+    expectRefused(compile({ type: 'integer' }, {}), q, long);
+    expectRefused(compile({ type: 'integer', minimum: 0 }), q, long);
+  });
+
   it('integers take no exponent and no point', () => {
     const g = compile({ type: 'integer' });
     expectAccepted(g, q, '100');
