@@ -279,7 +279,7 @@ function exists(document: unknown, keys: readonly string[]): boolean {
 
 /** `#/a/b`, each key escaped as a JSON Pointer token and percent-encoded as a URI fragment. */
 export function pointerOf(keys: readonly string[]): string {
-  return `#${keys.map((key) => `/${encodeURIComponent(escapePointer(key))}`).join('')}`;
+  return `#${keys.map((key) => `/${escapePointer(key).replace(/%/g, '%25')}`).join('')}`;
 }
 
 function unescapePointer(token: string): string {

@@ -105,4 +105,16 @@ describe('bounded compilation: typed refusals, never a stack overflow', () => {
       expect(() => compileSchema({}, q.vocabulary, options)).toThrow(/maxDepth|maxNodes|timeBudgetMs/);
     }
   });
+
+  it('a minLength the pattern already implies is dropped (no length analysis), one it does not is kept', () => {
+    const implied = compileSchema(
+      { type: 'string', minLength: 1, pattern: '^(?:a+ ){0,99}a+$' },
+      q.vocabulary,
+    );
+    expectAccepted(implied, q, '"a a"');
+    expectRefused(implied, q, '""');
+    const kept = compileSchema({ type: 'string', minLength: 4, pattern: '^(?:a+ ){0,99}a+$' }, q.vocabulary);
+    expectRefused(kept, q, '"a a"');
+    expectAccepted(kept, q, '"aa a"');
+  });
 });
