@@ -5,7 +5,8 @@ import { SchemaRefused } from './engine.js';
 /**
  * MaskBench asks what a JSON Schema validator asks: any whitespace, properties in any order, other
  * properties allowed unless the schema says otherwise, and numbers as Python prints them (up to 17
- * significant digits, the shortest round trip of a double).
+ * significant digits, the shortest round trip of a double; an exponent for small and large floats)
+ * and as a validator compares them (an enum's 2 is also 2.0).
  */
 export const MASKBENCH_OPTIONS = {
   whitespace: 'flexible',
@@ -13,9 +14,11 @@ export const MASKBENCH_OPTIONS = {
   additionalProperties: 'allow',
   maxFractionDigits: 15,
   maxDigits: 17,
+  numberSyntax: 'json',
 } as const;
 
-const REFUSALS = new Set(['UnsupportedSchemaError', 'UnsatisfiableSchemaError']);
+// A schema past the compiler's bounds (SchemaLimitError) is refused up front too, with a typed error.
+const REFUSALS = new Set(['UnsupportedSchemaError', 'UnsatisfiableSchemaError', 'SchemaLimitError']);
 
 export function haggleEngine(setup: EngineSetup): Engine {
   const { vocabulary } = setup;

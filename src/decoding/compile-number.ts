@@ -4,6 +4,9 @@ import { type NumberBound, NumberLeaf } from './number-leaf.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import type { Schema } from './schema-keywords.js';
 
+/** Most digits of an unbounded integer under `numberSyntax: 'json'` (haggle's choice: far beyond ids). */
+const LONG_INTEGER_DIGITS = 100;
+
 /** `type: number` or `integer` with its bounds and multipleOf, enforced digit by digit. */
 export function compileNumber(c: SchemaCompiler, s: Schema, path: string, integer: boolean): GrammarNode {
   const lower = bound(s, 'minimum', 'exclusiveMinimum', path);
@@ -22,6 +25,10 @@ export function compileNumber(c: SchemaCompiler, s: Schema, path: string, intege
       );
     }
   }
+  // An integer with no bound and no multipleOf has no value JSON.parse could misread into breaking a
+  // rule, so under `numberSyntax: 'json'` it may be as long as JSON allows (an id written as a number),
+  // up to LONG_INTEGER_DIGITS; maxDigits keeps bounded values exact as doubles.
+  const longIntegers = integer && c.numberSyntax === 'json' && !lower && !upper && multipleOf === undefined;
   const leaf = c.add(
     (id) =>
       new NumberLeaf(id, {
@@ -29,7 +36,8 @@ export function compileNumber(c: SchemaCompiler, s: Schema, path: string, intege
         lower,
         upper,
         maxFractionDigits: c.maxFractionDigits,
-        maxDigits: c.maxDigits,
+        maxDigits: longIntegers ? LONG_INTEGER_DIGITS : c.maxDigits,
+        exponent: c.numberSyntax === 'json',
         ...(multipleOf === undefined ? {} : { multipleOf: multipleOf as number }),
       }),
   );

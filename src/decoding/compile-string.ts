@@ -31,7 +31,7 @@ function automatonFor(sources: string[]): PatternAutomaton {
 
 /** `type: string` with its length, `pattern` and `format` (the last two as one automaton). */
 export function compileString(c: SchemaCompiler, s: Schema, path: string, collect: boolean): GrammarNode {
-  const minLength = nonNegativeInteger(s.minLength, 'minLength', path) ?? 0;
+  let minLength = nonNegativeInteger(s.minLength, 'minLength', path) ?? 0;
   let maxLength = nonNegativeInteger(s.maxLength, 'maxLength', path) ?? Number.POSITIVE_INFINITY;
   const sources: string[] = [];
   if (s.pattern !== undefined) {
@@ -58,6 +58,13 @@ export function compileString(c: SchemaCompiler, s: Schema, path: string, collec
       if (error instanceof PatternSyntaxError)
         throw new UnsupportedSchemaError('pattern', path, error.message);
       throw error;
+    }
+    // A minLength every match of the pattern already meets (`minLength: 1` beside `^\S+$`) bounds
+    // nothing, and without a bound the string needs no length analysis of the pattern, which for a
+    // counted pattern (`^(?:\S+\s+){0,199}\S+$`) took seconds.
+    if (minLength > 0 && maxLength === Number.POSITIVE_INFINITY) {
+      const shortest = pattern.shortestAccepted(pattern.start);
+      if (shortest !== null && shortest.length >= minLength) minLength = 0;
     }
     const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
     const satisfiable = bounded

@@ -14,7 +14,8 @@ export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
    * start of the document and the inside of the strings (for patterns, a few of their states), at most
-   * `WARM_LIMIT` of the latter, so a schema with hundreds of patterns does not pay for all of them.
+   * `WARM_LIMIT` of the latter and for at most 20 ms after the first mask, so a schema with hundreds of
+   * patterns, or a few slow ones, does not pay for all of them.
    */
   warm?: boolean;
   /** Most masks kept per grammar (default 1024, about 19 MB for Qwen3); the oldest go first. */
@@ -78,6 +79,19 @@ export function compileSchema(
       { path: 'maxDigits', message: 'an integer from 1 to 17' },
     ]);
   }
+  for (const [name, value] of [
+    ['maxDepth', options.maxDepth],
+    ['maxNodes', options.maxNodes],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
+      throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);
+    }
+  }
+  if (options.timeBudgetMs !== undefined && !(options.timeBudgetMs >= 0)) {
+    throw new InvalidInputError('CompileOptions', [
+      { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
+    ]);
+  }
   const trie = prepareVocabulary(vocabulary);
   const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
   const grammar = new CompiledGrammar(
@@ -127,10 +141,14 @@ export class CompiledGrammar {
 
   /**
    * See `CompileOptions.warm`. The opening of every string first (most share one mask, computed once
-   * per vocabulary), then further pattern states, until `WARM_LIMIT` states have been warmed.
+   * per vocabulary), then further pattern states, until `WARM_LIMIT` states have been warmed or
+   * `WARM_BUDGET_MS` have passed since the first mask: warming is a head start, and the inside mask of
+   * a long pattern (`(\S+\s+){0,199}`) can take most of a second each, which time to first mask should
+   * not pay sixteen times over.
    */
   warm(nodes: readonly GrammarNode[]): void {
     this.matcher().mask();
+    const started = performance.now();
     const queues = nodes.flatMap((node) =>
       node instanceof StringLeaf ? [{ leaf: node, states: node.warmStates(8) }] : [],
     );
@@ -138,7 +156,7 @@ export class CompiledGrammar {
     for (let round = 0; round < 8; round++) {
       for (const { leaf, states } of queues) {
         if (round >= states.length) continue;
-        if (warmed++ >= WARM_LIMIT) return;
+        if (warmed++ >= WARM_LIMIT || performance.now() - started > WARM_BUDGET_MS) return;
         this.inside.mask(leaf, states[round]);
       }
     }
@@ -328,6 +346,8 @@ function isInsideString(frame: Frame): boolean {
   return frame.node instanceof StringLeaf && frame.node.isInside(frame.state);
 }
 
+/** Milliseconds compile-time warming may take after the first mask (haggle's choice). */
+const WARM_BUDGET_MS = 20;
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;
 /** Subtrees this large (in trie nodes) where a string opens take its staying tokens from the cache. */

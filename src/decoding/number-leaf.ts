@@ -1,4 +1,12 @@
 import { DEAD, Leaf } from './nodes.js';
+import {
+  completeWithExponent,
+  endsAfterE,
+  feasibleAfterE,
+  finishExponent,
+  type Lattice,
+  mantissaWitness,
+} from './number-exponent.js';
 
 /** A bound of a number schema, as given: `minimum: 40` or `exclusiveMaximum: 100`. */
 export interface NumberBound {
@@ -16,12 +24,20 @@ export interface NumberLeafOptions {
   maxDigits: number;
   /** `multipleOf`, when it has at most as many fraction digits as the leaf writes. */
   multipleOf?: number;
+  /**
+   * Whether an exponent part may follow (`1.256e-05`; `numberSyntax: 'json'`). It adds spellings, never
+   * values: see number-exponent.ts. Numbers only: an integer leaf never writes one.
+   */
+  exponent?: boolean;
 }
 
 const BYTE_MINUS = 0x2d;
 const BYTE_DOT = 0x2e;
 const BYTE_0 = 0x30;
 const BYTE_9 = 0x39;
+const BYTE_PLUS = 0x2b;
+const BYTE_E = 0x65;
+const BYTE_UPPER_E = 0x45;
 
 /**
  * A JSON number whose bounds are enforced while it is written. The state is the text so far; a byte is
@@ -38,6 +54,10 @@ export class NumberLeaf extends Leaf {
   private readonly high: bigint | null;
   /** multipleOf, scaled (1n when there is none): every value written is a multiple of it. */
   private readonly divisor: bigint;
+  /** Whether an exponent may be written (numbers under `numberSyntax: 'json'`). */
+  private readonly exponent: boolean;
+  /** The leaf's values as number-exponent.ts reads them. */
+  private readonly lattice: Lattice;
 
   constructor(
     id: number,
@@ -62,6 +82,13 @@ export class NumberLeaf extends Leaf {
         throw new RangeError(`multipleOf ${options.multipleOf} is finer than the digits written`);
       this.divisor = floor;
     }
+    this.exponent = options.exponent === true && !options.integer;
+    this.lattice = {
+      fractionDigits: this.fractionDigits,
+      maxDigits: options.maxDigits,
+      reaches: (negative, from, to, step) => this.reaches(negative, from, to, step),
+      accepts: (value) => value % this.divisor === 0n && this.inRange(value),
+    };
   }
 
   /** Whether `multipleOf` can be enforced exactly (see NumberLeafOptions.multipleOf). */
@@ -71,6 +98,16 @@ export class NumberLeaf extends Leaf {
   ): boolean {
     const { floor, exact } = scaled(multipleOf, options.integer ? 0 : options.maxFractionDigits);
     return exact && floor > 0n;
+  }
+
+  /** Whether the leaf takes `text` whole (byte by byte, then may end there). */
+  accepts(text: string): boolean {
+    let state: unknown = this.initial();
+    for (let i = 0; i < text.length; i++) {
+      state = this.step(state, text.charCodeAt(i));
+      if (state === DEAD) return false;
+    }
+    return this.canEnd(state);
   }
 
   /** Whether any number at all satisfies the bounds under the digit limits. */
@@ -88,12 +125,19 @@ export class NumberLeaf extends Leaf {
     if (byte >= BYTE_0 && byte <= BYTE_9) next = text + String.fromCharCode(byte);
     else if (byte === BYTE_MINUS && text === '') next = '-';
     else if (byte === BYTE_DOT && !this.options.integer) next = `${text}.`;
-    else return DEAD;
+    else if (
+      this.exponent &&
+      (byte === BYTE_E || byte === BYTE_UPPER_E || byte === BYTE_PLUS || byte === BYTE_MINUS)
+    ) {
+      // The grammar of the exponent (`e`, then an optional sign, then digits) is parse()'s.
+      next = text + String.fromCharCode(byte);
+    } else return DEAD;
     return this.feasible(next) ? next : DEAD;
   }
 
   canEnd(state: unknown): boolean {
     const parts = parse(state as string);
+    if (parts?.exponent) return endsAfterE(this.lattice, parts);
     if (!parts || parts.int === '' || parts.frac === '') return false;
     const magnitude = this.magnitude(parts.int, parts.frac ?? '');
     if (magnitude === null) return false;
@@ -109,6 +153,7 @@ export class NumberLeaf extends Leaf {
     const text = state as string;
     const parts = parse(text);
     if (!parts) return text;
+    if (this.exponent) return this.exponentKey(text, parts);
     // When every completion of the text is within the bounds (always, without bounds), only its shape
     // matters (sign, digits so far, point): "899." and "640." allow the same tokens under [200, 2000].
     if ((this.low !== null || this.high !== null) && !this.boundsInactive(parts)) return text;
@@ -123,11 +168,22 @@ export class NumberLeaf extends Leaf {
   completion(state: unknown): number[] {
     let text = state as string;
     const out: number[] = [];
+    if (this.exponent) {
+      // Only what an exponent can finish is finished with one; the rest greedily without (below).
+      const parts = parse(text) as NumberParts;
+      let tail: string | null = null;
+      if (parts.exponent) tail = this.canEnd(text) ? '' : finishExponent(this.lattice, parts);
+      else if (!this.feasiblePlain(parts)) {
+        const witness = mantissaWitness(this.lattice, parts);
+        if (witness !== null) tail = completeWithExponent(this.lattice, parts, witness);
+      }
+      if (tail !== null) return [...tail].map((c) => c.charCodeAt(0));
+    }
     const order = [0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, BYTE_DOT, BYTE_MINUS];
     while (!this.canEnd(text)) {
       let chosen = -1;
       for (const byte of order) {
-        const next = this.step(text, byte);
+        const next = this.stepPlain(text, byte);
         if (next !== DEAD && this.canEnd(next)) {
           chosen = byte;
           break;
@@ -136,7 +192,7 @@ export class NumberLeaf extends Leaf {
       }
       if (chosen < 0) return out; // unreachable: every state the leaf produces has a completion
       out.push(chosen);
-      text = this.step(text, chosen) as string;
+      text = this.stepPlain(text, chosen) as string;
     }
     return out;
   }
@@ -185,10 +241,49 @@ export class NumberLeaf extends Leaf {
     return (this.low === null || value >= this.low) && (this.high === null || value <= this.high);
   }
 
+  /** `step` without exponents: the greedy completion's, which must not wander into one. */
+  private stepPlain(text: string, byte: number): string | typeof DEAD {
+    let next: string;
+    if (byte >= BYTE_0 && byte <= BYTE_9) next = text + String.fromCharCode(byte);
+    else if (byte === BYTE_MINUS && text === '') next = '-';
+    else if (byte === BYTE_DOT && !this.options.integer) next = `${text}.`;
+    else return DEAD;
+    const parts = parse(next);
+    return parts !== null && !parts.exponent && this.feasiblePlain(parts) ? next : DEAD;
+  }
+
+  /**
+   * The cache key with exponents: the text, except where every exponent tail depends only on the shape,
+   * the zeros around the significant digits (which bound the exponents that stay on the lattice) and
+   * the sign: no bounds, or only `minimum` 0 (or `exclusiveMinimum` 0) for a text without a sign.
+   */
+  private exponentKey(text: string, parts: NumberParts): string {
+    const signOnly =
+      this.divisor === 1n &&
+      this.high === null &&
+      (this.low === null || (!parts.negative && (this.low === 0n || this.low === 1n)));
+    if (parts.exponent || !signOnly) return text;
+    const digits = parts.int + (parts.frac ?? '');
+    const leading = digits.length - digits.replace(/^0+/, '').length;
+    const trailing = digits.length - digits.replace(/0+$/, '').length;
+    const shape = parts.int === '' ? 'e' : parts.int === '0' ? 'z' : `d${parts.int.length}`;
+    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}^${leading}$${trailing}`;
+  }
+
   /** Whether some completion of `text` is a number in range. */
   private feasible(text: string): boolean {
     const parts = parse(text);
     if (!parts) return false;
+    if (parts.exponent) {
+      if (!this.exponent || parts.int === '' || parts.frac === '') return false;
+      return feasibleAfterE(this.lattice, parts);
+    }
+    if (this.feasiblePlain(parts)) return true;
+    return this.exponent && mantissaWitness(this.lattice, parts) !== null;
+  }
+
+  /** Whether some completion of the parts, without an exponent, is a number in range. */
+  private feasiblePlain(parts: NumberParts): boolean {
     const { negative, int, frac } = parts;
     const maxInt = this.options.maxDigits;
     if (int.length > maxInt) return false;
@@ -241,16 +336,27 @@ interface NumberParts {
   int: string;
   /** null: no point written yet. */
   frac: string | null;
+  /** null: no exponent (`e`) written yet. */
+  exponent: { sign: '' | '+' | '-'; digits: string } | null;
 }
 
-const PARTIAL = /^(-?)(0|[1-9][0-9]*)?(?:(\.)([0-9]*))?$/;
+const PARTIAL = /^(-?)(0|[1-9][0-9]*)?(?:(\.)([0-9]*))?(?:[eE]([+-]?)([0-9]*))?$/;
 
 function parse(text: string): NumberParts | null {
   const match = PARTIAL.exec(text);
   if (!match) return null;
   const int = match[2] ?? '';
   if (match[3] !== undefined && int === '') return null;
-  return { negative: match[1] === '-', int, frac: match[3] === undefined ? null : (match[4] ?? '') };
+  const exponent =
+    match[5] === undefined ? null : { sign: match[5] as '' | '+' | '-', digits: match[6] ?? '' };
+  // An `e` needs a whole mantissa before it.
+  if (exponent !== null && (int === '' || match[4] === '')) return null;
+  return {
+    negative: match[1] === '-',
+    int,
+    frac: match[3] === undefined ? null : (match[4] ?? ''),
+    exponent,
+  };
 }
 
 function lcm(a: bigint, b: bigint): bigint {

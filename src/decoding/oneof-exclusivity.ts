@@ -16,6 +16,7 @@ export function checkExclusive(
   const proof = new Disjointness(algebra, path);
   for (let i = 0; i < branches.length; i++) {
     for (let j = i + 1; j < branches.length; j++) {
+      algebra.budget.tick(path);
       const a = branches[i] as { branch: Flat; index: number };
       const b = branches[j] as { branch: Flat; index: number };
       if (!proof.disjoint(a.branch, b.branch, 0)) {

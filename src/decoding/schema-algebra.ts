@@ -1,3 +1,4 @@
+import { type CompileBudget, UNBOUNDED } from './compile-budget.js';
 import { UnsupportedSchemaError } from './errors.js';
 import { checkExclusive } from './oneof-exclusivity.js';
 import { intersect, isTrue } from './schema-intersection.js';
@@ -21,6 +22,7 @@ export class SchemaAlgebra {
   constructor(
     private readonly resolveRef: (ref: string, path: string) => unknown,
     private readonly refOverridesSiblings = false,
+    readonly budget: CompileBudget = UNBOUNDED,
   ) {}
 
   resolve = (ref: string): unknown => this.resolveRef(ref, '#');
@@ -31,6 +33,9 @@ export class SchemaAlgebra {
    * a cycle that would never end.
    */
   flatten(schema: unknown, path: string, refs: readonly string[] = [], context: Flat = {}): Flat {
+    this.budget.tick(path);
+    // Each reference inlined is a level deeper (a chain of `allOf: [{$ref}]` would exhaust the stack).
+    this.budget.depth(refs.length, path);
     if (context === false || schema === false) return false;
     if (schema === true) return context;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {

@@ -1,10 +1,12 @@
 import { compileArray } from './compile-array.js';
+import { CompileBudget } from './compile-budget.js';
 import { compileNumber } from './compile-number.js';
 import { compileObject } from './compile-object.js';
 import { compileString } from './compile-string.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ReferenceNode, SequenceNode, type Shortest } from './nodes.js';
+import { NumberLeaf } from './number-leaf.js';
 import { checkExclusive } from './oneof-exclusivity.js';
 import { type Flat, SchemaAlgebra, valuesOf } from './schema-algebra.js';
 import {
@@ -15,6 +17,7 @@ import {
   type Schema,
   SUPPORTED,
 } from './schema-keywords.js';
+import { resolveReferences } from './schema-references.js';
 import { canonical, satisfies } from './value-check.js';
 
 /** How a schema compiles: whitespace between tokens, number digits, property order, extra properties. */
@@ -29,6 +32,14 @@ export interface SchemaCompileOptions {
   /** Most significant digits of a number (default 15: every such decimal is exact as a double). */
   maxDigits?: number;
   /**
+   * How numbers may be spelt. `plain` (default): without an exponent, and an `enum`/`const` number as
+   * `JSON.stringify` spells it (`2`), the compact spelling a model is trained on. `json`: every spelling
+   * JSON's grammar has for the same values: an exponent part in `type: number` values (`1.256e-05`,
+   * `1E+3`), and an `enum`/`const` number in any spelling equal to it (`2`, `2.0`, `2e0`, `20e-1`), as a
+   * JSON Schema validator compares them. Integers (`type: integer`) never take a point or an exponent.
+   */
+  numberSyntax?: 'plain' | 'json';
+  /**
    * `schema` (default): declared properties are written in the order of `properties`, the order a model
    * is trained to write them in (and one spelling per object, so fewer tokens to choose between).
    * `any`: in any order, each at most once, as a JSON Schema validator reads an object.
@@ -40,7 +51,21 @@ export interface SchemaCompileOptions {
    * meaning: any other key, with any value, subject to `patternProperties` and `propertyNames`).
    */
   additionalProperties?: 'forbid' | 'allow';
+  /**
+   * Most levels of schemas within schemas, references followed (default 256): deeper schemas are
+   * refused with `SchemaLimitError` rather than exhausting the stack (see docs/decoding.md).
+   */
+  maxDepth?: number;
+  /** Most grammar nodes one schema may compile to (default 200,000, some tens of MB); beyond: refused. */
+  maxNodes?: number;
+  /** Most milliseconds compiling may take (default 10,000); beyond: `SchemaLimitError`. */
+  timeBudgetMs?: number;
+  /** Stops compiling (with `HaggleAbortError`) when aborted. */
+  signal?: AbortSignal;
 }
+
+/** Defaults of the compile bounds (haggle's choice; see docs/decoding.md, "Bounds"). */
+export const COMPILE_LIMITS = { maxDepth: 256, maxNodes: 200_000, timeBudgetMs: 10_000 } as const;
 
 export interface CompiledNodes {
   root: GrammarNode;
@@ -66,21 +91,36 @@ export class SchemaCompiler {
   readonly flexible: boolean;
   readonly maxFractionDigits: number;
   readonly maxDigits: number;
+  readonly numberSyntax: 'plain' | 'json';
   readonly propertyOrder: 'schema' | 'any';
   readonly additionalPropertiesDefault: 'forbid' | 'allow';
+  readonly budget: CompileBudget;
+  /** The schema, its references rewritten into pointers from its root (schema-references.ts). */
+  private readonly document: unknown;
+  /** How many `compile` calls are open: the nesting depth, references included. */
+  private depth = 0;
 
-  constructor(
-    private readonly document: unknown,
-    options: SchemaCompileOptions = {},
-  ) {
+  constructor(document: unknown, options: SchemaCompileOptions = {}) {
+    this.budget = new CompileBudget(
+      options.maxDepth ?? COMPILE_LIMITS.maxDepth,
+      options.maxNodes ?? COMPILE_LIMITS.maxNodes,
+      options.timeBudgetMs ?? COMPILE_LIMITS.timeBudgetMs,
+      options.signal,
+    );
+    this.document = resolveReferences(document, this.budget);
     this.flexible = options.whitespace === 'flexible';
     this.maxFractionDigits = options.maxFractionDigits ?? 6;
     this.maxDigits = options.maxDigits ?? 15;
+    this.numberSyntax = options.numberSyntax ?? 'plain';
     this.propertyOrder = options.propertyOrder ?? 'schema';
     this.additionalPropertiesDefault = options.additionalProperties ?? 'forbid';
     const dialect = (document as { $schema?: unknown } | null)?.$schema;
     this.refOverridesSiblings = typeof dialect === 'string' && /draft-0[3-7]\//.test(dialect);
-    this.algebra = new SchemaAlgebra((ref, path) => this.resolve(ref, path), this.refOverridesSiblings);
+    this.algebra = new SchemaAlgebra(
+      (ref, path) => this.resolve(ref, path),
+      this.refOverridesSiblings,
+      this.budget,
+    );
   }
 
   compileDocument(): CompiledNodes {
@@ -95,6 +135,8 @@ export class SchemaCompiler {
   }
 
   add<T extends GrammarNode>(make: (id: number) => T): T {
+    this.budget.nodes(this.nodes.length + 1);
+    this.budget.tick('#');
     const node = make(this.nodes.length);
     this.nodes.push(node);
     return node;
@@ -133,6 +175,16 @@ export class SchemaCompiler {
   }
 
   compile(schema: unknown, path: string, collect: boolean): GrammarNode {
+    this.budget.tick(path);
+    this.budget.depth(++this.depth, path);
+    try {
+      return this.compileAt(schema, path, collect);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private compileAt(schema: unknown, path: string, collect: boolean): GrammarNode {
     if (schema === true) return this.any();
     if (schema === false) throw new UnsatisfiableSchemaError(path, 'the schema is `false`');
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
@@ -260,6 +312,26 @@ export class SchemaCompiler {
     return this.choice(texts.map((text) => this.value(JSON.parse(text))));
   }
 
+  /**
+   * A number of an enum or const: `JSON.stringify`'s spelling, or under `numberSyntax: 'json'` every
+   * spelling of the same value (a number leaf bounded to it), where the leaf can write the value exactly.
+   */
+  private numberValue(v: number): GrammarNode {
+    const text = JSON.stringify(v);
+    if (this.numberSyntax !== 'json') return this.literal(text);
+    const options = {
+      integer: false,
+      lower: { value: v, exclusive: false },
+      upper: { value: v, exclusive: false },
+      maxFractionDigits: this.maxFractionDigits,
+      maxDigits: this.maxDigits,
+      exponent: true,
+    };
+    const leaf = new NumberLeaf(-1, options);
+    if (!leaf.satisfiable() || !leaf.accepts(text)) return this.literal(text);
+    return this.add((id) => new NumberLeaf(id, options));
+  }
+
   /** One JSON value, spelled as JSON.stringify does, with whitespace where the mode allows it. */
   private value(v: unknown): GrammarNode {
     if (Array.isArray(v) && v.length > 0) {
@@ -280,6 +352,7 @@ export class SchemaCompiler {
       parts.push(this.punctuation('}', true, false));
       return this.sequence(parts);
     }
+    if (typeof v === 'number') return this.numberValue(v);
     return this.literal(JSON.stringify(v));
   }
 
@@ -358,13 +431,7 @@ export class SchemaCompiler {
   }
 
   private reference(ref: unknown, path: string): GrammarNode {
-    if (typeof ref !== 'string' || !ref.startsWith('#')) {
-      throw new UnsupportedSchemaError(
-        '$ref',
-        path,
-        `only local references ("#/...") are supported: ${String(ref)}`,
-      );
-    }
+    if (typeof ref !== 'string') throw new UnsupportedSchemaError('$ref', path, 'not a string');
     const known = this.references.get(ref);
     if (known) return known;
     const node = this.add((id) => new ReferenceNode(id));
@@ -373,7 +440,18 @@ export class SchemaCompiler {
     return node;
   }
 
+  /**
+   * The schema a reference names. References come rewritten into pointers from the root wherever they
+   * name something in the document (schema-references.ts); anything else names nothing it holds.
+   */
   resolve(ref: string, path: string): unknown {
+    if (ref !== '#' && !ref.startsWith('#/')) {
+      throw new UnsupportedSchemaError(
+        '$ref',
+        path,
+        `cannot resolve ${ref}: no schema in this document (or more than one) has that URI, $id or anchor; remote schemas are not fetched`,
+      );
+    }
     let target: unknown = this.document;
     for (const part of ref.slice(1).split('/').slice(1)) {
       const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -394,20 +472,36 @@ export class SchemaCompiler {
     return node;
   }
 
-  /** A reference cycle that reads no byte before coming back would loop forever: refuse it. */
+  /**
+   * A reference cycle that reads no byte before coming back would loop forever: refuse it. A depth-first
+   * search with its own stack (a grammar's chains of first children can be thousands long).
+   */
   private checkLeftRecursion(): void {
     const state = new Map<GrammarNode, 'open' | 'done'>();
-    const visit = (node: GrammarNode): void => {
-      if (node.kind === 'leaf') return;
-      const seen = state.get(node);
-      if (seen === 'done') return;
-      if (seen === 'open')
-        throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
-      state.set(node, 'open');
-      for (const child of node.firstChildren()) visit(child);
-      state.set(node, 'done');
-    };
-    for (const node of this.nodes) visit(node);
+    for (const root of this.nodes) {
+      if (root.kind === 'leaf' || state.has(root)) continue;
+      state.set(root, 'open');
+      const stack: Array<{ node: GrammarNode; children: GrammarNode[]; next: number }> = [
+        { node: root, children: root.firstChildren(), next: 0 },
+      ];
+      while (stack.length > 0) {
+        this.budget.tick('#');
+        const top = stack[stack.length - 1] as (typeof stack)[number];
+        const child = top.children[top.next++];
+        if (child === undefined) {
+          state.set(top.node, 'done');
+          stack.pop();
+          continue;
+        }
+        if (child.kind === 'leaf') continue;
+        const seen = state.get(child);
+        if (seen === 'done') continue;
+        if (seen === 'open')
+          throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
+        state.set(child, 'open');
+        stack.push({ node: child, children: child.firstChildren(), next: 0 });
+      }
+    }
   }
 
   /** Shortest sentence of every node, by relaxation until nothing changes (handles cycles). */
@@ -418,6 +512,7 @@ export class SchemaCompiler {
     while (changed) {
       changed = false;
       for (const node of this.nodes) {
+        this.budget.tick('#');
         let candidate: number[] | null;
         if (node.kind === 'leaf') candidate = node.completion(node.initial());
         else if (node instanceof ChoiceNode) {

@@ -14,6 +14,29 @@ export function satisfies(
   resolve: (ref: string) => unknown,
   path = '#',
 ): boolean {
+  // A value nests only so deep, but references can chain without end (`{"$ref": "#"}` at the root).
+  if (nested >= MAX_NESTED_CHECKS) {
+    throw new UnsupportedSchemaError('$ref', path, 'references nest too deeply to check a value against');
+  }
+  nested++;
+  try {
+    return satisfiesHere(value, schema, resolve, path);
+  } finally {
+    nested--;
+  }
+}
+
+/** Open `satisfies` calls (the checks are synchronous: one counter serves them all). */
+let nested = 0;
+/** Most nested checks of one value (haggle's choice: far beyond any real schema, far within the stack). */
+const MAX_NESTED_CHECKS = 1000;
+
+function satisfiesHere(
+  value: unknown,
+  schema: unknown,
+  resolve: (ref: string) => unknown,
+  path: string,
+): boolean {
   if (schema === true) return true;
   if (schema === false) return false;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {

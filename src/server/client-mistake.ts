@@ -4,7 +4,7 @@ import { HttpError } from './http-io.js';
 /**
  * Backend errors that are the request's fault, answered 4xx so that clients do not retry them
  * (OpenAI clients, haggle's included, retry every 5xx): invalid input, a response_format schema the
- * decoder cannot enforce or no value satisfies, a prompt over the model's context (OpenAI's own code,
+ * decoder cannot enforce, no value satisfies or is past the compiler's bounds, a prompt over the model's context (OpenAI's own code,
  * `context_length_exceeded`, which clients recognise). Undefined for anything else.
  */
 export function clientMistake(error: HaggleError): HttpError | undefined {
@@ -13,6 +13,7 @@ export function clientMistake(error: HaggleError): HttpError | undefined {
       return new HttpError(400, error.message, { code: error.code });
     case 'unsupported-schema':
     case 'unsatisfiable-schema':
+    case 'schema-limit': // too deep, too large or too slow to compile: the same schema fails again
       return new HttpError(400, error.message, { code: error.code, param: 'response_format' });
     case 'context-length-exceeded':
       return new HttpError(400, error.message, { code: 'context_length_exceeded' });

@@ -1,0 +1,120 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HaggleAbortError } from '../../src/contract/errors.js';
+import { compileSchema, SchemaLimitError, UnsupportedSchemaError } from '../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from './qwen3.js';
+import { expectAccepted, expectRefused } from './walk.js';
+
+let q: Qwen3;
+beforeAll(async () => {
+  q = await qwen3();
+});
+
+/** Runs `compile` and returns what it threw (a RangeError from the stack would fail the test). */
+function thrown(compile: () => unknown): unknown {
+  try {
+    compile();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+function expectLimit(error: unknown, limit: SchemaLimitError['limit']): void {
+  expect(error).toBeInstanceOf(SchemaLimitError);
+  const e = error as SchemaLimitError;
+  expect(e.limit).toBe(limit);
+  expect(e.message).toContain(e.option);
+}
+
+/** definitions d0 .. d{n-1}, each `make(next)`, the last one `{type: integer, minimum: 10}`. */
+function chain(n: number, make: (next: string) => unknown): Record<string, unknown> {
+  const definitions: Record<string, unknown> = {};
+  for (let i = 0; i < n; i++) definitions[`d${i}`] = make(`#/definitions/d${i + 1}`);
+  definitions[`d${n}`] = { type: 'integer', minimum: 10 };
+  return { $ref: '#/definitions/d0', definitions };
+}
+
+describe('bounded compilation: typed refusals, never a stack overflow', () => {
+  const LEVELS = 10_000;
+  const shapes: Record<string, () => unknown> = {
+    'objects nested through references': () =>
+      chain(LEVELS, (next) => ({ type: 'object', properties: { x: { $ref: next } } })),
+    'references to references': () => chain(LEVELS, (next) => ({ $ref: next })),
+    'allOf of references': () => chain(LEVELS, (next) => ({ allOf: [{ $ref: next }], type: 'integer' })),
+    'objects nested inline': () => {
+      let schema: unknown = { type: 'integer', minimum: 10 };
+      for (let i = 0; i < LEVELS; i++) schema = { type: 'object', properties: { x: schema } };
+      return schema;
+    },
+    'enum values nested inline': () => {
+      let value: unknown = 1;
+      for (let i = 0; i < LEVELS; i++) value = [value];
+      return { enum: [value] };
+    },
+  };
+  for (const [name, make] of Object.entries(shapes)) {
+    it(`${LEVELS.toLocaleString('en')} levels deep (${name}): SchemaLimitError naming maxDepth`, () => {
+      const error = thrown(() => compileSchema(make(), q.vocabulary));
+      expectLimit(error, 'depth');
+      expect((error as SchemaLimitError).option).toBe('maxDepth');
+    });
+  }
+
+  it('within the default depth, a chain of references compiles and its last constraint holds', () => {
+    const g = compileSchema(
+      chain(100, (next) => ({ $ref: next })),
+      q.vocabulary,
+    );
+    expectAccepted(g, q, '10');
+    expectRefused(g, q, '9');
+  });
+
+  it('a reference cycle through values is refused when a value is checked against it', () => {
+    // `{"$ref": "#"}` at the root with an enum beside it (2020-12 reads both): checking 1 follows the
+    // reference without end.
+    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', $ref: '#', enum: [1] };
+    expect(thrown(() => compileSchema(schema, q.vocabulary))).toBeInstanceOf(UnsupportedSchemaError);
+  });
+
+  it('a schema past maxNodes is refused quickly with SchemaLimitError naming maxNodes', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 5_000; i++) properties[`p${i}`] = { type: 'integer', minimum: i };
+    const schema = { type: 'object', properties };
+    const error = thrown(() => compileSchema(schema, q.vocabulary, { maxNodes: 2_000 }));
+    expectLimit(error, 'nodes');
+    expect((error as SchemaLimitError).value).toBe(2_000);
+  });
+
+  it('the time budget and the AbortSignal stop a long compilation', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 2_000; i++) properties[`p${i}`] = { type: 'string', maxLength: i + 1 };
+    const schema = { type: 'object', properties };
+    expectLimit(
+      thrown(() => compileSchema(schema, q.vocabulary, { timeBudgetMs: 0, warm: false })),
+      'time',
+    );
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      thrown(() => compileSchema(schema, q.vocabulary, { signal: controller.signal, warm: false })),
+    ).toBeInstanceOf(HaggleAbortError);
+  });
+
+  it('bounds are validated', () => {
+    for (const options of [{ maxDepth: 0 }, { maxNodes: -1 }, { timeBudgetMs: Number.NaN }]) {
+      expect(() => compileSchema({}, q.vocabulary, options)).toThrow(/maxDepth|maxNodes|timeBudgetMs/);
+    }
+  });
+
+  it('a minLength the pattern already implies is dropped (no length analysis), one it does not is kept', () => {
+    const implied = compileSchema(
+      { type: 'string', minLength: 1, pattern: '^(?:a+ ){0,99}a+$' },
+      q.vocabulary,
+    );
+    expectAccepted(implied, q, '"a a"');
+    expectRefused(implied, q, '""');
+    const kept = compileSchema({ type: 'string', minLength: 4, pattern: '^(?:a+ ){0,99}a+$' }, q.vocabulary);
+    expectRefused(kept, q, '"a a"');
+    expectAccepted(kept, q, '"aa a"');
+  });
+});
