@@ -39,6 +39,10 @@ export {
   /** @deprecated Import from `haggle/decoding`. */
   type SchemaCompileOptions,
   /** @deprecated Import from `haggle/decoding`. */
+  type SchemaLimit,
+  /** @deprecated Import from `haggle/decoding`. */
+  SchemaLimitError,
+  /** @deprecated Import from `haggle/decoding`. */
   SUPPORTED_KEYWORDS,
   /** @deprecated Import from `haggle/decoding`. */
   TokenSampler,
