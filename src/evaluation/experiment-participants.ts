@@ -8,6 +8,7 @@ import { MultiIssueLlmAgent } from './multi-issue-llm-agent.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import type { ParticipantLabel, ParticipantLabels } from './participant-label.js';
 
+/** Where an experiment's players look up their keys and report retries. */
 export interface ExperimentParticipantsOptions {
   /** Where `apiKeyEnv` names are looked up. Default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
@@ -17,6 +18,7 @@ export interface ExperimentParticipantsOptions {
   file?: string;
 }
 
+/** An experiment's arms and opponents as negotiators, with the labels the tournament header records. */
 export interface ExperimentParticipants {
   arms: Record<string, MultiIssueNegotiator>;
   opponents: Record<string, MultiIssueNegotiator>;

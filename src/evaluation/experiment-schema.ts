@@ -2,7 +2,9 @@ import * as z from 'zod';
 import { DIALECT_NAMES, type DialectName } from '../backends/openai/dialect.js';
 import { isMultiIssueBaselineName, MULTI_ISSUE_BASELINE_NAMES } from './multi-issue-baseline-registry.js';
 
+/** The `format` an experiment file may state, marking it as haggle's. */
 export const EXPERIMENT_FORMAT = 'haggle-experiment';
+/** The experiment file layout this haggle reads. */
 export const EXPERIMENT_VERSION = 1;
 
 /**
@@ -129,6 +131,7 @@ function exactlyOnePlayer(
     });
 }
 
+/** One arm of an experiment: a baseline or an LLM, its labels and the arm it was trained from. */
 export const ExperimentArmSchema = z
   .strictObject({
     ...participantFields,
@@ -137,6 +140,7 @@ export const ExperimentArmSchema = z
   })
   .superRefine(exactlyOnePlayer);
 
+/** One opponent of an experiment: a baseline or an LLM, with its family and training-pool labels. */
 export const ExperimentOpponentSchema = z.strictObject(participantFields).superRefine(exactlyOnePlayer);
 
 /**
@@ -224,8 +228,13 @@ export const ExperimentSchema = z
     }
   });
 
+/** An experiment file's content, as `loadExperiment` returns it after validation. */
 export type Experiment = z.infer<typeof ExperimentSchema>;
+/** An LLM player: endpoint(s), model, dialect, sampling and limits. */
 export type ExperimentLlm = z.infer<typeof ExperimentLlmSchema>;
+/** An arm as the experiment file declares it. */
 export type ExperimentArm = z.infer<typeof ExperimentArmSchema>;
+/** An opponent as the experiment file declares it. */
 export type ExperimentOpponent = z.infer<typeof ExperimentOpponentSchema>;
+/** An arm or an opponent. */
 export type ExperimentParticipant = ExperimentArm | ExperimentOpponent;

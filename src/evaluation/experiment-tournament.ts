@@ -8,6 +8,7 @@ import type { Experiment } from './experiment-schema.js';
 import { generateSuite, loadSuite, type Suite } from './suite.js';
 import { runTournament, type TournamentOptions, type TournamentRun } from './tournament.js';
 
+/** How `experimentTournament`/`runExperiment` resolve an experiment's paths and secrets. */
 export interface ExperimentRunOptions extends ExperimentParticipantsOptions {
   /** Where `suite.file` and `out` start from. Default the working folder. */
   baseDir?: string;

@@ -11,15 +11,22 @@ import type { MultiIssueNegotiator } from './multi-issue-turn.js';
  * experiment file's `"baseline": NAME` build. One list, so the CLI and experiment files never disagree.
  */
 export const MULTI_ISSUE_BASELINES = {
+  /** Concedes late: holds out near its best outcome until the last rounds. */
   'utility-boulware': utilityBoulware,
+  /** Concedes at a constant rate from its best outcome to its reservation. */
   'utility-linear': utilityLinear,
+  /** Concedes early, then slowly. */
   'utility-conceder': utilityConceder,
+  /** Mirrors the other side's concessions in its own utility. */
   'utility-tit-for-tat': () => new UtilityTitForTatNegotiator(),
 } as const satisfies Record<string, () => MultiIssueNegotiator>;
 
+/** The name of a built-in multi-issue baseline, as `haggle evaluate --arm` and experiment files spell it. */
 export type MultiIssueBaselineName = keyof typeof MULTI_ISSUE_BASELINES;
+/** Every built-in multi-issue baseline's name, in the order the CLI lists them. */
 export const MULTI_ISSUE_BASELINE_NAMES = Object.keys(MULTI_ISSUE_BASELINES) as MultiIssueBaselineName[];
 
+/** Whether `name` is a built-in multi-issue baseline (narrows it to `MultiIssueBaselineName`). */
 export function isMultiIssueBaselineName(name: string): name is MultiIssueBaselineName {
   return (MULTI_ISSUE_BASELINE_NAMES as string[]).includes(name);
 }

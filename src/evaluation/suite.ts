@@ -49,6 +49,7 @@ export const DEFAULT_SUITE_OPPONENTS: readonly string[] = ['utility-conceder', '
 
 /** The defaults a suite leaves unsaid: the seller moves first; at most 10 turns. */
 export const DEFAULT_FIRST_MOVER: Role = 'seller';
+/** Turns per negotiation when a suite states none (haggle's choice). */
 export const DEFAULT_MAX_ROUNDS = 10;
 
 /**

@@ -30,6 +30,7 @@ export interface TournamentAnalysis {
   tests: number;
 }
 
+/** What `analyseTournament` compares, with which labels, and the seeds of its resampling. */
 export interface AnalyseTournamentOptions extends AnalysisOptions {
   /** The arm the others are compared with. Default the first arm of the tournament. */
   reference?: string;

@@ -10,6 +10,7 @@ export interface TournamentData {
   records: readonly MatchRecord[];
 }
 
+/** Options every analysis takes: metrics, labels, seed and resampling. */
 export interface AnalysisOptions {
   /** Metrics compared. Default all of `ANALYSIS_METRICS`; fewer tests make Holm's adjustment milder. */
   metrics?: readonly AnalysisMetric[];

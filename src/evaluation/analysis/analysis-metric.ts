@@ -13,6 +13,7 @@ export type AnalysisMetric =
   | 'welfare'
   | 'rounds';
 
+/** The metrics the analyses can compare, in table order. */
 export const ANALYSIS_METRICS: readonly AnalysisMetric[] = [
   'armUtility',
   'deal',
@@ -32,6 +33,7 @@ export const METRIC_LABELS: Readonly<Record<AnalysisMetric, string>> = {
   rounds: 'rounds',
 };
 
+/** Whether `name` is one of `ANALYSIS_METRICS`. */
 export function isAnalysisMetric(name: string): name is AnalysisMetric {
   return (ANALYSIS_METRICS as readonly string[]).includes(name);
 }

@@ -20,6 +20,7 @@ export interface AnalysisTable {
 
 const opponentName = (o: string) => (o === '*' ? 'all' : o);
 
+/** A p-value for tables: four decimals, `<0.0001` below that, `–` where there is no test. */
 export function formatP(p: number): string {
   if (Number.isNaN(p)) return '–';
   return p < 0.0001 ? '<0.0001' : p.toFixed(4);

@@ -8,6 +8,7 @@ import {
   signFlipPValue,
 } from './permutation-test.js';
 
+/** Resampling settings of the difference tests: bootstrap resamples and permutations. */
 export interface TestOptions extends PermutationOptions {
   /** Bootstrap resamples. Default 2000. */
   resamples?: number;

@@ -4,6 +4,7 @@ import { type ArmComparison, compareOnOpponents } from './arm-comparison.js';
 import { type GainContrast, gainContrast } from './gain-contrast.js';
 import { armsWithBase } from './gain-over-base.js';
 
+/** The label opponents are grouped by: their model family or their training-pool membership. */
 export type OpponentGrouping = 'family' | 'trainingPool';
 
 /** Opponents by the value of one label; opponents without that label belong to no group. */
@@ -35,6 +36,7 @@ export function opponentGroups(
   return [...groups].map(([name, opponents]) => ({ by, name, opponents }));
 }
 
+/** Gains over base by group of opponents, and the contrasts between groups. */
 export interface GroupedGains {
   /** Each arm's gain over its base on each group of opponents (paired units pooled over the group). */
   gains: ArmComparison[];

@@ -9,6 +9,7 @@ export interface PermutationPValue {
   permutations: number;
 }
 
+/** How many relabellings a permutation test draws, and when it enumerates them all instead. */
 export interface PermutationOptions {
   /** Random relabellings when the exact count is larger than `exactUpTo`. Default 5000. */
   permutations?: number;
