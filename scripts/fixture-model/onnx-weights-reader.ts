@@ -2,8 +2,8 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { onnx } from 'onnx-proto';
-import { halfToFloat32 } from '../../src/onnx/float16.js';
 import type { TinyQwen3Config } from './config.js';
+import { fromHalfArray } from './half.js';
 import { TENSOR_TYPE } from './onnx-builder.js';
 import type { NormKind, ProjectionKind, WeightSource } from './weights.js';
 
@@ -113,7 +113,7 @@ export class OnnxWeightsReader implements WeightSource {
     if (tensor.dataType === TENSOR_TYPE.float16) {
       const bytes = this.bytes(tensor, start * 2, count * 2);
       const bits = new Uint16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
-      return halfToFloat32(bits, 0, count);
+      return fromHalfArray(bits);
     }
     throw new Error(`${name} is of ONNX type ${tensor.dataType}, not float or float16`);
   }

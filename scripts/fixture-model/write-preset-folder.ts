@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { configJson, GENERATION_CONFIG } from './config.js';
+import { configJson, GENERATION_CONFIG, type TinyQwen3Config } from './config.js';
 import { ExternalDataWriter } from './external-data-writer.js';
 import { QWEN3_PRESETS, type Qwen3Preset } from './presets.js';
 import { buildQwen3Graph, type GraphOptions } from './qwen3-graph.js';
@@ -22,6 +22,8 @@ export const PRESET_Q4_BLOCK = 32;
 
 export interface PresetOptions {
   preset: Qwen3Preset;
+  /** Another shape written the same way (tests: the streaming path at a size that builds in a second). */
+  config?: TinyQwen3Config;
   seed: number;
   /** One or more exports, into the same folder (default fp32). */
   dtypes?: PresetDtype[];
@@ -37,7 +39,7 @@ export interface PresetOptions {
  * dtypes do (the fp16 interface alone, the tiny fixture's `--fp16`, would not halve what is read).
  */
 export function writePresetModel(out: string, options: PresetOptions): void {
-  const config = QWEN3_PRESETS[options.preset];
+  const config = options.config ?? QWEN3_PRESETS[options.preset];
   const dtypes = options.dtypes ?? ['fp32'];
   const staging = `${out}.tmp-${process.pid}-${Date.now()}`;
   rmSync(staging, { recursive: true, force: true });
