@@ -35,10 +35,14 @@ const { values: args } = parseArgs({
 });
 const quick = args.quick === true;
 const realSize = args.model !== undefined;
-const folder = realSize ? resolve(args.model as string) : join(process.cwd(), '.cache', 'fixture-model-v2-seed-1');
+const folder = realSize
+  ? resolve(args.model as string)
+  : join(process.cwd(), '.cache', 'fixture-model-v2-seed-1');
 if (!realSize && !existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
 if (realSize && !existsSync(join(folder, 'config.json'))) {
-  console.error(`${folder} has no config.json: build it with npm run fixture:model -- --preset qwen3-0.6b --out DIR`);
+  console.error(
+    `${folder} has no config.json: build it with npm run fixture:model -- --preset qwen3-0.6b --out DIR`,
+  );
   process.exit(2);
 }
 const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16';
@@ -290,7 +294,9 @@ async function conversation(target: OnnxBackend) {
   }
   return { msPerTurn: (performance.now() - started) / exchanges, promptTokens, cachedTokens, exchanges };
 }
-let prefixCache: { on: Awaited<ReturnType<typeof conversation>>; off: Awaited<ReturnType<typeof conversation>> } | undefined;
+let prefixCache:
+  | { on: Awaited<ReturnType<typeof conversation>>; off: Awaited<ReturnType<typeof conversation>> }
+  | undefined;
 if (!realSize) {
   const cached = await OnnxBackend.load(folder, { maxBatchSize: 8 });
   const uncached = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });

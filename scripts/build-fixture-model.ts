@@ -10,9 +10,9 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isPreset, QWEN3_PRESETS } from './fixture-model/presets.js';
+import { checkFixtureModel, printCheck } from './fixture-model/reference-check.js';
 import { writeFixtureModel } from './fixture-model/write-model-folder.js';
 import { type PresetDtype, writePresetModel } from './fixture-model/write-preset-folder.js';
-import { checkFixtureModel, printCheck } from './fixture-model/reference-check.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +46,8 @@ const out = resolve(values.out as string);
 const seed = Number(values.seed);
 if (!Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
 const preset = values.preset ?? 'tiny';
-if (!isPreset(preset)) throw fail(`--preset must be one of ${Object.keys(QWEN3_PRESETS).join(', ')}, got ${preset}`);
+if (!isPreset(preset))
+  throw fail(`--preset must be one of ${Object.keys(QWEN3_PRESETS).join(', ')}, got ${preset}`);
 const dtypes = (values.dtype ?? 'fp32').split(',').map((d) => d.trim());
 for (const dtype of dtypes)
   if (!['fp32', 'fp16', 'q4f16'].includes(dtype)) fail(`--dtype must be fp32, fp16 or q4f16, got ${dtype}`);
@@ -61,19 +62,26 @@ if (preset === 'tiny') {
   });
 } else {
   if (values.fp16 || values.q4f16 || values['optimum-strict'] || values['external-data'])
-    fail('--fp16, --q4f16, --optimum-strict and --external-data are for the tiny model; presets take --dtype');
+    fail(
+      '--fp16, --q4f16, --optimum-strict and --external-data are for the tiny model; presets take --dtype',
+    );
   writePresetModel(out, {
     preset,
     seed,
     dtypes: dtypes as PresetDtype[],
     onWritten: (file, bytes, ms) =>
-      console.log(`  onnx/${file} (+ _data): ${(bytes / 2 ** 30).toFixed(2)} GiB in ${(ms / 1000).toFixed(1)} s`),
+      console.log(
+        `  onnx/${file} (+ _data): ${(bytes / 2 ** 30).toFixed(2)} GiB in ${(ms / 1000).toFixed(1)} s`,
+      ),
   });
 }
-console.log(`wrote ${out} (preset ${preset}, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(
+  `wrote ${out} (preset ${preset}, seed ${seed}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+);
 if (values.check) {
   const results = [];
-  for (const dtype of preset === 'tiny' ? ['fp32'] : dtypes) results.push(await checkFixtureModel(out, { dtype: dtype as PresetDtype }));
+  for (const dtype of preset === 'tiny' ? ['fp32'] : dtypes)
+    results.push(await checkFixtureModel(out, { dtype: dtype as PresetDtype }));
   for (const result of results) printCheck(result);
   if (results.some((result) => !result.ok)) process.exit(1);
 }

@@ -23,7 +23,8 @@ export class ExternalDataWriter implements InitializerSink {
 
   write(chunks: Iterable<Uint8Array>): { location: string; offset: number; length: number } {
     const offset = Math.ceil(this.size / ALIGN) * ALIGN;
-    if (offset > this.size) writeSync(this.fd, new Uint8Array(offset - this.size), 0, offset - this.size, this.size);
+    if (offset > this.size)
+      writeSync(this.fd, new Uint8Array(offset - this.size), 0, offset - this.size, this.size);
     let at = offset;
     for (const chunk of chunks) {
       let done = 0;

@@ -76,7 +76,11 @@ export async function checkFixtureModel(
     const feeds: Record<string, ort.Tensor> = {
       input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, n]),
       attention_mask: new ort.Tensor('int64', new BigInt64Array(n).fill(1n), [1, n]),
-      position_ids: new ort.Tensor('int64', BigInt64Array.from(ids, (_, i) => BigInt(i)), [1, n]),
+      position_ids: new ort.Tensor(
+        'int64',
+        BigInt64Array.from(ids, (_, i) => BigInt(i)),
+        [1, n],
+      ),
     };
     if (session.inputNames.includes('num_logits_to_keep'))
       feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(BigInt(n)), []);

@@ -7,7 +7,13 @@ import { deriveSeed, hashString } from '../../src/internal/random.js';
  * Uniform rather than normal (haggle's choice): the same moments for the kernels, and cheap enough
  * (mulberry32 inline) that 4 billion values take seconds, not minutes.
  */
-export function seededTensor(seed: number, name: string, count: number, std: number, offset = 0): Float32Array {
+export function seededTensor(
+  seed: number,
+  name: string,
+  count: number,
+  std: number,
+  offset = 0,
+): Float32Array {
   const out = new Float32Array(count);
   fillSeeded(out, seed, name, std, offset);
   return out;
