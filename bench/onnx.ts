@@ -62,6 +62,13 @@ const shape = {
 const realVocab = Math.min(shape.vocab, 151_669);
 const kvType = dtype === 'fp32' ? 'float32' : 'float16';
 const startLoad = loadavg()[0] as number;
+/** CPU milliseconds (user + system, all threads) since `since`. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+/** Tokens/s to print: whole numbers on the tiny model, two decimals at real size. */
+const rate = (value: number) => value.toFixed(value < 100 ? 2 : 0);
 
 // No `pattern` anywhere: transformers-structured-output rejects it, and all three must run one schema.
 const schema = {
@@ -95,6 +102,12 @@ interface Row {
   tokensPerSecond: number;
   msPerTurn: number;
   forwardPassesPerTurn?: number;
+  /**
+   * CPU milliseconds of the whole process (every thread: haggle's worker, onnxruntime's pool) per
+   * token. On a machine shared with busier neighbours the wall clock measures them as much as the row;
+   * CPU time per token measures the row's own work.
+   */
+  cpuMsPerToken?: number;
 }
 const rows: Row[] = [];
 
@@ -114,6 +127,7 @@ async function ours(batch: number, tokenLimit = maxTokens): Promise<{ tokens: nu
       temperature: 1,
     });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let tokens = 0;
   // `batch` requests in flight at all times: a new turn starts as soon as one ends, as a server's
   // clients would, so rows of short turns are refilled (continuous batching) instead of the batch
@@ -136,6 +150,7 @@ async function ours(batch: number, tokenLimit = maxTokens): Promise<{ tokens: nu
       batch,
       tokensPerSecond: tokens / seconds,
       msPerTurn: (seconds * 1000) / turns,
+      cpuMsPerToken: cpuMs(cpu) / tokens,
     },
   };
 }
@@ -220,6 +235,7 @@ async function bare(
   // Warm-up: onnxruntime's first runs at this batch size (a few steps are enough at real size).
   await runTurns(batch, realSize ? 3 : tokensPerTurn);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await runTurns(turns);
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -230,6 +246,7 @@ async function bare(
     batch,
     tokensPerSecond: (tokensPerTurn * turns) / seconds,
     msPerTurn: (seconds * 1000) / turns,
+    cpuMsPerToken: cpuMs(cpu) / (tokensPerTurn * turns),
   };
 }
 // ---- the rounds: every row once per round, interleaved, the median of each row reported ---------
@@ -237,7 +254,13 @@ async function bare(
 // runs); interleaving spreads a slow spell over all rows, and the median drops it.
 const rounds = quick || realSize ? 1 : 3;
 const samples = new Map<string, Row[]>();
-const record = (row: Row) => samples.set(row.row, [...(samples.get(row.row) ?? []), row]);
+const record = (row: Row) => {
+  samples.set(row.row, [...(samples.get(row.row) ?? []), row]);
+  // Progress on stderr: at real size a row takes a minute or more.
+  console.error(
+    `  ${row.row}: ${row.tokensPerSecond.toFixed(2)} tokens/s, ${row.msPerTurn.toFixed(0)} ms / turn`,
+  );
+};
 // Warm up once for both batch sizes: the grammar, the string masks (cached per process, whichever row
 // ran first used to pay for them) and onnxruntime's first runs.
 // At real size a few tokens per sequence warm the same paths; a full turn would cost a minute.
@@ -366,6 +389,7 @@ try {
   };
   await one();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let tokens = 0;
   const count = Math.min(turnsAt(1), 16);
   for (let i = 0; i < count; i++) tokens += await one();
@@ -375,6 +399,7 @@ try {
     batch: 1,
     tokensPerSecond: tokens / seconds,
     msPerTurn: (seconds * 1000) / count,
+    cpuMsPerToken: cpuMs(cpu) / tokens,
   };
   await model.dispose();
 } catch (error) {
@@ -393,16 +418,16 @@ console.log(
     `${realSize ? `${turnsAt(1)} turns at batch 1, ${turnsAt(8)} at batch 8` : `${turns} turns per row`}; maxTokens ${maxTokens}; ` +
     `load average ${startLoad.toFixed(1)} at start, ${endLoad.toFixed(1)} at end`,
 );
-console.log('| row | tokens/s | ms / turn | vs bare loop, same batch |');
-console.log('| --- | ---: | ---: | ---: |');
+console.log('| row | tokens/s | ms / turn | vs bare loop, same batch | CPU ms / token |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const row of all) {
   if ('error' in row) {
-    console.log(`| ${row.row} | failed: ${row.error} | | |`);
+    console.log(`| ${row.row} | failed: ${row.error} | | | |`);
     continue;
   }
   const peer = row.batch === 8 ? bare8 : bare1;
   console.log(
-    `| ${row.row} | ${row.tokensPerSecond.toFixed(0)} | ${row.msPerTurn.toFixed(1)} | ${(row.tokensPerSecond / peer.tokensPerSecond).toFixed(2)}× |`,
+    `| ${row.row} | ${rate(row.tokensPerSecond)} | ${row.msPerTurn.toFixed(1)} | ${(row.tokensPerSecond / peer.tokensPerSecond).toFixed(2)}× | ${row.cpuMsPerToken?.toFixed(1) ?? ''} |`,
   );
 }
 const batchGain = ours8.tokensPerSecond / ours1.tokensPerSecond;
@@ -412,6 +437,13 @@ console.log(
     `bare + TokenSampler ${gain(sampled1, sampled8)}×, forward only ${gain(forward1, forward8)}×`,
 );
 const forwardGain = forward8.tokensPerSecond / forward1.tokensPerSecond;
+// The same gains in CPU time per token: what batching saves in work, whatever the neighbours do.
+const cpuGain = (a: Row, b: Row) => (a.cpuMsPerToken ?? Number.NaN) / (b.cpuMsPerToken ?? Number.NaN);
+console.log(
+  `batch 8 / batch 1 in CPU time per token: haggle ${cpuGain(ours1, ours8).toFixed(2)}×, forward only ${cpuGain(forward1, forward8).toFixed(2)}× ` +
+    `(haggle's is ${(cpuGain(ours1, ours8) / cpuGain(forward1, forward8)).toFixed(2)} of it); haggle batch 1 uses ` +
+    `${((ours1.cpuMsPerToken ?? 0) / (bare1.cpuMsPerToken ?? 1)).toFixed(2)}x the bare loop's CPU per token`,
+);
 console.log(
   `haggle's batch-8 gain is ${(batchGain / forwardGain).toFixed(2)} of the forward-only gain; ` +
     `haggle batch 1 takes ${(bare1.tokensPerSecond / ours1.tokensPerSecond).toFixed(2)}x the bare loop's time per token`,

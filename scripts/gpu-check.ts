@@ -24,7 +24,7 @@ import { probeSystem } from './gpu-check/system-probe.js';
 const { values } = parseArgs({
   options: {
     out: { type: 'string' },
-    'budget-s': { type: 'string', default: '450' },
+    'budget-s': { type: 'string', default: '400' },
     'bandwidth-gbs': { type: 'string' },
     rebuild: { type: 'boolean', default: false },
   },
@@ -43,6 +43,8 @@ if (!(budgetS > 0) || (bandwidthOverride !== null && !(bandwidthOverride > 0))) 
 mkdirSync(out, { recursive: true });
 const started = performance.now();
 const deadline = started + budgetS * 1000;
+/** Past this, the check stops where it is, records that, and exits 1 (8 minutes by default). */
+const hardLimitS = budgetS + 80;
 
 type Status = 'ok' | 'failed' | 'unavailable' | 'skipped';
 interface Step {
@@ -58,9 +60,31 @@ const steps: Step[] = [];
 const report: Record<string, unknown> = { version: 1, startedAt: new Date().toISOString(), steps };
 const save = () => writeFileSync(join(out, 'gpu-check.json'), `${JSON.stringify(report, null, 2)}\n`);
 
+let current: { name: string; started: number; expected: boolean } | null = null;
+// A step that hangs or runs far past the budget (a driver stuck, a machine far busier than expected)
+// must not keep the check from reporting: record it as failed, write the JSON, exit 1.
+setTimeout(() => {
+  if (current)
+    steps.push({
+      step: current.name,
+      status: 'failed',
+      expected: current.expected,
+      ms: Math.round(performance.now() - current.started),
+      error: `still running after ${hardLimitS} s in all: stopped (raise --budget-s on a slow or busy machine)`,
+    });
+  report.ok = false;
+  report.failures = [`${current?.name ?? 'the check'}: stopped after ${hardLimitS} s`];
+  save();
+  console.error(
+    `FAILED: stopped after ${hardLimitS} s during ${current?.name ?? '?'}; wrote ${join(out, 'gpu-check.json')}`,
+  );
+  process.exit(1);
+}, hardLimitS * 1000).unref();
+
 /** Runs one step, recording its outcome whatever happens; returns its result or undefined. */
 async function step<T>(name: string, expected: boolean, run: () => Promise<T> | T): Promise<T | undefined> {
   const t = performance.now();
+  current = { name, started: t, expected };
   try {
     const detail = await run();
     steps.push({ step: name, status: 'ok', expected, ms: Math.round(performance.now() - t), detail });
@@ -73,6 +97,7 @@ async function step<T>(name: string, expected: boolean, run: () => Promise<T> | 
     console.log(`${status.padEnd(12)} ${name}: ${message}`);
     return undefined;
   } finally {
+    current = null;
     save();
   }
 }
@@ -146,8 +171,8 @@ if (!existsSync(join(tiny, 'fixture.json'))) writeFixtureModel(tiny, 1, { replac
 const devices: OnnxDevice[] = hasGpu ? ['cuda', 'webgpu'] : ['cpu', 'cuda', 'webgpu'];
 const results: Record<string, unknown>[] = [];
 report.results = results;
+const usable: OnnxDevice[] = [];
 for (const device of devices) {
-  const measureHere = hasGpu || device === 'cpu';
   const available = await step(
     `load the tiny fixture with OnnxBackend on ${device}`,
     device === 'cpu',
@@ -172,9 +197,13 @@ for (const device of devices) {
       }
     },
   );
-  if (!available || !measureHere) continue;
+  if (available && (hasGpu || device === 'cpu')) usable.push(device);
+}
+let remaining = usable.length * dtypes.length;
+for (const device of usable) {
   for (const dtype of dtypes) {
     const file = join(modelDir, 'onnx', DTYPE_FILE[dtype]);
+    // Loading and warming up a model is not cut short: start one only with a third of a minute left.
     if (performance.now() > deadline - 20_000) {
       steps.push({
         step: `measure ${preset} ${dtype} on ${device}`,
@@ -203,7 +232,8 @@ for (const device of devices) {
         const measured = await measureTurns(backend, {
           maxTokens: onGpu ? 96 : 32,
           turns: onGpu ? 8 : 2,
-          deadline: deadline - 10_000,
+          // An equal share of what is left for each measurement still to come.
+          deadline: performance.now() + (deadline - 10_000 - performance.now()) / remaining--,
         });
         const bandwidthGBs =
           bandwidthOverride ?? (onGpu ? (gpu?.specBandwidthGBs ?? null) : (cpuBandwidth ?? null));
