@@ -1,6 +1,6 @@
 /**
  * One command to see what a machine does with a Qwen3-4B-sized model, without downloading one:
- *   npm run gpu:check -- --out DIR [--budget-s 450] [--bandwidth-gbs N] [--rebuild]
+ *   npm run gpu:check -- --out DIR [--budget-s 400] [--bandwidth-gbs N] [--rebuild]
  * Prints the GPU, driver, Vulkan and onnxruntime's providers; builds the qwen3-4b preset in fp16 and
  * q4f16 (the qwen3-0.6b preset in fp32 and q4f16 on a machine without an NVIDIA GPU, saying so) into
  * DIR/model; loads it with OnnxBackend on cuda and webgpu (cpu without a GPU), saying exactly why a
@@ -30,7 +30,7 @@ const { values } = parseArgs({
   },
 });
 if (!values.out) {
-  console.error('usage: gpu-check --out DIR [--budget-s 450] [--bandwidth-gbs N] [--rebuild]');
+  console.error('usage: gpu-check --out DIR [--budget-s 400] [--bandwidth-gbs N] [--rebuild]');
   process.exit(2);
 }
 const out = resolve(values.out);
