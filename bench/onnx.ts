@@ -7,20 +7,68 @@
 // then ONE JSON line (last).
 //   npx tsx --expose-gc bench/onnx.ts            (about a minute and a half on two cores)
 //   npx tsx bench/onnx.ts --quick                (fewer turns and rounds; no memory run)
-import { existsSync } from 'node:fs';
-import { cpus } from 'node:os';
-import { join } from 'node:path';
+//   npx tsx bench/onnx.ts --model DIR [--turns N] [--dtype fp32|fp16|q4f16]
+//        a real-size model folder (npm run fixture:model -- --preset qwen3-0.6b --out DIR): N turns
+//        per row at batch 1 and 8 N at batch 8 (default 2), one round, shorter turns (maxTokens 48,
+//        messages of at most 16 characters); no prefix-cache or 2,000-turn memory sections (minutes
+//        each at this size); peak RSS reported instead.
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { writeFixtureModel } from '../scripts/fixture-model/write-model-folder.js';
 import { NegotiationAgent } from '../src/agent/negotiation-agent.js';
 import { TokenSampler } from '../src/decoding/index.js';
+import { halfToFloat32 } from '../src/onnx/float16.js';
 import { OnnxBackend } from '../src/onnx/index.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { randomInputs } from '../test/onnx/random-contexts.js';
 
-const quick = process.argv.includes('--quick');
-const folder = join(process.cwd(), '.cache', 'fixture-model-v2-seed-1');
-if (!existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    model: { type: 'string' },
+    turns: { type: 'string' },
+    dtype: { type: 'string', default: 'fp32' },
+  },
+});
+const quick = args.quick === true;
+const realSize = args.model !== undefined;
+const folder = realSize
+  ? resolve(args.model as string)
+  : join(process.cwd(), '.cache', 'fixture-model-v2-seed-1');
+if (!realSize && !existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
+if (realSize && !existsSync(join(folder, 'config.json'))) {
+  console.error(
+    `${folder} has no config.json: build it with npm run fixture:model -- --preset qwen3-0.6b --out DIR`,
+  );
+  process.exit(2);
+}
+const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16';
+const modelFile = { fp32: 'model.onnx', fp16: 'model_fp16.onnx', q4f16: 'model_q4f16.onnx' }[dtype];
+if (!modelFile) {
+  console.error(`--dtype must be fp32, fp16 or q4f16, got ${args.dtype}`);
+  process.exit(2);
+}
+const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, number>;
+const shape = {
+  layers: config.num_hidden_layers as number,
+  kvHeads: config.num_key_value_heads as number,
+  headDim: config.head_dim as number,
+  vocab: config.vocab_size as number,
+};
+/** Ids past the tokenizer's last real token are padding rows of the embedding: never chosen. */
+const realVocab = Math.min(shape.vocab, 151_669);
+const kvType = dtype === 'fp32' ? 'float32' : 'float16';
+const startLoad = loadavg()[0] as number;
+/** CPU milliseconds (user + system, all threads) since `since`. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+/** Tokens/s to print: whole numbers on the tiny model, two decimals at real size. */
+const rate = (value: number) => value.toFixed(value < 100 ? 2 : 0);
 
 // No `pattern` anywhere: transformers-structured-output rejects it, and all three must run one schema.
 const schema = {
@@ -28,7 +76,8 @@ const schema = {
   properties: {
     action: { enum: ['offer', 'offer_with_message', 'accept', 'decline'] },
     price: { type: 'number', minimum: 0, maximum: 10000 },
-    message: { type: 'string', maxLength: 60 },
+    // At real size a token costs a forward pass of the whole model: shorter messages keep a row to minutes.
+    message: { type: 'string', maxLength: realSize ? 16 : 60 },
   },
   required: ['action', 'price', 'message'],
   additionalProperties: false,
@@ -37,8 +86,15 @@ const promptText =
   '<|im_start|>system\nYou are a seller on a marketplace. Reply with one JSON turn.<|im_end|>\n' +
   '<|im_start|>user\nListing: Nikon F3 camera body, list price 120.00 USD. The buyer offers 80.00 USD.<|im_end|>\n' +
   '<|im_start|>assistant\n';
-const maxTokens = 96;
-const turns = quick ? 16 : 64;
+const maxTokens = realSize ? 48 : 96;
+const turnsArg = args.turns === undefined ? undefined : Number(args.turns);
+if (turnsArg !== undefined && !(Number.isInteger(turnsArg) && turnsArg > 0)) {
+  console.error(`--turns must be a positive integer, got ${args.turns}`);
+  process.exit(2);
+}
+// Real size: N turns at batch 1, 8 N at batch 8 (a full batch each time); tiny: the same for both.
+const turns = turnsArg ?? (realSize ? 2 : quick ? 16 : 64);
+const turnsAt = (batch: number) => (realSize ? turns * batch : turns);
 
 interface Row {
   row: string;
@@ -46,23 +102,32 @@ interface Row {
   tokensPerSecond: number;
   msPerTurn: number;
   forwardPassesPerTurn?: number;
+  /**
+   * CPU milliseconds of the whole process (every thread: haggle's worker, onnxruntime's pool) per
+   * token. On a machine shared with busier neighbours the wall clock measures them as much as the row;
+   * CPU time per token measures the row's own work.
+   */
+  cpuMsPerToken?: number;
 }
 const rows: Row[] = [];
 
 // ---- haggle's loop ------------------------------------------------------------------------------
 // The throughput rows send one prompt again and again: with the prefix cache on, haggle would skip
 // every prefill the bare loops pay for. Off here; the conversation section below measures it.
-const backend = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
-async function ours(batch: number): Promise<{ tokens: number; row: Row }> {
+const backend = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0, dtype });
+const rssAfterLoadMB = process.memoryUsage().rss / 2 ** 20;
+async function ours(batch: number, tokenLimit = maxTokens): Promise<{ tokens: number; row: Row }> {
+  const turns = turnsAt(batch);
   const generate = (seed: number) =>
     backend.doGenerate({
       prompt: { messages: [], text: promptText },
       responseFormat: { type: 'json', schema },
       seed,
-      maxTokens,
+      maxTokens: tokenLimit,
       temperature: 1,
     });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let tokens = 0;
   // `batch` requests in flight at all times: a new turn starts as soon as one ends, as a server's
   // clients would, so rows of short turns are refilled (continuous batching) instead of the batch
@@ -85,13 +150,14 @@ async function ours(batch: number): Promise<{ tokens: number; row: Row }> {
       batch,
       tokensPerSecond: tokens / seconds,
       msPerTurn: (seconds * 1000) / turns,
+      cpuMsPerToken: cpuMs(cpu) / tokens,
     },
   };
 }
 // ---- bare session.run loop: same number of tokens per turn, no grammar, no sampling, main thread ----
 const tokenizer = await loadTokenizer(folder);
 const promptIds = tokenizer.encode(promptText);
-const session = await ort.InferenceSession.create(join(folder, 'onnx', 'model.onnx'), {
+const session = await ort.InferenceSession.create(join(folder, 'onnx', modelFile), {
   graphOptimizationLevel: 'all',
 });
 async function bare(
@@ -99,19 +165,25 @@ async function bare(
   tokensPerTurn: number,
   choose: 'argmax' | 'sampler' | 'none' = 'argmax',
 ): Promise<Row> {
+  const turns = turnsAt(batch);
+  const vocab = shape.vocab;
   const sampled = choose === 'sampler';
   // `sampled`: draw each token with the decoder's TokenSampler (no grammar), to split the overhead
   // between sampling over a 151k vocabulary and the rest of the loop.
   const samplers = Array.from({ length: batch }, (_, i) => new TokenSampler({ seed: i, temperature: 1 }));
-  const runTurns = async (count: number) => {
+  const runTurns = async (count: number, steps = tokensPerTurn) => {
     for (let done = 0; done < count; done += batch) {
       let past: Record<string, ort.Tensor> = {};
-      for (let l = 0; l < 2; l++)
+      for (let l = 0; l < shape.layers; l++)
         for (const kind of ['key', 'value'])
-          past[`present.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [batch, 2, 0, 16]);
+          past[`present.${l}.${kind}`] = new ort.Tensor(
+            kvType,
+            kvType === 'float32' ? new Float32Array(0) : new Uint16Array(0),
+            [batch, shape.kvHeads, 0, shape.headDim],
+          );
       let ids = promptIds;
       let length = 0;
-      for (let step = 0; step <= tokensPerTurn; step++) {
+      for (let step = 0; step <= steps; step++) {
         const width = ids.length;
         const feeds: Record<string, ort.Tensor> = {
           input_ids: new ort.Tensor(
@@ -130,23 +202,26 @@ async function bare(
           ),
           num_logits_to_keep: new ort.Tensor('int64', BigInt64Array.of(1n), []),
         };
-        for (let l = 0; l < 2; l++)
+        for (let l = 0; l < shape.layers; l++)
           for (const kind of ['key', 'value'])
             feeds[`past_key_values.${l}.${kind}`] = past[`present.${l}.${kind}`] as ort.Tensor;
         const out = await session.run(feeds);
-        const logits = out.logits?.data as Float32Array;
+        const logits =
+          out.logits?.type === 'float16'
+            ? halfToFloat32(out.logits.data as Uint16Array, 0, batch * vocab)
+            : (out.logits?.data as Float32Array);
         let best = 0;
         if (sampled) {
           for (let b = 0; b < batch; b++)
             best = (samplers[b] as TokenSampler).sample(
-              logits.subarray(b * 151_936, b * 151_936 + 151_669),
+              logits.subarray(b * vocab, b * vocab + realVocab),
               null,
               [],
             );
         } else if (choose === 'argmax') {
           // Every row's argmax, as a real batch must pick a token per row; row 0's is fed to all.
           for (let b = batch - 1; b >= 0; b--) {
-            const row = logits.subarray(b * 151_936, b * 151_936 + 151_669);
+            const row = logits.subarray(b * vocab, b * vocab + realVocab);
             best = 0;
             for (let i = 1; i < row.length; i++) if ((row[i] as number) > (row[best] as number)) best = i;
           }
@@ -157,8 +232,10 @@ async function bare(
       }
     }
   };
-  await runTurns(batch);
+  // Warm-up: onnxruntime's first runs at this batch size (a few steps are enough at real size).
+  await runTurns(batch, realSize ? 3 : tokensPerTurn);
   const started = performance.now();
+  const cpu = process.cpuUsage();
   await runTurns(turns);
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -169,28 +246,37 @@ async function bare(
     batch,
     tokensPerSecond: (tokensPerTurn * turns) / seconds,
     msPerTurn: (seconds * 1000) / turns,
+    cpuMsPerToken: cpuMs(cpu) / (tokensPerTurn * turns),
   };
 }
 // ---- the rounds: every row once per round, interleaved, the median of each row reported ---------
 // This machine's neighbours make any one run noisy (a row measured alone varied by half between
 // runs); interleaving spreads a slow spell over all rows, and the median drops it.
-const rounds = quick ? 1 : 3;
+const rounds = quick || realSize ? 1 : 3;
 const samples = new Map<string, Row[]>();
-const record = (row: Row) => samples.set(row.row, [...(samples.get(row.row) ?? []), row]);
+const record = (row: Row) => {
+  samples.set(row.row, [...(samples.get(row.row) ?? []), row]);
+  // Progress on stderr: at real size a row takes a minute or more.
+  console.error(
+    `  ${row.row}: ${row.tokensPerSecond.toFixed(2)} tokens/s, ${row.msPerTurn.toFixed(0)} ms / turn`,
+  );
+};
 // Warm up once for both batch sizes: the grammar, the string masks (cached per process, whichever row
 // ran first used to pay for them) and onnxruntime's first runs.
-await ours(8);
+// At real size a few tokens per sequence warm the same paths; a full turn would cost a minute.
+await ours(8, realSize ? 4 : maxTokens);
 const tokensPerTurn = { 1: 0, 8: 0 };
 for (let round = 0; round < rounds; round++) {
   for (const batch of [1, 8] as const) {
     const measured = await ours(batch);
     record(measured.row);
-    tokensPerTurn[batch] = Math.round(measured.tokens / turns);
+    tokensPerTurn[batch] = Math.round(measured.tokens / turnsAt(batch));
   }
   for (const choose of ['argmax', 'sampler', 'none'] as const)
     for (const batch of [1, 8] as const) record(await bare(batch, tokensPerTurn[batch], choose));
 }
 await session.release();
+const rssPeakHaggleMB = process.resourceUsage().maxRSS / 1024;
 for (const runs of samples.values()) {
   const sorted = [...runs].sort((a, b) => a.tokensPerSecond - b.tokensPerSecond);
   rows.push(sorted[Math.floor(sorted.length / 2)] as Row);
@@ -210,8 +296,6 @@ await backend.dispose();
 
 // ---- prefix cache: one conversation growing by an exchange per turn, as a negotiation's prompts do ---
 // The default backend (prefix cache on) against one with it off, the same requests and seeds.
-const cached = await OnnxBackend.load(folder, { maxBatchSize: 8 });
-const uncached = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
 async function conversation(target: OnnxBackend) {
   let text = promptText.slice(0, promptText.lastIndexOf('<|im_start|>assistant'));
   let promptTokens = 0;
@@ -233,26 +317,34 @@ async function conversation(target: OnnxBackend) {
   }
   return { msPerTurn: (performance.now() - started) / exchanges, promptTokens, cachedTokens, exchanges };
 }
-// Warm each worker (grammar, string masks) on a prompt that shares nothing but `<|im_start|>user`.
-for (const target of [cached, uncached]) {
-  await target.doGenerate({
-    prompt: { messages: [], text: '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n' },
-    responseFormat: { type: 'json', schema },
-    seed: 99,
-    maxTokens,
-  });
+let prefixCache:
+  | { on: Awaited<ReturnType<typeof conversation>>; off: Awaited<ReturnType<typeof conversation>> }
+  | undefined;
+if (!realSize) {
+  const cached = await OnnxBackend.load(folder, { maxBatchSize: 8 });
+  const uncached = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
+  // Warm each worker (grammar, string masks) on a prompt that shares nothing but `<|im_start|>user`.
+  for (const target of [cached, uncached]) {
+    await target.doGenerate({
+      prompt: { messages: [], text: '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n' },
+      responseFormat: { type: 'json', schema },
+      seed: 99,
+      maxTokens,
+    });
+  }
+  const off = await conversation(uncached);
+  const on = await conversation(cached);
+  prefixCache = { on, off };
+  await cached.dispose();
+  await uncached.dispose();
 }
-const withoutCache = await conversation(uncached);
-const withCache = await conversation(cached);
-await cached.dispose();
-await uncached.dispose();
 
 // ---- memory: RSS after 200 and after 2,000 agent turns (this process holds the worker too) ----------
 // Before transformers.js loads its own copy of the model into this process; the default backend
 // (prefix cache on: its budget is part of what must stay flat).
 let memory: { rssAfter200MB: number; rssAfter2000MB: number; deltaMB: number } | undefined;
-const memoryBackend = await OnnxBackend.load(folder, { maxBatchSize: 8 });
-if (!quick) {
+if (!quick && !realSize) {
+  const memoryBackend = await OnnxBackend.load(folder, { maxBatchSize: 8 });
   const agent = new NegotiationAgent({
     backend: memoryBackend,
     sampling: { temperature: 1.0, seed: 7, maxTokens: 160 },
@@ -267,8 +359,8 @@ if (!quick) {
   global.gc?.();
   const after2000 = process.memoryUsage().rss / 2 ** 20;
   memory = { rssAfter200MB: after200, rssAfter2000MB: after2000, deltaMB: after2000 - after200 };
+  await memoryBackend.dispose();
 }
-await memoryBackend.dispose();
 
 // ---- transformers.js generate() with structured output ----------------------------------------------
 let transformersRow: Row | { row: string; error: string };
@@ -276,10 +368,10 @@ try {
   const transformers = await import('@huggingface/transformers');
   const { StructuredOutputProcessor } = await import('@huggingface/transformers-structured-output');
   transformers.env.allowRemoteModels = false;
-  transformers.env.localModelPath = join(process.cwd(), '.cache');
-  const id = 'fixture-model-v2-seed-1';
+  transformers.env.localModelPath = `${dirname(folder)}/`;
+  const id = basename(folder);
   const tjsTokenizer = await transformers.AutoTokenizer.from_pretrained(id);
-  const model = await transformers.AutoModelForCausalLM.from_pretrained(id, { dtype: 'fp32', device: 'cpu' });
+  const model = await transformers.AutoModelForCausalLM.from_pretrained(id, { dtype, device: 'cpu' });
   const inputs = tjsTokenizer(promptText);
   const one = async () => {
     const processor = new StructuredOutputProcessor(
@@ -297,8 +389,9 @@ try {
   };
   await one();
   const started = performance.now();
+  const cpu = process.cpuUsage();
   let tokens = 0;
-  const count = Math.min(turns, 16);
+  const count = Math.min(turnsAt(1), 16);
   for (let i = 0; i < count; i++) tokens += await one();
   const seconds = (performance.now() - started) / 1000;
   transformersRow = {
@@ -306,6 +399,7 @@ try {
     batch: 1,
     tokensPerSecond: tokens / seconds,
     msPerTurn: (seconds * 1000) / count,
+    cpuMsPerToken: cpuMs(cpu) / tokens,
   };
   await model.dispose();
 } catch (error) {
@@ -317,19 +411,23 @@ try {
 
 // ---- report -------------------------------------------------------------------------------------
 const all = [...rows, transformersRow];
+const endLoad = loadavg()[0] as number;
+const rssPeakMB = process.resourceUsage().maxRSS / 1024;
 console.log(
-  `cpus: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; ${turns} turns per row; maxTokens ${maxTokens}`,
+  `model: ${realSize ? `${folder} (${modelFile})` : 'tiny fixture'}; cpus: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; ` +
+    `${realSize ? `${turnsAt(1)} turns at batch 1, ${turnsAt(8)} at batch 8` : `${turns} turns per row`}; maxTokens ${maxTokens}; ` +
+    `load average ${startLoad.toFixed(1)} at start, ${endLoad.toFixed(1)} at end`,
 );
-console.log('| row | tokens/s | ms / turn | vs bare loop, same batch |');
-console.log('| --- | ---: | ---: | ---: |');
+console.log('| row | tokens/s | ms / turn | vs bare loop, same batch | CPU ms / token |');
+console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const row of all) {
   if ('error' in row) {
-    console.log(`| ${row.row} | failed: ${row.error} | | |`);
+    console.log(`| ${row.row} | failed: ${row.error} | | | |`);
     continue;
   }
   const peer = row.batch === 8 ? bare8 : bare1;
   console.log(
-    `| ${row.row} | ${row.tokensPerSecond.toFixed(0)} | ${row.msPerTurn.toFixed(1)} | ${(row.tokensPerSecond / peer.tokensPerSecond).toFixed(2)}× |`,
+    `| ${row.row} | ${rate(row.tokensPerSecond)} | ${row.msPerTurn.toFixed(1)} | ${(row.tokensPerSecond / peer.tokensPerSecond).toFixed(2)}× | ${row.cpuMsPerToken?.toFixed(1) ?? ''} |`,
   );
 }
 const batchGain = ours8.tokensPerSecond / ours1.tokensPerSecond;
@@ -338,10 +436,29 @@ console.log(
   `batch 8 / batch 1 tokens/s: haggle ${batchGain.toFixed(2)}×, bare argmax ${gain(bare1, bare8)}×, ` +
     `bare + TokenSampler ${gain(sampled1, sampled8)}×, forward only ${gain(forward1, forward8)}×`,
 );
+const forwardGain = forward8.tokensPerSecond / forward1.tokensPerSecond;
+// The same gains in CPU time per token: what batching saves in work, whatever the neighbours do.
+const cpuGain = (a: Row, b: Row) => (a.cpuMsPerToken ?? Number.NaN) / (b.cpuMsPerToken ?? Number.NaN);
 console.log(
-  `prefix cache, one conversation of ${withCache.exchanges} turns (${withCache.promptTokens} prompt tokens in all): ` +
-    `${withCache.cachedTokens} taken from the cache, ${withCache.msPerTurn.toFixed(1)} ms / turn; ` +
-    `cache off: ${withoutCache.cachedTokens} cached, ${withoutCache.msPerTurn.toFixed(1)} ms / turn`,
+  `batch 8 / batch 1 in CPU time per token: haggle ${cpuGain(ours1, ours8).toFixed(2)}×, forward only ${cpuGain(forward1, forward8).toFixed(2)}× ` +
+    `(haggle's is ${(cpuGain(ours1, ours8) / cpuGain(forward1, forward8)).toFixed(2)} of it); haggle batch 1 uses ` +
+    `${((ours1.cpuMsPerToken ?? 0) / (bare1.cpuMsPerToken ?? 1)).toFixed(2)}x the bare loop's CPU per token`,
+);
+console.log(
+  `haggle's batch-8 gain is ${(batchGain / forwardGain).toFixed(2)} of the forward-only gain; ` +
+    `haggle batch 1 takes ${(bare1.tokensPerSecond / ours1.tokensPerSecond).toFixed(2)}x the bare loop's time per token`,
+);
+if (prefixCache) {
+  const { on: withCache, off: withoutCache } = prefixCache;
+  console.log(
+    `prefix cache, one conversation of ${withCache.exchanges} turns (${withCache.promptTokens} prompt tokens in all): ` +
+      `${withCache.cachedTokens} taken from the cache, ${withCache.msPerTurn.toFixed(1)} ms / turn; ` +
+      `cache off: ${withoutCache.cachedTokens} cached, ${withoutCache.msPerTurn.toFixed(1)} ms / turn`,
+  );
+}
+console.log(
+  `RSS: ${rssAfterLoadMB.toFixed(0)} MB with haggle's backend loaded; peak ${rssPeakHaggleMB.toFixed(0)} MB ` +
+    `through the haggle and bare rows (both models loaded), ${rssPeakMB.toFixed(0)} MB for the whole run`,
 );
 if (memory)
   console.log(
@@ -351,10 +468,16 @@ console.log(
   JSON.stringify({
     bench: 'onnx',
     quick,
-    turns,
+    model: realSize ? { folder, file: modelFile, ...shape } : 'tiny',
+    turns: { batch1: turnsAt(1), batch8: turnsAt(8) },
+    maxTokens,
     rows: all,
     batchGain,
-    prefixCache: { on: withCache, off: withoutCache },
+    forwardGain,
+    gainRatio: batchGain / forwardGain,
+    load: { start: startLoad, end: endLoad },
+    rss: { afterLoadMB: rssAfterLoadMB, peakHaggleAndBareMB: rssPeakHaggleMB, peakMB: rssPeakMB },
+    prefixCache,
     memory,
   }),
 );

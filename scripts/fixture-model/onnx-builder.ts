@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { onnx } from 'onnx-proto';
+import { toHalfBits } from './half.js';
 
 // onnx-proto is a CommonJS protobufjs bundle whose exports Node's ESM loader cannot see by name.
 const require = createRequire(import.meta.url);
@@ -9,6 +10,18 @@ const FLOAT = 1;
 const UINT8 = 2;
 const INT64 = 7;
 const FLOAT16 = 10;
+
+/** ONNX element type numbers of the initializers this builder writes. */
+export const TENSOR_TYPE = { float: FLOAT, uint8: UINT8, int64: INT64, float16: FLOAT16 } as const;
+
+/**
+ * Where large initializers go instead of the graph (see external-data-writer.ts): the graph keeps
+ * each one's name, type and shape and where its bytes lie in the data file.
+ */
+export interface InitializerSink {
+  /** Appends a tensor's bytes (given in pieces, so a 1.5 GB embedding never sits in memory whole). */
+  write(chunks: Iterable<Uint8Array>): { location: string; offset: number; length: number };
+}
 
 /** One ONNX dimension: a number, or a symbolic name such as `batch_size`. */
 export type Dim = number | string;
@@ -28,6 +41,41 @@ export class GraphBuilder {
   /** Operator domains beyond the standard one (`com.microsoft` for onnxruntime's contrib ops). */
   private readonly domains = new Set<string>();
 
+  /** `sink`: where initializers of `SMALL_INITIALIZER` bytes or more go; none keeps them all inline. */
+  constructor(private readonly sink?: InitializerSink) {}
+
+  /**
+   * An initializer from its raw little-endian bytes, in one piece or many. Through the sink when it
+   * is large, so that the graph of a multi-gigabyte model stays a few hundred kilobytes.
+   */
+  tensor(name: string, dims: number[], dataType: number, bytes: Uint8Array | Iterable<Uint8Array>): string {
+    const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
+    const size = dims.reduce((a, b) => a * b, 1) * (dataType === FLOAT ? 4 : dataType === FLOAT16 ? 2 : 1);
+    if (this.sink && size >= SMALL_INITIALIZER) {
+      const place = this.sink.write(pieces);
+      this.initializers.push({
+        name,
+        dims,
+        dataType,
+        dataLocation: proto.TensorProto.DataLocation.EXTERNAL,
+        externalData: [
+          { key: 'location', value: place.location },
+          { key: 'offset', value: String(place.offset) },
+          { key: 'length', value: String(place.length) },
+        ],
+      });
+      return name;
+    }
+    const all = bytes instanceof Uint8Array ? bytes : concat([...pieces]);
+    this.initializers.push({ name, dims, dataType, rawData: all });
+    return name;
+  }
+
+  /** A float16 initializer from its bits. */
+  halves(name: string, dims: number[], data: Uint16Array): string {
+    return this.tensor(name, dims, FLOAT16, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  }
+
   input(name: string, elemType: ElemType, dims: Dim[]): string {
     this.inputs.push(valueInfo(name, elemType, dims));
     return name;
@@ -39,18 +87,11 @@ export class GraphBuilder {
   }
 
   floats(name: string, dims: number[], data: Float32Array): string {
-    this.initializers.push({
-      name,
-      dims,
-      dataType: FLOAT,
-      rawData: new Uint8Array(data.buffer, data.byteOffset, data.byteLength),
-    });
-    return name;
+    return this.tensor(name, dims, FLOAT, new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   }
 
   bytes(name: string, dims: number[], data: Uint8Array): string {
-    this.initializers.push({ name, dims, dataType: UINT8, rawData: data });
-    return name;
+    return this.tensor(name, dims, UINT8, data);
   }
 
   ints(values: number[], dims: number[] = [values.length]): string {
@@ -60,13 +101,17 @@ export class GraphBuilder {
     return name;
   }
 
-  scalar(value: number): string {
+  /** A scalar constant, float32 or (for a graph that computes in half precision) float16. */
+  scalar(value: number, type: 'float' | 'float16' = 'float'): string {
     const name = `const_${this.counter++}`;
     this.initializers.push({
       name,
       dims: [],
-      dataType: FLOAT,
-      rawData: new Uint8Array(new Float32Array([value]).buffer),
+      dataType: type === 'float' ? FLOAT : FLOAT16,
+      rawData:
+        type === 'float'
+          ? new Uint8Array(new Float32Array([value]).buffer)
+          : new Uint8Array(new Uint16Array([toHalfBits(value)]).buffer),
     });
     return name;
   }
@@ -125,6 +170,19 @@ export class GraphBuilder {
     });
     return proto.ModelProto.encode(model).finish();
   }
+}
+
+/** Initializers smaller than this stay inside the graph, as the ONNX converters leave small ones. */
+export const SMALL_INITIALIZER = 1024;
+
+function concat(pieces: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((n, piece) => n + piece.length, 0));
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
 }
 
 function valueInfo(name: string, elemType: ElemType, dims: Dim[]): onnx.IValueInfoProto {

@@ -1,10 +1,13 @@
 import type { TinyQwen3Config } from './config.js';
-import { GraphBuilder } from './onnx-builder.js';
+import { toHalfArray } from './half.js';
+import { GraphBuilder, type InitializerSink, TENSOR_TYPE } from './onnx-builder.js';
 import { Q4_BLOCK, quantize4 } from './quantize-4bit.js';
-import type { TinyQwen3Weights } from './weights.js';
+import { inMemoryWeights, type TinyQwen3Weights, type WeightSource } from './weights.js';
 
 /** Masked attention scores: large and finite, so a fully masked (padding) row stays NaN-free. */
 export const MASKED_SCORE = -1e9;
+/** The same in half precision: its most negative finite value, as transformers' `finfo(float16).min`. */
+export const MASKED_SCORE_HALF = -65504;
 
 /**
  * The ONNX graph of a Qwen3 decoder with the inputs and outputs of an Optimum
@@ -31,27 +34,39 @@ export interface GraphOptions {
    * export's interface. The embedding and the tied head stay float32.
    */
   quantize?: 'q4';
+  /**
+   * `float16`: compute in half precision throughout, with float16 weights, as a real fp16 or q4f16
+   * export does (the KV cache and logits are then float16 too, whatever `interfaceType` says); the
+   * rotary angles alone are computed in float32 and cast, as exports do. Default `float`.
+   */
+  computeType?: 'float' | 'float16';
+  /** Inputs per 4-bit block for `quantize: 'q4'` (default `Q4_BLOCK`; real q4f16 exports use 32). */
+  blockSize?: number;
+  /** Where large initializers go (external data, written as the graph is built); default inline. */
+  sink?: InitializerSink;
 }
 
 export function buildQwen3Graph(
   config: TinyQwen3Config,
-  weights: TinyQwen3Weights,
+  weights: TinyQwen3Weights | WeightSource,
   options: GraphOptions = {},
 ): Uint8Array {
-  const g = new GraphBuilder();
+  const source = 'embed' in weights ? inMemoryWeights(weights) : weights;
+  const g = new GraphBuilder(options.sink);
+  const ct = options.computeType ?? 'float';
+  // A weight in the compute type: float32 as is, or rounded to half precision.
+  const weight = (name: string, dims: number[], data: Float32Array) =>
+    ct === 'float' ? g.floats(name, dims, data) : g.halves(name, dims, toHalfArray(data));
+  const block = options.blockSize ?? Q4_BLOCK;
   // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
-  const linear = (x: string, name: string, k: number, n: number, weight: Float32Array) => {
-    if (options.quantize !== 'q4') return g.op('MatMul', [x, g.floats(name, [k, n], weight)]);
-    const q = quantize4(weight, k, n);
-    const blocks = k / Q4_BLOCK;
+  const linear = (x: string, name: string, k: number, n: number, data: Float32Array) => {
+    if (options.quantize !== 'q4') return g.op('MatMul', [x, weight(name, [k, n], data)]);
+    const q = quantize4(data, k, n, block);
+    const blocks = k / block;
     return g.op(
       'MatMulNBits',
-      [
-        x,
-        g.bytes(name, [n, blocks, Q4_BLOCK / 2], q.packed),
-        g.floats(`${name}.scales`, [n * blocks], q.scales),
-      ],
-      { K: k, N: n, bits: 4, block_size: Q4_BLOCK },
+      [x, g.bytes(name, [n, blocks, block / 2], q.packed), weight(`${name}.scales`, [n * blocks], q.scales)],
+      { K: k, N: n, bits: 4, block_size: block },
       undefined,
       'com.microsoft',
     );
@@ -61,10 +76,10 @@ export function buildQwen3Graph(
   const inputIds = g.input('input_ids', 'int64', ['batch_size', 'sequence_length']);
   const attentionMask = g.input('attention_mask', 'int64', ['batch_size', 'total_sequence_length']);
   const positionIds = g.input('position_ids', 'int64', ['batch_size', 'sequence_length']);
-  const io = options.interfaceType ?? 'float';
-  // To and from the interface type: nothing for float, a Cast for float16 (ONNX type 1 and 10).
-  const inward = (x: string) => (io === 'float' ? x : g.op('Cast', [x], { to: 1 }));
-  const outward = (x: string) => (io === 'float' ? x : g.op('Cast', [x], { to: 10 }));
+  const io = ct === 'float16' ? 'float16' : (options.interfaceType ?? 'float');
+  // To and from the interface type: nothing when it is the compute type, else a Cast (ONNX 1 and 10).
+  const inward = (x: string) => (io === ct ? x : g.op('Cast', [x], { to: 1 }));
+  const outward = (x: string) => (io === ct ? x : g.op('Cast', [x], { to: 10 }));
   const past: { key: string; value: string }[] = [];
   for (let l = 0; l < config.layers; l++) {
     const dims = ['batch_size', kvHeads, 'past_sequence_length', headDim];
@@ -74,10 +89,20 @@ export function buildQwen3Graph(
     });
   }
 
-  const embed = g.floats('model.embed_tokens.weight', [vocab, d], weights.embed);
+  const embed = g.tensor(
+    'model.embed_tokens.weight',
+    [vocab, d],
+    TENSOR_TYPE[ct],
+    (function* () {
+      for (const piece of source.embedChunks()) {
+        const typed = ct === 'float' ? piece : toHalfArray(piece);
+        yield new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
+      }
+    })(),
+  );
   let hidden = g.op('Gather', [embed, inputIds], { axis: 0 }); // (B, T, D)
 
-  const eps = g.scalar(config.rmsNormEps);
+  const eps = g.scalar(config.rmsNormEps, ct);
   const rmsNorm = (x: string, weight: string) => {
     const squared = g.op('Mul', [x, x]);
     const mean = g.op('ReduceMean', [squared], { axes: [-1], keepdims: 1 });
@@ -91,8 +116,9 @@ export function buildQwen3Graph(
   const positions = g.op('Unsqueeze', [g.op('Cast', [positionIds], { to: 1 }), g.ints([-1])]); // (B,T,1)
   const freqs = g.op('Mul', [positions, g.floats('rope.inv_freq', [headDim / 2], invFreq)]);
   const angles = g.op('Concat', [freqs, freqs], { axis: -1 }); // (B, T, hd)
-  const cos = g.op('Unsqueeze', [g.op('Cos', [angles]), g.ints([1])]); // (B, 1, T, hd)
-  const sin = g.op('Unsqueeze', [g.op('Sin', [angles]), g.ints([1])]);
+  const toCompute = (x: string) => (ct === 'float' ? x : g.op('Cast', [x], { to: 10 }));
+  const cos = g.op('Unsqueeze', [toCompute(g.op('Cos', [angles])), g.ints([1])]); // (B, 1, T, hd)
+  const sin = g.op('Unsqueeze', [toCompute(g.op('Sin', [angles])), g.ints([1])]);
   const half = g.ints([headDim / 2, headDim / 2]);
   const rope = (x: string) => {
     const first = g.op('Split', [x, half], { axis: -1 });
@@ -115,33 +141,31 @@ export function buildQwen3Graph(
   const causal = g.op('LessOrEqual', [keyIndex, queryIndex]); // (T, L)
   const padding = g.op('Unsqueeze', [g.op('Cast', [attentionMask], { to: 9 }), g.ints([1, 2])]); // (B,1,1,L)
   const visible = g.op('And', [causal, padding]); // (B, 1, T, L)
-  const masked = g.scalar(MASKED_SCORE);
-  const scale = g.scalar(1 / Math.sqrt(headDim));
+  const masked = g.scalar(ct === 'float' ? MASKED_SCORE : MASKED_SCORE_HALF, ct);
+  const scale = g.scalar(1 / Math.sqrt(headDim), ct);
 
   const batchTime = g.op('Slice', [g.op('Shape', [inputIds]), g.ints([0]), g.ints([2])]); // [B, T]
   const shape = (...tail: number[]) => g.op('Concat', [batchTime, g.ints(tail)], { axis: 0 });
 
   for (let l = 0; l < config.layers; l++) {
-    const w = weights.layers[l];
     const p = past[l];
-    if (!w || !p) throw new Error('layer weights missing');
+    if (!p) throw new Error('layer missing');
+    const w = {
+      projection: (kind: Parameters<WeightSource['projection']>[1]) => source.projection(l, kind),
+      norm: (kind: Parameters<WeightSource['norm']>[1]) => source.norm(l, kind),
+    };
     const name = (s: string) => `model.layers.${l}.${s}`;
-    const normed = rmsNorm(hidden, g.floats(name('input_layernorm.weight'), [d], w.inputNorm));
-    const project = (
-      x: string,
-      weight: Float32Array,
-      label: string,
-      n: number,
-      norm: Float32Array | null,
-    ) => {
-      const flat = linear(x, name(`self_attn.${label}_proj.weight`), d, n * headDim, weight);
+    const normed = rmsNorm(hidden, weight(name('input_layernorm.weight'), [d], w.norm('inputNorm')));
+    const project = (x: string, label: 'q' | 'k' | 'v', n: number, norm: 'qNorm' | 'kNorm' | null) => {
+      const flat = linear(x, name(`self_attn.${label}_proj.weight`), d, n * headDim, w.projection(label));
       let split = g.op('Reshape', [flat, shape(n, headDim)]); // (B, T, n, hd)
-      if (norm) split = rmsNorm(split, g.floats(name(`self_attn.${label}_norm.weight`), [headDim], norm));
+      if (norm)
+        split = rmsNorm(split, weight(name(`self_attn.${label}_norm.weight`), [headDim], w.norm(norm)));
       return g.op('Transpose', [split], { perm: [0, 2, 1, 3] }); // (B, n, T, hd)
     };
-    const q = rope(project(normed, w.q, 'q', heads, w.qNorm));
-    const k = rope(project(normed, w.k, 'k', kvHeads, w.kNorm));
-    const v = project(normed, w.v, 'v', kvHeads, null);
+    const q = rope(project(normed, 'q', heads, 'qNorm'));
+    const k = rope(project(normed, 'k', kvHeads, 'kNorm'));
+    const v = project(normed, 'v', kvHeads, null);
     const presentKey = g.op('Concat', [p.key, k], { axis: 2 }); // (B, kv, L, hd)
     const presentValue = g.op('Concat', [p.value, v], { axis: 2 });
     g.output(`present.${l}.key`, outward(presentKey), io, [
@@ -179,16 +203,16 @@ export function buildQwen3Graph(
     const probs = g.op('Softmax', [g.op('Where', [visible, scores, masked])], { axis: -1 });
     const context = g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: [0, 2, 1, 3] });
     const merged = g.op('Reshape', [context, shape(heads * headDim)]);
-    const attended = linear(merged, name('self_attn.o_proj.weight'), heads * headDim, d, w.o);
+    const attended = linear(merged, name('self_attn.o_proj.weight'), heads * headDim, d, w.projection('o'));
     hidden = g.op('Add', [hidden, attended]);
 
-    const normed2 = rmsNorm(hidden, g.floats(name('post_attention_layernorm.weight'), [d], w.postNorm));
-    const gate = linear(normed2, name('mlp.gate_proj.weight'), d, m, w.gate);
-    const up = linear(normed2, name('mlp.up_proj.weight'), d, m, w.up);
+    const normed2 = rmsNorm(hidden, weight(name('post_attention_layernorm.weight'), [d], w.norm('postNorm')));
+    const gate = linear(normed2, name('mlp.gate_proj.weight'), d, m, w.projection('gate'));
+    const up = linear(normed2, name('mlp.up_proj.weight'), d, m, w.projection('up'));
     const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), up]);
-    hidden = g.op('Add', [hidden, linear(act, name('mlp.down_proj.weight'), m, d, w.down)]);
+    hidden = g.op('Add', [hidden, linear(act, name('mlp.down_proj.weight'), m, d, w.projection('down'))]);
   }
-  let final = rmsNorm(hidden, g.floats('model.norm.weight', [d], weights.finalNorm));
+  let final = rmsNorm(hidden, weight('model.norm.weight', [d], source.finalNorm()));
   let kept = g.op('Unsqueeze', [newLength, g.ints([0])]);
   if (options.logitsToKeep !== false) {
     const keep = g.input('num_logits_to_keep', 'int64', []);

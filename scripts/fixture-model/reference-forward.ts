@@ -1,22 +1,45 @@
 import type { TinyQwen3Config } from './config.js';
-import type { TinyQwen3Weights } from './weights.js';
+import { inMemoryWeights, type TinyQwen3Weights, type WeightSource } from './weights.js';
 
 /**
  * The same transformer as the ONNX graph, in plain TypeScript (float64 arithmetic) over one unpadded
  * sequence at positions 0..n-1: the independent statement of what the graph must compute. Returns
  * the logits of every position, [n][vocab]. Slow on purpose (no tricks); keep sequences short.
+ * Weights are asked for one layer at a time (a `WeightSource` may read them from a model's files),
+ * so a real-size model needs one layer's worth of memory, not the model's.
  */
 export function referenceLogits(
   config: TinyQwen3Config,
-  weights: TinyQwen3Weights,
+  weights: TinyQwen3Weights | WeightSource,
   ids: number[],
 ): Float64Array<ArrayBufferLike>[] {
+  const source = 'embed' in weights ? inMemoryWeights(weights) : weights;
   const { hiddenSize: d, heads, kvHeads, headDim, intermediateSize: m, vocabSize: vocab } = config;
   const group = heads / kvHeads;
-  let hidden: Float64Array<ArrayBufferLike>[] = ids.map((id) =>
-    Float64Array.from(weights.embed.subarray(id * d, (id + 1) * d)),
-  );
-  for (const w of weights.layers) {
+  let hidden: Float64Array<ArrayBufferLike>[] = ids.map(() => new Float64Array(d));
+  let row = 0;
+  for (const piece of source.embedChunks()) {
+    const rows = piece.length / d;
+    ids.forEach((id, t) => {
+      if (id >= row && id < row + rows)
+        hidden[t] = Float64Array.from(piece.subarray((id - row) * d, (id - row + 1) * d));
+    });
+    row += rows;
+  }
+  for (let l = 0; l < config.layers; l++) {
+    const w = {
+      inputNorm: source.norm(l, 'inputNorm'),
+      postNorm: source.norm(l, 'postNorm'),
+      qNorm: source.norm(l, 'qNorm'),
+      kNorm: source.norm(l, 'kNorm'),
+      q: source.projection(l, 'q'),
+      k: source.projection(l, 'k'),
+      v: source.projection(l, 'v'),
+      o: source.projection(l, 'o'),
+      gate: source.projection(l, 'gate'),
+      up: source.projection(l, 'up'),
+      down: source.projection(l, 'down'),
+    };
     const normed = hidden.map((x) => rmsNorm(x, w.inputNorm, config.rmsNormEps));
     const q = normed.map((x, t) =>
       headsOf(matVec(x, w.q, d, heads * headDim), heads, headDim, w.qNorm, t, config),
@@ -64,16 +87,23 @@ export function referenceLogits(
       return add(x, matVec(act, w.down, m, d));
     });
   }
-  return hidden.map((x) => {
-    const y = rmsNorm(x, weights.finalNorm, config.rmsNormEps);
-    const out = new Float64Array(vocab);
-    for (let t = 0; t < vocab; t++) {
-      let s = 0;
-      for (let i = 0; i < d; i++) s += (y[i] as number) * (weights.embed[t * d + i] as number);
-      out[t] = s;
-    }
-    return out;
-  });
+  const finalNorm = source.finalNorm();
+  const normed = hidden.map((x) => rmsNorm(x, finalNorm, config.rmsNormEps));
+  const out = normed.map(() => new Float64Array(vocab));
+  let first = 0;
+  for (const piece of source.embedChunks()) {
+    const rows = piece.length / d;
+    normed.forEach((y, p) => {
+      const logits = out[p] as Float64Array;
+      for (let r = 0; r < rows; r++) {
+        let s = 0;
+        for (let i = 0; i < d; i++) s += (y[i] as number) * (piece[r * d + i] as number);
+        logits[first + r] = s;
+      }
+    });
+    first += rows;
+  }
+  return out;
 }
 
 function rmsNorm(x: Float64Array, weight: Float32Array, eps: number): Float64Array {

@@ -67,3 +67,36 @@ export function makeWeights(config: TinyQwen3Config, seed: number): TinyQwen3Wei
   }
   return { embed, layers, finalNorm: norm(d) };
 }
+
+/** A layer's projection, by its transformers name (`q` is `self_attn.q_proj`). */
+export type ProjectionKind = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
+/** A layer's RMSNorm weight. */
+export type NormKind = 'inputNorm' | 'postNorm' | 'qNorm' | 'kNorm';
+
+/**
+ * Weights as the graph builder asks for them, one tensor at a time, so a source may make each on
+ * demand (a 4B model's 16 GB of float32 never exist at once) or hand out arrays it holds (the tiny one).
+ */
+export interface WeightSource {
+  /** [in, out], float32. */
+  projection(layer: number, kind: ProjectionKind): Float32Array;
+  norm(layer: number, kind: NormKind): Float32Array;
+  finalNorm(): Float32Array;
+  /** The embedding [vocab, hidden] (also the tied head), in pieces of whole rows, in order. */
+  embedChunks(): Iterable<Float32Array>;
+}
+
+/** A source over weights held in memory (the tiny model's `makeWeights`). */
+export function inMemoryWeights(weights: TinyQwen3Weights): WeightSource {
+  const layer = (l: number) => {
+    const w = weights.layers[l];
+    if (!w) throw new Error(`no weights for layer ${l}`);
+    return w;
+  };
+  return {
+    projection: (l, kind) => layer(l)[kind],
+    norm: (l, kind) => layer(l)[kind],
+    finalNorm: () => weights.finalNorm,
+    embedChunks: () => [weights.embed],
+  };
+}

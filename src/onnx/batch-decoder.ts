@@ -338,10 +338,14 @@ export class BatchDecoder {
     // Rows that decode feed what they wait on (a token, or a few after a jump-forward); prefilling
     // rows ride along as padding.
     const chunk = this.options.prefillTokensPerRun;
-    const takes = rows.map((row) =>
+    const wanted = rows.map((row) =>
       row.state === 'waiting' && !row.prefilling ? row.pending.slice(0, chunk) : [],
     );
-    const width = Math.max(...takes.map((take) => take.length));
+    // Every row of a step is as wide as its widest: one row feeding five forced tokens (jump-forward)
+    // makes the whole batch compute five positions. On a real model that is most of a step's work,
+    // so the step is as wide as at least half the feeding rows can fill; longer takes go on next step.
+    const width = stepWidth(wanted.map((take) => take.length));
+    const takes = wanted.map((take) => take.slice(0, width));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
     const positionIds = new BigInt64Array(batch * width);
@@ -422,4 +426,16 @@ export class BatchDecoder {
       job.controller.abort(reason);
     this.checkAborts();
   }
+}
+
+/**
+ * The width of a decoding step: the largest w such that at least half of the rows with something to
+ * feed have w tokens or more (haggle's choice). At batch 1 that is the whole take, so jump-forward
+ * feeds its forced tokens in one step; in a batch, a lone row's long take no longer widens every
+ * other row's step (on the 0.6B-shaped model that padding cost more than the steps it saved).
+ */
+export function stepWidth(lengths: readonly number[]): number {
+  const feeding = lengths.filter((n) => n > 0).sort((a, b) => b - a);
+  if (feeding.length === 0) return 0;
+  return feeding[Math.ceil(feeding.length / 2) - 1] as number;
 }
