@@ -26,6 +26,19 @@ export class Frame {
     return this.cachedKey;
   }
 
+  /**
+   * Whether the frame's leaf may end here, kept: a mask steps the same frame with every byte the trie
+   * offers next, and a number's `canEnd` parses its text each time.
+   */
+  canEnd(): boolean {
+    if (this.cachedCanEnd === undefined) {
+      const leaf = this.node as Leaf | null;
+      this.cachedCanEnd = leaf !== null && leaf.canEnd(this.state);
+    }
+    return this.cachedCanEnd;
+  }
+  private cachedCanEnd: boolean | undefined;
+
   /** @internal The frames `finish` reached from this frame, by value (see `finishedFrames`). */
   finishMemo(): Map<string | undefined, Frame[]> {
     this.cachedFinishes ??= new Map();
@@ -128,7 +141,7 @@ export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
     if (leaf.mustEnd(next)) finish(frame.parent, leaf.valueKey(next), out);
     else out.push(new Frame(leaf, next, frame.parent));
   }
-  if (leaf.canEnd(frame.state)) {
+  if (frame.canEnd()) {
     for (const f of frame.endings()) stepFrame(f, byte, out);
   }
 }
@@ -166,7 +179,7 @@ export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[])
       if (ends) finish(frame.parent, node.valueKey(next), out);
       else out.push(new Frame(node, next, frame.parent));
     }
-    if (node.canEnd(state)) {
+    if (frame.canEnd()) {
       for (const e of frame.endings()) stepFrame(e, byte, out);
     }
   }
@@ -176,7 +189,7 @@ export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[])
 export function canComplete(frame: Frame): boolean {
   if (frame === COMPLETE) return true;
   const leaf = frame.node as Leaf | null;
-  if (leaf === null || !leaf.canEnd(frame.state)) return false;
+  if (leaf === null || !frame.canEnd()) return false;
   return frame.endings().some(canComplete);
 }
 
