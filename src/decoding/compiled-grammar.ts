@@ -357,16 +357,16 @@ export class CompiledGrammar {
    * goes on from that trie node the same way. Other leaves (strings) take the generic walk, together.
    */
   private below(node: number, frames: readonly Frame[], mask: Uint32Array): void {
-    let generic: Frame[] | null = null;
+    const generic: Frame[] = [];
     for (const frame of frames) {
       const leaf = frame.node;
       if (leaf === null) continue; // the document is complete: it reads nothing more
       if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
       else if (leaf.kind === 'leaf' && leaf.alphabet() !== null) {
         this.alphabetBelow(node, frame, leaf, frame.state, frame, mask);
-      } else (generic ??= []).push(frame);
+      } else generic.push(frame);
     }
-    if (generic !== null) this.walk(this.trie, generic, mask, node);
+    if (generic.length > 0) this.walk(this.trie, generic, mask, node);
   }
 
   /**

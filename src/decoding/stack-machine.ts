@@ -33,7 +33,7 @@ export class Frame {
   canEnd(): boolean {
     if (this.cachedCanEnd === undefined) {
       const leaf = this.node as Leaf | null;
-      this.cachedCanEnd = leaf !== null && leaf.canEnd(this.state);
+      this.cachedCanEnd = leaf?.canEnd(this.state) === true;
     }
     return this.cachedCanEnd;
   }
