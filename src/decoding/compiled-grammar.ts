@@ -18,7 +18,7 @@ import {
 } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
-import { checkVocabulary, countAllowed, type DecoderVocabulary, maskWords } from './vocabulary.js';
+import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
 
 export interface CompileOptions extends SchemaCompileOptions {
   /**
@@ -28,7 +28,7 @@ export interface CompileOptions extends SchemaCompileOptions {
    */
   warm?: boolean;
   /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 2048, timeMs: 100 }`):
+   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
    * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
    * booleans), explored breadth first from the start until either limit, stored compactly (a list of
    * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
@@ -201,7 +201,8 @@ export class CompiledGrammar {
       queue.push(frames);
     };
     for (let head = 0; head < queue.length; head++) {
-      if (this.precomputed.size >= positions || performance.now() - started > timeMs) break;
+      if (this.precomputed.size >= positions || head >= 4 * positions) break;
+      if (performance.now() - started > timeMs) break;
       const frames = queue[head] as Frame[];
       const strings = frames.filter(isInsideString);
       if (strings.length > 0) {
@@ -211,6 +212,12 @@ export class CompiledGrammar {
           const bytes = (frame.node as StringLeaf).completion(frame.state);
           if (bytes !== null && bytes.length > 0) visit(this.advance([frame], bytes));
         }
+        continue;
+      }
+      if (!frames.every(hasShortcut)) {
+        // A string about to open, free whitespace: its mask is a walk of the trie, left to decoding
+        // time (where it is cached too); only the positions after it are explored.
+        for (let b = 0; b < 256; b++) visit(dedupe(stepAll(frames, b)));
         continue;
       }
       const key = setKey(frames, horizon);
@@ -541,6 +548,16 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
   return [...[...groups.values()].flat(), ...alone];
 }
 
+/**
+ * Whether a frame's mask comes from a per-leaf shortcut (a literal, a number; see `below`), the
+ * positions `precompute` stores: the enum values, keys, punctuation and numbers XGrammar and
+ * llguidance precompute too. The document's end reads nothing.
+ */
+function hasShortcut(frame: Frame): boolean {
+  const node = frame.node;
+  return node === null || node instanceof LiteralLeaf || (node.kind === 'leaf' && node.alphabet() !== null);
+}
+
 function isInsideString(frame: Frame): boolean {
   return frame.node instanceof StringLeaf && frame.node.isInside(frame.state);
 }
@@ -562,18 +579,17 @@ function byteSet(alphabet: readonly number[]): Uint8Array {
 
 /** A mask as stored by `precompute`: its token ids when they take less room than the bitset. */
 function compact(mask: Uint32Array): Int32Array | Uint32Array {
-  const count = countAllowed(mask);
-  if (count > mask.length) return mask.slice();
-  const ids = new Int32Array(count);
-  let n = 0;
+  const ids: number[] = [];
   for (let w = 0; w < mask.length; w++) {
     let x = mask[w] as number;
+    if (x === 0) continue;
+    if (ids.length > mask.length) return mask.slice(); // denser than a bitset: keep the bitset
     while (x !== 0) {
-      ids[n++] = (w << 5) + (31 - Math.clz32(x & -x));
+      ids.push((w << 5) + (31 - Math.clz32(x & -x)));
       x &= x - 1;
     }
   }
-  return ids;
+  return Int32Array.from(ids);
 }
 
 /** A stored mask as a bitset (a fresh array: the stored form is kept). */
@@ -588,9 +604,9 @@ function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
 }
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
-const PRECOMPUTE_POSITIONS = 2048;
+const PRECOMPUTE_POSITIONS = 512;
 /** Default most milliseconds `precompute` spends per grammar (a safety net: positions bound it first). */
-const PRECOMPUTE_MS = 100;
+const PRECOMPUTE_MS = 50;
 
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;

@@ -199,8 +199,9 @@ export class NumberLeaf extends Leaf {
         const c = windowClass(from, from + unit - 1n, low, high);
         if (c === 'P') return text;
         classes += c;
-        // Families only grow with e: past the upper bound, every later one is outside too.
-        if (high !== null && from > high) break;
+        // Families only grow with e: past the upper bound every later one is outside too, and within
+        // the bounds with no upper bound, every later one is inside too.
+        if ((high !== null && from > high) || (high === null && c === 'F')) break;
       }
     }
     const shape = int === '0' ? 'z' : `d${int.length}`;
