@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import { type InsideCache, insideCache } from './inside-cache.js';
+import { KeyLeaf } from './key-leaf.js';
 import { LiteralLeaf } from './literal-leaf.js';
 import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
@@ -206,18 +207,21 @@ export class CompiledGrammar {
       const frames = queue[head] as Frame[];
       const strings = frames.filter(isInsideString);
       if (strings.length > 0) {
-        // Step over each string by its shortest completion: what follows a string does not depend on
-        // what it says (a key's or unique value's does: those positions are left to decoding time).
+        // Step over a string value by its shortest completion: what follows it does not depend on what
+        // it says. Not over a key: what follows a key depends on which key it is (a search for each
+        // would cost more than it saves), so an object read by name is left to decoding time.
         for (const frame of strings) {
+          if (frame.node instanceof KeyLeaf) continue;
           const bytes = (frame.node as StringLeaf).completion(frame.state);
           if (bytes !== null && bytes.length > 0) visit(this.advance([frame], bytes));
         }
         continue;
       }
       if (!frames.every(hasShortcut)) {
-        // A string about to open, free whitespace: its mask is a walk of the trie, left to decoding
-        // time (where it is cached too); only the positions after it are explored.
-        for (let b = 0; b < 256; b++) visit(dedupe(stepAll(frames, b)));
+        // A string about to open: step its quote and go on inside (then over it, above). Free
+        // whitespace and the rest: their masks are walks of the trie, left to decoding time (cached
+        // there too), and so is what follows them.
+        if (frames.every(opensString)) visit(dedupe(stepAll(frames, 0x22)));
         continue;
       }
       const key = setKey(frames, horizon);
@@ -556,6 +560,16 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
 function hasShortcut(frame: Frame): boolean {
   const node = frame.node;
   return node === null || node instanceof LiteralLeaf || (node.kind === 'leaf' && node.alphabet() !== null);
+}
+
+/** Whether a frame is a string (not a key) before its opening quote. */
+function opensString(frame: Frame): boolean {
+  return (
+    frame.node instanceof StringLeaf &&
+    !(frame.node instanceof KeyLeaf) &&
+    frame.node.step(frame.state, 0x22) !== DEAD &&
+    !frame.node.isInside(frame.state)
+  );
 }
 
 function isInsideString(frame: Frame): boolean {
