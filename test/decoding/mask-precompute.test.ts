@@ -123,7 +123,8 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       // A budget in positions only, so that what is precomputed does not depend on the machine's load.
       const precompute = { positions: 300, timeMs: Number.POSITIVE_INFINITY };
       const grammar = compileSchema(schema, q.vocabulary, { ...options, precompute });
-      expect(grammar.stats.precomputed).toBeGreaterThan(10);
+      // Free whitespace and keys read by name are left to decoding time (their masks are walks).
+      if (options?.whitespace !== 'flexible') expect(grammar.stats.precomputed).toBeGreaterThan(10);
       checked += checkRandomPositions(grammar, q.vocabulary, random, 12);
     }
     expect(checked).toBeGreaterThan(300);
