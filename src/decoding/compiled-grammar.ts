@@ -302,6 +302,29 @@ export class CompiledGrammar {
   }
 
   /**
+   * `maskFor` copied into `out` (all words written). A precomputed mask is written straight from its
+   * token ids, without making a bitset to keep: as cheap as copying one.
+   */
+  fillMaskFor(frames: readonly Frame[], out: Uint32Array): Uint32Array {
+    const key = setKey(frames, this.trie.maxTokenBytes);
+    const cached = this.masks.get(key) ?? this.precomputed.get(key);
+    if (cached === undefined) {
+      out.set(this.maskFor(frames));
+      return out;
+    }
+    this.stats.hits++;
+    if (cached instanceof Uint32Array) out.set(cached);
+    else {
+      out.fill(0);
+      for (let i = 0; i < cached.length; i++) {
+        const id = cached[i] as number;
+        out[id >>> 5] = (out[id >>> 5] as number) | (1 << (id & 31));
+      }
+    }
+    return out;
+  }
+
+  /**
    * The mask of a position computed afresh by the generic pass over the whole trie, without the caches
    * or the per-leaf shortcuts of `computeMask`: the reference the tests hold the shortcuts to.
    * @internal

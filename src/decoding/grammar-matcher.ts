@@ -63,8 +63,9 @@ export class GrammarMatcher {
 
   /** Copies the mask into `out` (length `grammar.maskWords`). */
   fillMask(out: Uint32Array): Uint32Array {
-    out.set(this.mask());
-    return out;
+    const position = this.current;
+    if (position.ended) return out.fill(0);
+    return this.grammar.fillMaskFor(position.frames, out);
   }
 
   /** Reads a token; false (and no change) when the grammar refuses it. */

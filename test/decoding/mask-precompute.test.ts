@@ -100,7 +100,10 @@ function checkRandomPositions(
     const matcher = grammar.matcher();
     const spelled: number[] = [];
     for (let step = 0; step < 48 && !matcher.isTerminated(); step++) {
+      // fillMask first: it writes a precomputed mask straight from its ids, mask() keeps a bitset.
+      const filled = matcher.fillMask(new Uint32Array(grammar.maskWords).fill(0xffffffff));
       const mask = matcher.mask();
+      expect(filled).toEqual(mask);
       const reference = matcher.referenceMask();
       const text = new TextDecoder().decode(new Uint8Array(spelled));
       expect(difference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
