@@ -29,7 +29,7 @@ export interface CompileOptions extends SchemaCompileOptions {
    */
   warm?: boolean;
   /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
+   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 250 }`):
    * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
    * booleans), explored breadth first from the start until either limit, stored compactly (a list of
    * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
@@ -643,7 +643,7 @@ function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
 const PRECOMPUTE_POSITIONS = 512;
 /** Default most milliseconds `precompute` spends per grammar (a safety net: positions bound it first). */
-const PRECOMPUTE_MS = 50;
+const PRECOMPUTE_MS = 250;
 
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;

@@ -18,6 +18,15 @@ export class Frame {
 
   /** A key equal for positions no token can tell apart (see `Leaf.key`). */
   key(horizon: number): string {
+    // The exact key (dedupe, infinite horizon) and the mask cache's (the longest token) are both asked
+    // for every position, through its parents too: each keeps its own slot, so neither evicts the other.
+    if (horizon === Number.POSITIVE_INFINITY) {
+      if (this.cachedExactKey === undefined) {
+        const own = ownKey(this, horizon);
+        this.cachedExactKey = this.parent === null ? own : `${own}|${this.parent.key(horizon)}`;
+      }
+      return this.cachedExactKey;
+    }
     if (this.cachedKey === undefined || this.cachedHorizon !== horizon) {
       this.cachedHorizon = horizon;
       const own = ownKey(this, horizon);
@@ -25,6 +34,7 @@ export class Frame {
     }
     return this.cachedKey;
   }
+  private cachedExactKey: string | undefined;
 
   /**
    * Whether the frame's leaf may end here, kept: a mask steps the same frame with every byte the trie
