@@ -93,6 +93,9 @@ export class EngineThread {
         file: job.file,
         verdict: timeout ? 'timeout' : 'crash',
         compileMs: null,
+        firstMaskMs: null,
+        retainedBytes: null,
+        cacheBytes: null,
         maskUs: new Float64Array(0),
         slowest: null,
         failures: [

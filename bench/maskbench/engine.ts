@@ -26,6 +26,8 @@ export interface Engine {
   compile(schema: unknown): unknown | Promise<unknown>;
   matcher(compiled: unknown): EngineMatcher | Promise<EngineMatcher>;
   release(compiled: unknown): void;
+  /** The engine's own account of the bytes a compiled grammar holds with its caches, if it keeps one. */
+  cacheBytes?(compiled: unknown): number;
 }
 
 /** The engine declined the schema (unsupported or unsatisfiable): MaskBench's compile error. */

@@ -47,5 +47,6 @@ export function haggleEngine(setup: EngineSetup): Engine {
       };
     },
     release() {},
+    cacheBytes: (compiled) => (compiled as CompiledGrammar).cacheBytes(),
   };
 }

@@ -35,8 +35,18 @@ export interface Failure {
 export interface SchemaResult {
   file: string;
   verdict: Verdict;
-  /** Time to first mask: compiling plus the first mask, in milliseconds; null when it did not compile. */
+  /** Compiling alone (precomputation included), in milliseconds; null when it did not compile. */
   compileMs: number | null;
+  /** Time to first mask: compiling plus a matcher and its first mask, in milliseconds. */
+  firstMaskMs: number | null;
+  /**
+   * Memory a compiled grammar holds with its caches once every test is walked: the growth of the heap
+   * (V8 heap plus external memory such as typed arrays and WebAssembly) between before compiling and
+   * after the walks, each after a full garbage collection; null unless run with `--expose-gc`.
+   */
+  retainedBytes: number | null;
+  /** The engine's own count of the bytes its grammar's caches hold (haggle: `cacheBytes()`). */
+  cacheBytes: number | null;
   /** Every mask timed on the walks, in microseconds. */
   maskUs: Float64Array;
   /** The slowest mask: which test and after how many tokens. */
@@ -70,6 +80,9 @@ export async function runSchema(
     file: job.file,
     verdict: 'passing',
     compileMs: null,
+    firstMaskMs: null,
+    retainedBytes: null,
+    cacheBytes: null,
     maskUs: new Float64Array(0),
     slowest: null,
     failures,
@@ -81,12 +94,15 @@ export async function runSchema(
   };
 
   let compiled: unknown;
+  const heapBefore = collectedHeap();
+  const compileStarted = now();
   try {
     compiled = await engine.compile(job.schema);
+    result.compileMs = now() - compileStarted;
     const first = await engine.matcher(compiled);
     await first.mask();
     first.dispose();
-    result.compileMs = now() - started;
+    result.firstMaskMs = now() - compileStarted;
   } catch (error) {
     const kind = error instanceof SchemaRefused ? 'compile-error' : 'crash';
     failures.push({ test: null, kind, detail: describe(error) });
@@ -117,9 +133,21 @@ export async function runSchema(
       failures.push({ test: null, kind: 'timeout', detail: `over ${job.timeoutMs} ms` });
     } else failures.push({ test: null, kind: 'crash', detail: describe(error) });
   } finally {
+    result.cacheBytes = engine.cacheBytes?.(compiled) ?? null;
+    const heapAfter = collectedHeap();
+    if (heapBefore !== null && heapAfter !== null) result.retainedBytes = heapAfter - heapBefore;
     engine.release(compiled);
   }
   return finishWith();
+}
+
+/** The heap in use after a full collection (V8 heap and external memory), or null without `--expose-gc`. */
+function collectedHeap(): number | null {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function') return null;
+  gc();
+  const { heapUsed, external } = process.memoryUsage();
+  return heapUsed + external;
 }
 
 interface WalkOutcome {

@@ -6,6 +6,15 @@ const us = (x: number | null) =>
 const ms = (x: number | null) =>
   x === null ? '-' : x < 1000 ? `${x.toFixed(x < 10 ? 2 : 1)} ms` : `${(x / 1000).toFixed(2)} s`;
 
+const bytes = (x: number | null) =>
+  x === null
+    ? '-'
+    : Math.abs(x) < 1024 * 1024
+      ? `${(x / 1024).toFixed(0)} kB`
+      : `${(x / 1024 / 1024).toFixed(1)} MB`;
+
+type Row = [string, (s: EngineSummary) => string];
+
 /** The engines side by side, one row per measure, as a Markdown table. */
 export function summaryTable(summaries: readonly EngineSummary[]): string {
   const rows: Array<[string, (s: EngineSummary) => string]> = [
@@ -18,11 +27,17 @@ export function summaryTable(summaries: readonly EngineSummary[]): string {
     ['timeouts', (s) => String(s.timeouts)],
     ['masks timed', (s) => String(s.masks)],
     ...(['p50', 'p90', 'p99', 'max'] as const).map(
+      (p) => [`compile ${p}`, (s: EngineSummary) => ms(s.compileMs[p])] as Row,
+    ),
+    ...(['p50', 'p90', 'p99', 'max'] as const).map(
+      (p) => [`time to first mask ${p}`, (s: EngineSummary) => ms(s.firstMaskMs[p])] as Row,
+    ),
+    ...(['p50', 'p90', 'max'] as const).map(
       (p) =>
-        [`compile (time to first mask) ${p}`, (s: EngineSummary) => ms(s.compileMs[p])] as [
-          string,
-          (s: EngineSummary) => string,
-        ],
+        [`memory per grammar (heap growth) ${p}`, (s: EngineSummary) => bytes(s.retainedBytes[p])] as Row,
+    ),
+    ...(['p50', 'p90', 'max'] as const).map(
+      (p) => [`memory per grammar (own caches) ${p}`, (s: EngineSummary) => bytes(s.cacheBytes[p])] as Row,
     ),
     ...(['p25', 'p50', 'p75', 'p90', 'p99', 'p99_9', 'max'] as const).map(
       (p) =>

@@ -24,8 +24,14 @@ export interface EngineSummary {
   invalidTestsAccepted: number;
   masks: number;
   maskUs: Percentiles;
-  /** Time to first mask (compile plus the first mask), over the schemas that compiled. */
+  /** Compile time alone (precomputation included), over the schemas that compiled. */
   compileMs: Percentiles;
+  /** Time to first mask (compile plus a matcher's first mask), over the schemas that compiled. */
+  firstMaskMs: Percentiles;
+  /** Memory per grammar (see SchemaResult.retainedBytes), in bytes; empty without `--expose-gc`. */
+  retainedBytes: Percentiles;
+  /** The engine's own count of its grammars' cache bytes (haggle), in bytes. */
+  cacheBytes: Percentiles;
   setupMs: number | null;
   /** The schemas with the slowest single masks, for tail-latency work. */
   slowest: Array<{ file: string; us: number; test: number; step: number }>;
@@ -83,6 +89,11 @@ export class Tally {
       masks: this.timeCount,
       maskUs: percentiles(this.times.subarray(0, this.timeCount)),
       compileMs: percentiles(this.results.flatMap((r) => (r.compileMs === null ? [] : [r.compileMs]))),
+      firstMaskMs: percentiles(this.results.flatMap((r) => (r.firstMaskMs === null ? [] : [r.firstMaskMs]))),
+      retainedBytes: percentiles(
+        this.results.flatMap((r) => (r.retainedBytes === null ? [] : [r.retainedBytes])),
+      ),
+      cacheBytes: percentiles(this.results.flatMap((r) => (r.cacheBytes === null ? [] : [r.cacheBytes]))),
       setupMs,
       slowest: this.results
         .flatMap((r) => (r.slowest ? [{ file: r.file, ...r.slowest }] : []))

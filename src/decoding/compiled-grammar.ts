@@ -1,10 +1,22 @@
 import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import { type InsideCache, insideCache } from './inside-cache.js';
+import { KeyLeaf } from './key-leaf.js';
 import { LiteralLeaf } from './literal-leaf.js';
-import { type GrammarNode, ListNode, type ListState, type Shortest } from './nodes.js';
+import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
-import { canComplete, enter, Frame, ownKey, setKey, stepFrame, stepFrames } from './stack-machine.js';
+import {
+  canComplete,
+  dedupe,
+  enter,
+  Frame,
+  finish,
+  ownKey,
+  setKey,
+  stepAll,
+  stepFrame,
+  stepFrames,
+} from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
@@ -18,6 +30,14 @@ export interface CompileOptions extends SchemaCompileOptions {
    * patterns, or a few slow ones, does not pay for all of them.
    */
   warm?: boolean;
+  /**
+   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 250 }`):
+   * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
+   * booleans), explored breadth first from the start until either limit, stored compactly (a list of
+   * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
+   * token trie; one that leaves them walks it as before. `{ positions: 0 }` keeps only the warm-up above.
+   */
+  precompute?: { positions?: number; timeMs?: number };
   /** Most masks kept per grammar (default 1024, about 19 MB for Qwen3); the oldest go first. */
   maskCacheSize?: number;
 }
@@ -101,7 +121,13 @@ export function compileSchema(
     trie,
     options.maskCacheSize ?? 1024,
   );
-  if (options.warm !== false) grammar.warm(compiled.nodes);
+  if (options.warm !== false) {
+    grammar.warm(compiled.nodes);
+    grammar.precompute(
+      options.precompute?.positions ?? PRECOMPUTE_POSITIONS,
+      options.precompute?.timeMs ?? PRECOMPUTE_MS,
+    );
+  }
   return grammar;
 }
 
@@ -111,12 +137,21 @@ export class CompiledGrammar {
   readonly maskWords: number;
   readonly vocabularySize: number;
   private readonly masks = new Map<string, Uint32Array>();
+  /**
+   * Masks computed at compile time (`precompute`), by position key: token ids ascending (Int32Array)
+   * where fewer than a bitset's words, else the bitset. Never evicted: they are what a sequence that
+   * stays on the schema's beaten track reads.
+   */
+  private readonly precomputed = new Map<string, Int32Array | Uint32Array>();
   /** Tokens that stay inside a string, by the string's own state (shared by all grammars). */
   private readonly inside: InsideCache;
   private readonly quotes: TokenTrie;
   private readonly eos: readonly number[];
-  /** Counters of the mask cache, for benchmarks and tuning. */
-  readonly stats = { hits: 0, misses: 0, nodesVisited: 0 };
+  /**
+   * Counters of the mask cache, for benchmarks and tuning: `precomputed` masks stored at compile time
+   * (and `precomputeMs` spent on them), `hits` answered from either cache, `misses` computed.
+   */
+  readonly stats = { hits: 0, misses: 0, nodesVisited: 0, precomputed: 0, precomputeMs: 0 };
 
   constructor(
     readonly root: GrammarNode,
@@ -162,7 +197,106 @@ export class CompiledGrammar {
     }
   }
 
-  /** The allowed tokens at a position: from the cache, or by one pass over the trie. Read-only. */
+  /**
+   * Computes at compile time the masks of the positions a sequence can reach outside strings (see
+   * `CompileOptions.precompute`), breadth first from the start: the successors of a position are the
+   * positions after each byte its mask allows (a byte-level vocabulary has a token for every byte, so
+   * every position a tokenisation can stop at is among them). A string is not explored inside (its
+   * inside masks are shared and warmed apart) but stepped over by its shortest completion, so the
+   * positions after it are reached.
+   */
+  precompute(positions: number, timeMs: number): void {
+    if (positions <= 0) return;
+    const started = performance.now();
+    const horizon = this.trie.maxTokenBytes;
+    const start: Frame[] = [];
+    enter(this.root, null, start);
+    const queue: Frame[][] = [dedupe(start)];
+    const seen = new Set<string>([setKey(queue[0] as Frame[], horizon)]);
+    const scratch = new Uint32Array(this.maskWords);
+    const visit = (frames: Frame[]) => {
+      if (frames.length === 0) return;
+      const key = setKey(frames, horizon);
+      if (seen.has(key)) return;
+      seen.add(key);
+      queue.push(frames);
+    };
+    for (let head = 0; head < queue.length; head++) {
+      if (this.precomputed.size >= positions || head >= 4 * positions) break;
+      if (performance.now() - started > timeMs) break;
+      const frames = queue[head] as Frame[];
+      const strings = frames.filter(isInsideString);
+      if (strings.length > 0) {
+        // Step over a string value by its shortest completion: what follows it does not depend on what
+        // it says. Not over a key: what follows a key depends on which key it is (a search for each
+        // would cost more than it saves), so an object read by name is left to decoding time.
+        for (const frame of strings) {
+          if (frame.node instanceof KeyLeaf) continue;
+          const bytes = (frame.node as StringLeaf).completion(frame.state);
+          if (bytes !== null && bytes.length > 0) visit(this.advance([frame], bytes));
+        }
+        continue;
+      }
+      if (!frames.every(hasShortcut)) {
+        // A string about to open: step its quote and go on inside (then over it, above). Free
+        // whitespace and the rest: their masks are walks of the trie, left to decoding time (cached
+        // there too), and so is what follows them.
+        if (frames.every(opensString)) visit(dedupe(stepAll(frames, 0x22)));
+        continue;
+      }
+      const key = setKey(frames, horizon);
+      let mask = this.masks.get(key);
+      if (mask === undefined) {
+        scratch.fill(0);
+        mask = this.outsideMask(frames, scratch);
+        this.precomputed.set(key, compact(mask));
+        this.stats.precomputed++;
+      }
+      for (const [b, id] of this.byteTokens()) {
+        if (((mask[id >>> 5] as number) & (1 << (id & 31))) !== 0) visit(dedupe(stepAll(frames, b)));
+      }
+    }
+    this.stats.precomputeMs += performance.now() - started;
+  }
+
+  /** The positions after reading `bytes` from `frames` (empty when refused). */
+  private advance(frames: Frame[], bytes: readonly number[]): Frame[] {
+    let at = frames;
+    for (const b of bytes) {
+      at = dedupe(stepAll(at, b));
+      if (at.length === 0) break;
+    }
+    return at;
+  }
+
+  /** The tokens of one byte each, as [byte, token id] (one per byte value a byte-level vocabulary has). */
+  private byteTokens(): Array<[number, number]> {
+    if (this.singleBytes === undefined) {
+      const out: Array<[number, number]> = [];
+      for (let b = 0; b < 256; b++) {
+        const node = this.trie.child(0, b);
+        const id = node < 0 ? -1 : (this.trie.token[node] as number);
+        if (id >= 0) out.push([b, id]);
+      }
+      this.singleBytes = out;
+    }
+    return this.singleBytes;
+  }
+  private singleBytes: Array<[number, number]> | undefined;
+
+  /**
+   * Bytes held by this grammar's own caches: the masks kept after use and the precomputed ones, with
+   * their keys. The token trie and the inside-string masks are shared by every grammar over the
+   * vocabulary and not counted here.
+   */
+  cacheBytes(): number {
+    let bytes = 0;
+    for (const [key, mask] of this.masks) bytes += mask.byteLength + 2 * key.length;
+    for (const [key, mask] of this.precomputed) bytes += mask.byteLength + 2 * key.length;
+    return bytes;
+  }
+
+  /** The allowed tokens at a position: from the caches, or by one pass over the trie. Read-only. */
   maskFor(frames: readonly Frame[]): Uint32Array {
     const key = setKey(frames, this.trie.maxTokenBytes);
     const cached = this.masks.get(key);
@@ -170,13 +304,57 @@ export class CompiledGrammar {
       this.stats.hits++;
       return cached;
     }
-    this.stats.misses++;
-    const mask = this.computeMask(frames);
+    const stored = this.precomputed.get(key);
+    let mask: Uint32Array;
+    if (stored !== undefined) {
+      this.stats.hits++;
+      mask = expand(stored, this.maskWords);
+    } else {
+      this.stats.misses++;
+      mask = this.computeMask(frames);
+    }
     if (this.masks.size >= this.maskCacheSize) {
       const oldest = this.masks.keys().next().value;
       if (oldest !== undefined) this.masks.delete(oldest);
     }
     this.masks.set(key, mask);
+    return mask;
+  }
+
+  /**
+   * `maskFor` copied into `out` (all words written). A precomputed mask is written straight from its
+   * token ids, without making a bitset to keep: as cheap as copying one.
+   */
+  fillMaskFor(frames: readonly Frame[], out: Uint32Array): Uint32Array {
+    const key = setKey(frames, this.trie.maxTokenBytes);
+    const cached = this.masks.get(key) ?? this.precomputed.get(key);
+    if (cached === undefined) {
+      out.set(this.maskFor(frames));
+      return out;
+    }
+    this.stats.hits++;
+    if (cached instanceof Uint32Array) out.set(cached);
+    else {
+      out.fill(0);
+      for (let i = 0; i < cached.length; i++) {
+        const id = cached[i] as number;
+        out[id >>> 5] = (out[id >>> 5] as number) | (1 << (id & 31));
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The mask of a position computed afresh by the generic pass over the whole trie, without the caches
+   * or the per-leaf shortcuts of `computeMask`: the reference the tests hold the shortcuts to.
+   * @internal
+   */
+  referenceMask(frames: readonly Frame[]): Uint32Array {
+    const mask = new Uint32Array(this.maskWords);
+    this.walk(this.trie, frames, mask, 0, false);
+    if (frames.some(canComplete)) {
+      for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    }
     return mask;
   }
 
@@ -190,11 +368,12 @@ export class CompiledGrammar {
       this.walk(this.quotes, frames, mask);
       return mask;
     }
-    const mask = new Uint32Array(this.maskWords);
-    if (frames.every((f) => f.node instanceof LiteralLeaf)) {
-      // Keys, punctuation, enum values: follow each literal down the trie instead of trying every branch.
-      for (const frame of frames) this.literalWalk(frame, mask);
-    } else this.walk(this.trie, frames, mask);
+    return this.outsideMask(frames, new Uint32Array(this.maskWords));
+  }
+
+  /** The mask of positions outside strings, set in `mask` (all zero on entry). */
+  private outsideMask(frames: readonly Frame[], mask: Uint32Array): Uint32Array {
+    this.below(0, frames, mask);
     if (frames.some(canComplete)) {
       for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
     }
@@ -225,28 +404,102 @@ export class CompiledGrammar {
   }
 
   /**
-   * The tokens allowed from a position inside a literal: those spelling a prefix of the rest of the
-   * literal (one trie path), and those that run past its end, walked from the node where it ends with
-   * the positions that follow it.
+   * Sets the bits of the tokens below trie node `node` (their bytes after it) that `frames` accept, one
+   * frame at a time (a token is allowed when one of the positions takes it), each the cheapest way its
+   * leaf allows: a literal (key, punctuation, enum value) follows its own bytes down the trie, a leaf of
+   * a few bytes (number, whitespace) looks up only those bytes, and where either ends, what follows
+   * goes on from that trie node the same way. Other leaves (strings) take the generic walk, together.
    */
-  private literalWalk(frame: Frame, mask: Uint32Array): void {
+  private below(node: number, frames: readonly Frame[], mask: Uint32Array): void {
+    const generic: Frame[] = [];
+    for (const frame of frames) {
+      const leaf = frame.node;
+      if (leaf === null) continue; // the document is complete: it reads nothing more
+      if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
+      else if (leaf.kind === 'leaf' && leaf.alphabet() !== null) {
+        this.alphabetBelow(node, frame, leaf, frame.state, frame, mask);
+      } else generic.push(frame);
+    }
+    if (generic.length > 0) this.walk(this.trie, generic, mask, node);
+  }
+
+  /**
+   * A literal's tokens below `node`: those spelling a prefix of the rest of the literal (one trie path),
+   * and those that run past its end, from the trie node where it ends with the positions that follow.
+   */
+  private literalBelow(node: number, frame: Frame, mask: Uint32Array): void {
     const leaf = frame.node as LiteralLeaf;
     const bytes = leaf.bytes;
-    const trie = this.trie;
-    let node = 0;
+    let at = node;
     for (let k = frame.state as number; k < bytes.length; k++) {
-      node = trie.child(node, bytes[k] as number);
-      if (node < 0) return;
+      at = this.trie.child(at, bytes[k] as number);
+      if (at < 0) return;
       if (k + 1 < bytes.length) {
-        this.setToken(node, mask);
+        this.setToken(at, mask);
         continue;
       }
       const after: Frame[] = [];
       stepFrame(new Frame(leaf, k, frame.parent), bytes[k] as number, after);
       if (after.length === 0) return;
-      this.setToken(node, mask);
-      this.walk(trie, after, mask, node);
+      this.setToken(at, mask);
+      this.below(at, after, mask);
     }
+  }
+
+  /**
+   * A leaf of a small alphabet (a number) below trie node `at`, in `state` (`here`: its frame, when
+   * there is one): only its bytes are looked up in the trie, the leaf stepped along each path it takes;
+   * wherever it may end, what follows it goes on from there.
+   */
+  private alphabetBelow(
+    at: number,
+    frame: Frame,
+    leaf: Leaf,
+    state: unknown,
+    here: Frame | null,
+    mask: Uint32Array,
+  ): void {
+    const ended = here ?? new Frame(leaf, state, frame.parent);
+    if (ended.canEnd()) this.below(at, ended.endings(), mask);
+    const trie = this.trie;
+    const stop = trie.end[at] as number;
+    if (stop - at > CROWDED_SUBTREE) {
+      // The root and other crowded nodes: look the leaf's few bytes up.
+      for (const b of leaf.alphabet() as readonly number[]) {
+        const child = trie.child(at, b);
+        if (child >= 0) this.alphabetStep(child, b, frame, leaf, state, mask);
+      }
+    } else {
+      // A node with few children (most): scan them for the leaf's bytes.
+      const bytes = byteSet(leaf.alphabet() as readonly number[]);
+      for (let child = at + 1; child < stop; child = trie.end[child] as number) {
+        const b = trie.byte[child] as number;
+        if (bytes[b] === 1) this.alphabetStep(child, b, frame, leaf, state, mask);
+      }
+    }
+  }
+
+  /** `alphabetBelow`'s leaf reading byte `b` along the trie edge into `child`. */
+  private alphabetStep(
+    child: number,
+    b: number,
+    frame: Frame,
+    leaf: Leaf,
+    state: unknown,
+    mask: Uint32Array,
+  ): void {
+    const next = leaf.step(state, b);
+    if (next === DEAD) return;
+    if (!leaf.mustEnd(next)) {
+      this.setToken(child, mask);
+      this.alphabetBelow(child, frame, leaf, next, null, mask);
+      return;
+    }
+    const after: Frame[] = [];
+    finish(frame.parent, leaf.valueKey(next), after);
+    if (after.length === 0) return;
+    this.setToken(child, mask);
+    this.below(child, after, mask);
   }
 
   private setToken(node: number, mask: Uint32Array): void {
@@ -267,9 +520,9 @@ export class CompiledGrammar {
    * for every grammar, so they come from the shared cache as a list, and only the children that lead
    * to a `"` (the tokens that may close the string, which depend on what follows) are walked on.
    */
-  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0): void {
+  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0, shared = true): void {
     const { byte, depth, end, quoteBelow } = trie;
-    const strings = trie === this.trie;
+    const strings = shared && trie === this.trie;
     // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
     // are reused from node to node (only frames are allocated).
     const positions: Frame[][] = [];
@@ -342,12 +595,78 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
   return [...[...groups.values()].flat(), ...alone];
 }
 
+/**
+ * Whether a frame's mask comes from a per-leaf shortcut (a literal, a number; see `below`), the
+ * positions `precompute` stores: the enum values, keys, punctuation and numbers XGrammar and
+ * llguidance precompute too. The document's end reads nothing.
+ */
+function hasShortcut(frame: Frame): boolean {
+  const node = frame.node;
+  return node === null || node instanceof LiteralLeaf || (node.kind === 'leaf' && node.alphabet() !== null);
+}
+
+/** Whether a frame is a string (not a key) before its opening quote. */
+function opensString(frame: Frame): boolean {
+  return (
+    frame.node instanceof StringLeaf &&
+    !(frame.node instanceof KeyLeaf) &&
+    frame.node.step(frame.state, 0x22) !== DEAD &&
+    !frame.node.isInside(frame.state)
+  );
+}
+
 function isInsideString(frame: Frame): boolean {
   return frame.node instanceof StringLeaf && frame.node.isInside(frame.state);
 }
 
 /** Milliseconds compile-time warming may take after the first mask (haggle's choice). */
 const WARM_BUDGET_MS = 20;
+/** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
+const CROWDED_SUBTREE = 4096;
+
+const byteSets = new WeakMap<readonly number[], Uint8Array>();
+/** An alphabet as a 256-entry membership table (cached: alphabets are constant arrays). */
+function byteSet(alphabet: readonly number[]): Uint8Array {
+  let set = byteSets.get(alphabet);
+  if (set === undefined) {
+    set = new Uint8Array(256);
+    for (const b of alphabet) set[b] = 1;
+    byteSets.set(alphabet, set);
+  }
+  return set;
+}
+
+/** A mask as stored by `precompute`: its token ids when they take less room than the bitset. */
+function compact(mask: Uint32Array): Int32Array | Uint32Array {
+  const ids: number[] = [];
+  for (let w = 0; w < mask.length; w++) {
+    let x = mask[w] as number;
+    if (x === 0) continue;
+    if (ids.length > mask.length) return mask.slice(); // denser than a bitset: keep the bitset
+    while (x !== 0) {
+      ids.push((w << 5) + (31 - Math.clz32(x & -x)));
+      x &= x - 1;
+    }
+  }
+  return Int32Array.from(ids);
+}
+
+/** A stored mask as a bitset (a fresh array: the stored form is kept). */
+function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
+  if (stored instanceof Uint32Array) return stored.slice();
+  const mask = new Uint32Array(words);
+  for (let i = 0; i < stored.length; i++) {
+    const id = stored[i] as number;
+    mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+  }
+  return mask;
+}
+
+/** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
+const PRECOMPUTE_POSITIONS = 512;
+/** Default most milliseconds `precompute` spends per grammar (a safety net: positions bound it first). */
+const PRECOMPUTE_MS = 250;
+
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;
 /** Subtrees this large (in trie nodes) where a string opens take its staying tokens from the cache. */

@@ -51,10 +51,21 @@ export class GrammarMatcher {
     return this.grammar.maskFor(position.frames);
   }
 
+  /**
+   * @internal This position's mask by the generic trie walk, without the caches, the precomputed masks
+   * or the per-leaf shortcuts: what tests hold `mask()` to.
+   */
+  referenceMask(): Uint32Array {
+    const position = this.current;
+    if (position.ended) return new Uint32Array(this.grammar.maskWords);
+    return this.grammar.referenceMask(position.frames);
+  }
+
   /** Copies the mask into `out` (length `grammar.maskWords`). */
   fillMask(out: Uint32Array): Uint32Array {
-    out.set(this.mask());
-    return out;
+    const position = this.current;
+    if (position.ended) return out.fill(0);
+    return this.grammar.fillMaskFor(position.frames, out);
   }
 
   /** Reads a token; false (and no change) when the grammar refuses it. */

@@ -32,6 +32,14 @@ export abstract class Leaf {
   valueKey(_state: unknown): string | undefined {
     return undefined;
   }
+  /**
+   * Every byte `step` could ever take, in any state, when they are few (a number's digits and signs,
+   * whitespace); null for any byte. A superset is safe. Masks then look up only these bytes in the
+   * token trie instead of trying every branch.
+   */
+  alphabet(): readonly number[] | null {
+    return null;
+  }
 }
 
 /** One way a structural node can go on: its new state and the child to enter (null: the node is done). */

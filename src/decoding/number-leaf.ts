@@ -31,6 +31,8 @@ export interface NumberLeafOptions {
   exponent?: boolean;
 }
 
+/** `0-9 - . + e E`: every byte of any JSON number. */
+const NUMBER_BYTES = [...'0123456789-.+eE'].map((c) => c.charCodeAt(0));
 const BYTE_MINUS = 0x2d;
 const BYTE_DOT = 0x2e;
 const BYTE_0 = 0x30;
@@ -58,6 +60,10 @@ export class NumberLeaf extends Leaf {
   private readonly exponent: boolean;
   /** The leaf's values as number-exponent.ts reads them. */
   private readonly lattice: Lattice;
+  /** See `unit`. */
+  private readonly units: bigint[] = [];
+  /** See `writesExponents` (null until probed). */
+  private exponents: boolean | null = null;
 
   constructor(
     id: number,
@@ -156,12 +162,16 @@ export class NumberLeaf extends Leaf {
     if (this.exponent) return this.exponentKey(text, parts);
     // When every completion of the text is within the bounds (always, without bounds), only its shape
     // matters (sign, digits so far, point): "899." and "640." allow the same tokens under [200, 2000].
-    if ((this.low !== null || this.high !== null) && !this.boundsInactive(parts)) return text;
+    if ((this.low !== null || this.high !== null) && !this.boundsInactive(parts)) {
+      return this.residualKey(parts, text);
+    }
     const shape = parts.int === '' ? 'e' : parts.int === '0' ? 'z' : `d${parts.int.length}`;
     // Under multipleOf, what follows depends on the remainder so far (digits append affinely).
     const remainder =
       this.divisor === 1n || parts.int === '' ? '' : `%${this.magnitudeSoFar(parts) % this.divisor}`;
-    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}${remainder}`;
+    // A negative number that is zero so far cannot end ("-0.0" is refused, "-0.5" is not).
+    const zero = parts.negative && parts.int === '0' && /^0*$/.test(parts.frac ?? '') ? '0' : '';
+    return `${parts.negative ? '-' : '+'}${shape}${parts.frac === null ? '' : `.${parts.frac.length}`}${remainder}${zero}`;
   }
 
   /** Greedy: end as soon as possible, else take the first byte that keeps a completion in reach. */
@@ -199,6 +209,85 @@ export class NumberLeaf extends Leaf {
 
   override valueKey(state: unknown): string | undefined {
     return String(Number(state as string));
+  }
+
+  /** Every byte a JSON number can hold, exponents included (a superset is safe; see Leaf.alphabet). */
+  override alphabet(): readonly number[] {
+    return NUMBER_BYTES;
+  }
+
+  /**
+   * A key equal for two texts exactly when the same byte strings complete them (their residual
+   * languages agree), so that a mask cached or precomputed for one serves the other, and a bounded
+   * number has a few dozen keys instead of one per text: under [1000, 80000], "23" and "41" both need
+   * three or four more digits and share a key, where "1" (a prefix of the minimum) and "8" (of the
+   * maximum) keep their own.
+   *
+   * The completions of a text of a given shape (sign, digits before the point, point, digits after it)
+   * fall into families by how many digits they add before the point: the family of `e` more digits is
+   * the magnitudes [head * 10^e, (head + 1) * 10^e) on a lattice the shape fixes. Each family is wholly
+   * within the bounds (F), wholly outside (E), or cut by one (then only one head per bound is in that
+   * case, and its text is its key). The remainder under multipleOf and a negative zero so far complete
+   * the key. Falls back to the text itself wherever that reasoning does not hold (an exponent).
+   */
+  private residualKey(parts: NumberParts, text: string): string {
+    const { negative, int, frac } = parts;
+    if (int === '' || this.writesExponents()) return text;
+    // The bounds on the magnitude: a negative number's magnitude is bounded by the negated bounds.
+    const low = negative ? (this.high === null ? null : -this.high) : this.low;
+    const high = negative ? (this.low === null ? null : -this.low) : this.high;
+    let classes = '';
+    let base: bigint;
+    if (frac !== null) {
+      const magnitude = this.magnitude(int, frac);
+      if (magnitude === null) return text;
+      base = magnitude;
+      const free = 10n ** BigInt(this.fractionDigits - frac.length);
+      classes = windowClass(base, base + free - 1n, low, high);
+      if (classes === 'P') return text;
+    } else {
+      const head = BigInt(int);
+      base = head * this.scale;
+      const families = int === '0' ? 0 : this.options.maxDigits - int.length;
+      for (let e = 0; e <= families; e++) {
+        const unit = this.unit(e);
+        const from = head * unit;
+        const c = windowClass(from, from + unit - 1n, low, high);
+        if (c === 'P') return text;
+        classes += c;
+        // Families only grow with e: past the upper bound every later one is outside too, and within
+        // the bounds with no upper bound, every later one is inside too.
+        if ((high !== null && from > high) || (high === null && c === 'F')) break;
+      }
+    }
+    const shape = int === '0' ? 'z' : `d${int.length}`;
+    const point = frac === null ? '' : `.${frac.length}`;
+    const remainder = this.divisor === 1n ? '' : `%${base % this.divisor}`;
+    const zero = negative && base === 0n ? '0' : '';
+    return `${negative ? '-' : '+'}${shape}${point}:${classes}${remainder}${zero}`;
+  }
+
+  /** 10^e * scale, the width of the family of `e` more digits before the point. */
+  private unit(e: number): bigint {
+    let unit = this.units[e];
+    if (unit === undefined) {
+      unit = 10n ** BigInt(e) * this.scale;
+      this.units[e] = unit;
+    }
+    return unit;
+  }
+
+  /**
+   * Whether the leaf writes exponents (`1e5`): then `residualKey`'s families do not describe the
+   * completions, and texts keep their own keys. Probed through `step` (a complete number followed by
+   * `e0` is the same number), so a leaf taught exponents is caught without this code knowing how.
+   */
+  private writesExponents(): boolean {
+    if (this.exponents === null) {
+      const valid = String.fromCharCode(...this.completion(''));
+      this.exponents = this.step(valid, 0x65) !== DEAD || this.step(valid, 0x45) !== DEAD;
+    }
+    return this.exponents;
   }
 
   /** Whether every value reachable from `parts` lies within the bounds. */
@@ -357,6 +446,16 @@ function parse(text: string): NumberParts | null {
     frac: match[3] === undefined ? null : (match[4] ?? ''),
     exponent,
   };
+}
+
+/**
+ * How the magnitudes [from, to] sit against the bounds [low, high] (null: unbounded): E wholly outside,
+ * F wholly inside, P cut by a bound.
+ */
+function windowClass(from: bigint, to: bigint, low: bigint | null, high: bigint | null): 'E' | 'F' | 'P' {
+  if ((low !== null && to < low) || (high !== null && from > high)) return 'E';
+  if ((low === null || from >= low) && (high === null || to <= high)) return 'F';
+  return 'P';
 }
 
 function lcm(a: bigint, b: bigint): bigint {

@@ -18,6 +18,15 @@ export class Frame {
 
   /** A key equal for positions no token can tell apart (see `Leaf.key`). */
   key(horizon: number): string {
+    // The exact key (dedupe, infinite horizon) and the mask cache's (the longest token) are both asked
+    // for every position, through its parents too: each keeps its own slot, so neither evicts the other.
+    if (horizon === Number.POSITIVE_INFINITY) {
+      if (this.cachedExactKey === undefined) {
+        const own = ownKey(this, horizon);
+        this.cachedExactKey = this.parent === null ? own : `${own}|${this.parent.key(horizon)}`;
+      }
+      return this.cachedExactKey;
+    }
     if (this.cachedKey === undefined || this.cachedHorizon !== horizon) {
       this.cachedHorizon = horizon;
       const own = ownKey(this, horizon);
@@ -25,6 +34,20 @@ export class Frame {
     }
     return this.cachedKey;
   }
+  private cachedExactKey: string | undefined;
+
+  /**
+   * Whether the frame's leaf may end here, kept: a mask steps the same frame with every byte the trie
+   * offers next, and a number's `canEnd` parses its text each time.
+   */
+  canEnd(): boolean {
+    if (this.cachedCanEnd === undefined) {
+      const leaf = this.node as Leaf | null;
+      this.cachedCanEnd = leaf?.canEnd(this.state) === true;
+    }
+    return this.cachedCanEnd;
+  }
+  private cachedCanEnd: boolean | undefined;
 
   /** @internal The frames `finish` reached from this frame, by value (see `finishedFrames`). */
   finishMemo(): Map<string | undefined, Frame[]> {
@@ -128,7 +151,7 @@ export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
     if (leaf.mustEnd(next)) finish(frame.parent, leaf.valueKey(next), out);
     else out.push(new Frame(leaf, next, frame.parent));
   }
-  if (leaf.canEnd(frame.state)) {
+  if (frame.canEnd()) {
     for (const f of frame.endings()) stepFrame(f, byte, out);
   }
 }
@@ -166,7 +189,7 @@ export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[])
       if (ends) finish(frame.parent, node.valueKey(next), out);
       else out.push(new Frame(node, next, frame.parent));
     }
-    if (node.canEnd(state)) {
+    if (frame.canEnd()) {
       for (const e of frame.endings()) stepFrame(e, byte, out);
     }
   }
@@ -176,7 +199,7 @@ export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[])
 export function canComplete(frame: Frame): boolean {
   if (frame === COMPLETE) return true;
   const leaf = frame.node as Leaf | null;
-  if (leaf === null || !leaf.canEnd(frame.state)) return false;
+  if (leaf === null || !frame.canEnd()) return false;
   return frame.endings().some(canComplete);
 }
 

@@ -136,6 +136,7 @@ export class TokenTrie {
 
   /** The child of `node` along byte `b`, or -1 (children are contiguous subtrees: a scan of siblings). */
   child(node: number, b: number): number {
+    if ((this.end[node] as number) - node > TABLE_SUBTREE) return this.childTable(node)[b] as number;
     let child = node + 1;
     const stop = this.end[node] as number;
     while (child < stop) {
@@ -144,6 +145,25 @@ export class TokenTrie {
     }
     return -1;
   }
+
+  /**
+   * The children of a node with a large subtree (the root, a space: hundreds of children) by byte, built
+   * on first use: masks that look up a few bytes there (a number's digits) would otherwise scan them all.
+   */
+  private childTable(node: number): Int32Array {
+    this.tables ??= new Map();
+    let table = this.tables.get(node);
+    if (table === undefined) {
+      table = new Int32Array(256).fill(-1);
+      const stop = this.end[node] as number;
+      for (let child = node + 1; child < stop; child = this.end[child] as number) {
+        table[this.byte[child] as number] = child;
+      }
+      this.tables.set(node, table);
+    }
+    return table;
+  }
+  private tables: Map<number, Int32Array> | undefined;
 
   /** The node reached by `bytes` from the root, or -1. Linear in the children scanned; for rare use. */
   find(bytes: Uint8Array): number {
@@ -165,6 +185,9 @@ export class TokenTrie {
       for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
   }
 }
+
+/** Subtrees larger than this (in nodes) get a table of their children (see `childTable`). */
+const TABLE_SUBTREE = 4096;
 
 function grow<T extends Uint8Array | Uint16Array>(array: T, capacity: number): T {
   const next = new (array.constructor as new (n: number) => T)(capacity);
