@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { createNodeTransport } from '../src/backends/openai/node-transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/backends/openai/response-limit.js';
 import { generateSuite, MultiIssueLlmAgent, OpenAICompatibleBackend, runTournament } from '../src/index.js';
+import { chatCompletionBody } from './shared/chat-completion.js';
 
 function arg(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -82,17 +83,9 @@ if (process.argv.includes('--server')) {
         // Accept every third time it may, so matches run a few turns, as real ones do.
         const turn = turnFor(body.response_format?.json_schema?.schema ?? {}, stat.requests % 3 === 0);
         setTimeout(() => {
-          const text = JSON.stringify({
-            id: `bench-${stat.requests}`,
-            object: 'chat.completion',
-            choices: [
-              {
-                index: 0,
-                message: { role: 'assistant', content: JSON.stringify(turn) },
-                finish_reason: 'stop',
-              },
-            ],
-            usage: { prompt_tokens: 300, completion_tokens: 30 },
+          const text = chatCompletionBody(`bench-${stat.requests}`, turn, {
+            prompt_tokens: 300,
+            completion_tokens: 30,
           });
           stat.inFlight--;
           res.writeHead(200, {

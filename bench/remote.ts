@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createNodeTransport } from '../src/backends/openai/node-transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/backends/openai/response-limit.js';
 import { NegotiationAgent, OpenAICompatibleBackend, simulate } from '../src/index.js';
+import { chatCompletionBody } from './shared/chat-completion.js';
 
 function arg(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
@@ -74,17 +75,9 @@ if (process.argv.includes('--server')) {
             ? { action: 'offer', price: offerPrice, message_labels: [], message: '', response_time: 2 }
             : bare(actions.includes('decline') ? 'decline' : 'no_response');
       setTimeout(() => {
-        const text = JSON.stringify({
-          id: `bench-${requests}`,
-          object: 'chat.completion',
-          choices: [
-            {
-              index: 0,
-              message: { role: 'assistant', content: JSON.stringify(turn) },
-              finish_reason: 'stop',
-            },
-          ],
-          usage: { prompt_tokens: 100, completion_tokens: 20 },
+        const text = chatCompletionBody(`bench-${requests}`, turn, {
+          prompt_tokens: 100,
+          completion_tokens: 20,
         });
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
         res.end(text);
