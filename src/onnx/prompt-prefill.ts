@@ -40,6 +40,11 @@ export class PromptPrefill {
     this.reused = this.fed;
   }
 
+  /** Tokens in the cache so far (reused or run). */
+  get fedTokens(): number {
+    return this.fed;
+  }
+
   get done(): boolean {
     return this.fed >= this.tokens.length;
   }
