@@ -24,6 +24,13 @@ export interface BatchDecoderOptions {
   paceWeight?: number;
 }
 
+/**
+ * `HAGGLE_ONNX_PREFILL_ALONE=1` prefills every prompt in a run of its own, as before prompts were
+ * prefilled together: for A/B measurements (bench/onnx-prefill-ab.ts) and bisecting, not a user option.
+ * Read when a decoder is built (a worker's environment is its parent's at the time it starts).
+ */
+const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
+
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
 
@@ -116,8 +123,14 @@ export class BatchDecoder {
         await this.pace.turn(this);
         const turnStarted = performance.now();
         // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
+        const group = this.prefillGroup();
         const prefill = this.prefills[0];
-        if (prefill) {
+        if (group.length > 1) {
+          await this.guarded(
+            group.flatMap((member) => member.rows),
+            () => this.timed('prefill', () => this.prefillTogether(group)),
+          );
+        } else if (prefill) {
           await this.guarded(prefill.rows, () => this.timed('prefill', () => this.prefillChunk(prefill)));
           // Prompts take turns, a chunk each: a short prompt that arrives while a 30k-token one is
           // prefilled waits a few chunks, not the whole long prompt.
@@ -190,6 +203,57 @@ export class BatchDecoder {
     }
   }
 
+  /**
+   * Prompts to prefill together in one run, when the one whose turn it is can go with others: fresh
+   * prompts (nothing run, nothing from the prefix cache) that fit one run together, left-padded, within
+   * `prefillTokensPerRun` positions. One run over eight 60-token prompts took 0.55 of the CPU of eight
+   * runs on the 0.6B-shaped model (a one-row run reads every weight for few tokens), and rows no longer
+   * ride along idle in decoding steps while the prompts before theirs take a turn each.
+   */
+  private prefillGroup(): PromptPrefill[] {
+    if (!prefillTogetherEnabled) return [];
+    // Prompts whose rows have all ended (aborted) are dropped here, so the group starts at the front.
+    this.prefills = this.prefills.filter((prefill) =>
+      prefill.rows.some((row) => row.state === 'waiting' && this.rows.includes(row)),
+    );
+    const budget = this.options.prefillTokensPerRun;
+    const group: PromptPrefill[] = [];
+    let widest = 0;
+    for (const prefill of this.prefills) {
+      if (!prefill.fresh) break;
+      const width = Math.max(widest, prefill.tokens.length);
+      if (width * (group.length + 1) > budget) break;
+      group.push(prefill);
+      widest = width;
+    }
+    return group;
+  }
+
+  /** Runs every prompt of `group` in one left-padded run, then copies each cache into its rows. */
+  private async prefillTogether(group: PromptPrefill[]): Promise<void> {
+    const width = Math.max(...group.map((prefill) => prefill.tokens.length));
+    await this.timed('prefill.run', () =>
+      PromptPrefill.runTogether(
+        group,
+        this.session,
+        this.shape,
+        width,
+        this.options.padTokenId,
+        this.keepsLogits,
+      ),
+    );
+    this.profile?.count(
+      'prefill.tokens',
+      group.reduce((sum, prefill) => sum + prefill.tokens.length, 0),
+    );
+    this.profile?.count('prefill.groupedRuns', 1);
+    for (const prefill of group) {
+      const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
+      this.prefills.splice(this.prefills.indexOf(prefill), 1);
+      if (live.length > 0) this.finishPrefill(prefill, live);
+    }
+  }
+
   /** Runs one chunk of the prefill whose turn it is; once it is done, copies its cache into its rows. */
   private async prefillChunk(prefill: PromptPrefill): Promise<void> {
     const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
@@ -209,6 +273,11 @@ export class BatchDecoder {
       if (!prefill.done) return;
     }
     this.prefills.shift();
+    this.finishPrefill(prefill, live);
+  }
+
+  /** A prefill is done: its cache goes to the prefix cache (if any) and into each of its live rows. */
+  private finishPrefill(prefill: PromptPrefill, live: DecodeSequence[]): void {
     const job = prefill.rows[0]?.job;
     if (job) job.cachedPromptTokens = prefill.reused;
     if (prefill.reused < prefill.tokens.length) this.prefixCache?.store(prefill.tokens, prefill.cache.arrays);
