@@ -2,8 +2,9 @@
 // against one prompt per run (HAGGLE_ONNX_PREFILL_ALONE=1), in one process, at batch 8 with 8 requests
 // in flight, the same seeds for both, in the order alone, together, together, alone (each way first once).
 // Reports CPU milliseconds per token (the whole process) and checks that both give the same texts.
-//   npx tsx bench/onnx-prefill-ab.ts --model DIR [--turns N] [--temperature T]
-// N turns per run (default 16), maxTokens 48 and the schema and prompt of bench/onnx.ts's real-size rows.
+//   npx tsx bench/onnx-prefill-ab.ts --model DIR [--turns N] [--temperature T] [--prefill-tokens P]
+// N turns per run (default 16), P the backend's prefillTokensPerRun (default 256); maxTokens 48, the
+// schema of bench/onnx.ts's real-size rows, prompts of three lengths (about 60 to 75 tokens).
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -14,6 +15,7 @@ const { values: args } = parseArgs({
     model: { type: 'string' },
     turns: { type: 'string', default: '16' },
     temperature: { type: 'string', default: '1' },
+    'prefill-tokens': { type: 'string', default: '256' },
   },
 });
 if (!args.model) {
@@ -23,6 +25,7 @@ if (!args.model) {
 const folder = resolve(args.model);
 const turns = Number(args.turns);
 const temperature = Number(args.temperature);
+const prefillTokensPerRun = Number(args['prefill-tokens']);
 const schema = {
   type: 'object',
   properties: {
@@ -42,7 +45,11 @@ const promptText = (i: number) =>
 async function measure(together: boolean) {
   if (together) delete process.env.HAGGLE_ONNX_PREFILL_ALONE;
   else process.env.HAGGLE_ONNX_PREFILL_ALONE = '1';
-  const backend = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0 });
+  const backend = await OnnxBackend.load(folder, {
+    maxBatchSize: 8,
+    prefixCacheBytes: 0,
+    prefillTokensPerRun,
+  });
   const generate = (seed: number, maxTokens: number) =>
     backend.doGenerate({
       prompt: { messages: [], text: promptText(seed) },
@@ -86,14 +93,16 @@ const runs: Awaited<ReturnType<typeof measure>>[] = [];
 for (const together of [false, true, true, false]) runs.push(await measure(together));
 const reference = runs[0]?.texts ?? [];
 const sameTexts = runs.every((run) => run.texts.every((text, i) => text === reference[i]));
-console.log(`model ${folder}; ${turns} turns at batch 8 per run; temperature ${temperature}`);
+console.log(
+  `model ${folder}; ${turns} turns at batch 8 per run; temperature ${temperature}; prefillTokensPerRun ${prefillTokensPerRun}`,
+);
 console.log('| order | prefill | tokens | seconds | CPU ms / token | load |');
 console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
-runs.forEach(({ row }, i) =>
+for (const [i, { row }] of runs.entries()) {
   console.log(
     `| ${i + 1} | ${row.prefill} | ${row.tokens} | ${row.seconds.toFixed(1)} | ${row.cpuMsPerToken.toFixed(1)} | ${row.load.toFixed(1)} |`,
-  ),
-);
+  );
+}
 const mean = (kind: string) => {
   const rows = runs.filter((run) => run.row.prefill === kind).map((run) => run.row.cpuMsPerToken);
   return rows.reduce((a, b) => a + b, 0) / rows.length;
