@@ -122,7 +122,8 @@ export class BatchDecoder {
         // Take a turn: wait while another lane (or a long prompt's tokenizing) has had less time.
         await this.pace.turn(this);
         const turnStarted = performance.now();
-        // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
+        // One prompt chunk (or one run of short prompts together) and one decoding step per turn: a
+        // long prompt does not stall decoding rows.
         const group = this.prefillGroup();
         const prefill = this.prefills[0];
         if (group.length > 1) {
