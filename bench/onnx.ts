@@ -12,6 +12,11 @@
 //        per row at batch 1 and 8 N at batch 8 (default 2), one round, shorter turns (maxTokens 48,
 //        messages of at most 16 characters); no prefix-cache or 2,000-turn memory sections (minutes
 //        each at this size); peak RSS reported instead.
+//   npx tsx bench/onnx.ts --model DIR --rows haggle8,bare8 [--order ...]
+//        only the listed rows (haggle1, haggle8, bare1, bare8, sampler1, sampler8, forward1, forward8),
+//        in that order, after the usual warm-up; a bare row without its haggle row feeds maxTokens
+//        tokens a turn. Prints their table and one JSON line, and skips every other section.
+//        With HAGGLE_ONNX_PROFILE=1 the decoder prints where its CPU went (src/onnx/decode-profile.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -31,6 +36,7 @@ const { values: args } = parseArgs({
     model: { type: 'string' },
     turns: { type: 'string' },
     dtype: { type: 'string', default: 'fp32' },
+    rows: { type: 'string' },
   },
 });
 const quick = args.quick === true;
@@ -266,6 +272,44 @@ const record = (row: Row) => {
 // At real size a few tokens per sequence warm the same paths; a full turn would cost a minute.
 await ours(8, realSize ? 4 : maxTokens);
 const tokensPerTurn = { 1: 0, 8: 0 };
+if (args.rows !== undefined) {
+  // Only the listed rows: for profiling one of them, or an A/B of a change, without the whole table.
+  const kinds = { bare: 'argmax', sampler: 'sampler', forward: 'none' } as const;
+  const selected: Row[] = [];
+  for (const name of args.rows.split(',')) {
+    const match = /^(haggle|bare|sampler|forward)(1|8)$/.exec(name.trim());
+    if (!match) {
+      console.error(
+        `--rows: unknown row ${name}; use haggle1, haggle8, bare1, bare8, sampler1, sampler8, forward1, forward8`,
+      );
+      process.exit(2);
+    }
+    const batch = Number(match[2]) as 1 | 8;
+    const kind = match[1] as 'haggle' | keyof typeof kinds;
+    let row: Row;
+    if (kind === 'haggle') {
+      const measured = await ours(batch);
+      row = measured.row;
+      tokensPerTurn[batch] = Math.round(measured.tokens / turnsAt(batch));
+    } else row = await bare(batch, tokensPerTurn[batch] || maxTokens, kinds[kind]);
+    record(row);
+    selected.push(row);
+  }
+  await session.release();
+  await backend.dispose();
+  const endLoad = loadavg()[0] as number;
+  console.log(
+    `model: ${folder} (${modelFile}); load average ${startLoad.toFixed(1)} at start, ${endLoad.toFixed(1)} at end`,
+  );
+  console.log('| row | tokens/s | ms / turn | CPU ms / token |');
+  console.log('| --- | ---: | ---: | ---: |');
+  for (const row of selected)
+    console.log(
+      `| ${row.row} | ${rate(row.tokensPerSecond)} | ${row.msPerTurn.toFixed(1)} | ${row.cpuMsPerToken?.toFixed(1) ?? ''} |`,
+    );
+  console.log(JSON.stringify({ bench: 'onnx', rows: selected, load: { start: startLoad, end: endLoad } }));
+  process.exit(0);
+}
 for (let round = 0; round < rounds; round++) {
   for (const batch of [1, 8] as const) {
     const measured = await ours(batch);

@@ -1,5 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
+import { DecodeProfile, decodeProfileEnabled } from './decode-profile.js';
 import { type AdmittedJob, type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
@@ -22,6 +23,13 @@ export interface BatchDecoderOptions {
   /** Each millisecond of this decoder's turns counts this many in `pace` (default 1). */
   paceWeight?: number;
 }
+
+/**
+ * `HAGGLE_ONNX_PREFILL_ALONE=1` prefills every prompt in a run of its own, as before prompts were
+ * prefilled together: for A/B measurements (bench/onnx-prefill-ab.ts) and bisecting, not a user option.
+ * Read when a decoder is built (a worker's environment is its parent's at the time it starts).
+ */
+const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
 
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
@@ -56,6 +64,12 @@ export class BatchDecoder {
   steps = 0;
   private readonly prefixCache: PrefixCache | null;
   private readonly pace: Pace;
+  /** Where the CPU goes (HAGGLE_ONNX_PROFILE=1 only; see decode-profile.ts). */
+  private readonly profile = decodeProfileEnabled ? new DecodeProfile() : null;
+
+  private timed<T>(name: string, run: () => T): T {
+    return this.profile ? this.profile.time(name, run) : run();
+  }
 
   constructor(
     private readonly session: ort.InferenceSession,
@@ -96,27 +110,36 @@ export class BatchDecoder {
         this.checkAborts();
         this.admit();
         // Every row either asks for logits or ends before a step: decodes run on microtasks.
-        while (this.rows.some((row) => row.state === 'running')) {
-          await new Promise<void>((resolve) => {
-            this.wake = resolve;
-          });
-        }
-        this.removeFinished();
+        await this.timed('rows.sample', async () => {
+          while (this.rows.some((row) => row.state === 'running')) {
+            await new Promise<void>((resolve) => {
+              this.wake = resolve;
+            });
+          }
+        });
+        this.timed('kv.leave', () => this.removeFinished());
         this.startPrefills();
         // Take a turn: wait while another lane (or a long prompt's tokenizing) has had less time.
         await this.pace.turn(this);
         const turnStarted = performance.now();
-        // One prompt chunk and one decoding step per turn: a long prompt does not stall decoding rows.
+        // One prompt chunk (or one run of short prompts together) and one decoding step per turn: a
+        // long prompt does not stall decoding rows.
+        const group = this.prefillGroup();
         const prefill = this.prefills[0];
-        if (prefill) {
-          await this.guarded(prefill.rows, () => this.prefillChunk(prefill));
+        if (group.length > 1) {
+          await this.guarded(
+            group.flatMap((member) => member.rows),
+            () => this.timed('prefill', () => this.prefillTogether(group)),
+          );
+        } else if (prefill) {
+          await this.guarded(prefill.rows, () => this.timed('prefill', () => this.prefillChunk(prefill)));
           // Prompts take turns, a chunk each: a short prompt that arrives while a 30k-token one is
           // prefilled waits a few chunks, not the whole long prompt.
           if (this.prefills[0] === prefill && this.prefills.length > 1)
             this.prefills.push(this.prefills.shift() as PromptPrefill);
         }
         const decoding = this.rows.filter((row) => row.state === 'waiting' && !row.prefilling);
-        if (decoding.length > 0) await this.guarded(decoding, () => this.step());
+        if (decoding.length > 0) await this.guarded(decoding, () => this.timed('step', () => this.step()));
         this.pace.charge(this, (performance.now() - turnStarted) * (this.options.paceWeight ?? 1));
         // Let the worker's message port deliver new requests, aborts and dispose between steps.
         await new Promise<void>((resolve) => setImmediate(resolve));
@@ -124,6 +147,11 @@ export class BatchDecoder {
     } finally {
       this.pumping = false;
       this.pace.leave(this);
+    }
+    // One line per busy spell (then counting starts again).
+    if (this.profile) {
+      console.error(this.profile.summary());
+      this.profile.reset();
     }
     // Idle: give the KV arenas and the logits buffer back unless work comes again soon.
     clearTimeout(this.releaseTimer);
@@ -176,6 +204,57 @@ export class BatchDecoder {
     }
   }
 
+  /**
+   * Prompts to prefill together in one run, when the one whose turn it is can go with others: fresh
+   * prompts (nothing run, nothing from the prefix cache) that fit one run together, left-padded, within
+   * `prefillTokensPerRun` positions. One run over eight 60-token prompts took 0.55 of the CPU of eight
+   * runs on the 0.6B-shaped model (a one-row run reads every weight for few tokens), and rows no longer
+   * ride along idle in decoding steps while the prompts before theirs take a turn each.
+   */
+  private prefillGroup(): PromptPrefill[] {
+    if (!prefillTogetherEnabled) return [];
+    // Prompts whose rows have all ended (aborted) are dropped here, so the group starts at the front.
+    this.prefills = this.prefills.filter((prefill) =>
+      prefill.rows.some((row) => row.state === 'waiting' && this.rows.includes(row)),
+    );
+    const budget = this.options.prefillTokensPerRun;
+    const group: PromptPrefill[] = [];
+    let widest = 0;
+    for (const prefill of this.prefills) {
+      if (!prefill.fresh) break;
+      const width = Math.max(widest, prefill.tokens.length);
+      if (width * (group.length + 1) > budget) break;
+      group.push(prefill);
+      widest = width;
+    }
+    return group;
+  }
+
+  /** Runs every prompt of `group` in one left-padded run, then copies each cache into its rows. */
+  private async prefillTogether(group: PromptPrefill[]): Promise<void> {
+    const width = Math.max(...group.map((prefill) => prefill.tokens.length));
+    await this.timed('prefill.run', () =>
+      PromptPrefill.runTogether(
+        group,
+        this.session,
+        this.shape,
+        width,
+        this.options.padTokenId,
+        this.keepsLogits,
+      ),
+    );
+    this.profile?.count(
+      'prefill.tokens',
+      group.reduce((sum, prefill) => sum + prefill.tokens.length, 0),
+    );
+    this.profile?.count('prefill.groupedRuns', 1);
+    for (const prefill of group) {
+      const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
+      this.prefills.splice(this.prefills.indexOf(prefill), 1);
+      if (live.length > 0) this.finishPrefill(prefill, live);
+    }
+  }
+
   /** Runs one chunk of the prefill whose turn it is; once it is done, copies its cache into its rows. */
   private async prefillChunk(prefill: PromptPrefill): Promise<void> {
     const live = prefill.rows.filter((row) => row.state === 'waiting' && this.rows.includes(row));
@@ -189,14 +268,26 @@ export class BatchDecoder {
         this.options.prefillTokensPerRun,
         Math.min(MIN_PREFILL_CHUNK, this.options.prefillTokensPerRun),
       );
-      await prefill.runChunk(this.session, chunk, this.keepsLogits);
+      const before = prefill.fedTokens;
+      await this.timed('prefill.run', () => prefill.runChunk(this.session, chunk, this.keepsLogits));
+      this.profile?.count('prefill.tokens', prefill.fedTokens - before);
       if (!prefill.done) return;
     }
     this.prefills.shift();
+    this.finishPrefill(prefill, live);
+  }
+
+  /** A prefill is done: its cache goes to the prefix cache (if any) and into each of its live rows. */
+  private finishPrefill(prefill: PromptPrefill, live: DecodeSequence[]): void {
     const job = prefill.rows[0]?.job;
     if (job) job.cachedPromptTokens = prefill.reused;
     if (prefill.reused < prefill.tokens.length) this.prefixCache?.store(prefill.tokens, prefill.cache.arrays);
     const width = prefill.cache.length;
+    this.timed('kv.join', () => this.placePrefill(prefill, live, width));
+  }
+
+  /** Copies a finished prefill's cache (`width` columns) into its live rows, widening the cache if needed. */
+  private placePrefill(prefill: PromptPrefill, live: DecodeSequence[], width: number): void {
     if (width > this.cache.length) {
       const added = width - this.cache.length;
       this.cache.padLeft(added);
@@ -251,7 +342,7 @@ export class BatchDecoder {
       const n = job.decoders.length;
       if (this.rows.length > 0 && this.rows.length + n > this.options.maxBatchSize) return;
       this.queue.shift();
-      this.cache.addRows(n);
+      this.timed('kv.join', () => this.cache.addRows(n));
       const rows = job.decoders.map(() => new DecodeSequence(job, this.cache.length, this.changed));
       this.rows.push(...rows);
       rows.forEach((row, i) => {
@@ -376,7 +467,20 @@ export class BatchDecoder {
     const logitsInto = this.logits.tensorFor(batch, this.keepsLogits ? 1 : width);
     if (logitsInto) fetches.logits = logitsInto;
     const started = performance.now();
-    const outputs = await this.session.run(feeds, fetches);
+    if (this.profile) {
+      const riding = rows.filter((row) => row.prefilling || row.state !== 'waiting').length;
+      const fed = takes.reduce((sum, take) => sum + take.length, 0);
+      this.profile.count('step.positions', batch * width);
+      this.profile.count('step.fedPositions', fed);
+      this.profile.count('step.ridingRowPositions', riding * width);
+      this.profile.count('step.rowsRidingAlong', riding);
+      this.profile.count('step.pastColumns', batch * past);
+      this.profile.count(
+        'step.liveColumns',
+        rows.reduce((sum, row) => sum + row.fed.length, 0),
+      );
+    }
+    const outputs = await this.timed('step.run', () => this.session.run(feeds, fetches));
     this.pace.recordStep(this, performance.now() - started);
     this.steps++;
     try {

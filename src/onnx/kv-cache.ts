@@ -150,6 +150,24 @@ export class KvCache {
     this.flip(loaded, length);
   }
 
+  /**
+   * Makes a one-row cache hold the last `length` columns of row `row` of `source` (a prompt's own
+   * columns out of a run of several left-padded prompts).
+   */
+  loadRowEnd(source: KvCache, row: number, length: number): void {
+    if (this.batch !== 1) throw new Error('loadRowEnd needs a one-row cache');
+    const { headDim, kvHeads } = this;
+    const loaded = this.spare(this.rowSize(length));
+    loaded.forEach((out, i) => {
+      const from = source.arrays[i] as KvArray;
+      for (let head = 0; head < kvHeads; head++) {
+        const at = ((row * kvHeads + head) * source.length + source.length - length) * headDim;
+        out.set(from.subarray(at, at + length * headDim), head * length * headDim);
+      }
+    });
+    this.flip(loaded, length);
+  }
+
   /** Adds `count` columns (zeros) before the first column of every row. */
   padLeft(count: number): void {
     if (count <= 0) return;

@@ -40,6 +40,62 @@ export class PromptPrefill {
     this.reused = this.fed;
   }
 
+  /** Nothing run yet and nothing taken from the prefix cache: it can be run together with others. */
+  get fresh(): boolean {
+    return this.fed === 0;
+  }
+
+  /**
+   * Runs the whole of every (fresh) prefill of `group` in one `session.run`, each a row left-padded to
+   * `width`, then gives each its own one-row cache: its row's last `tokens.length` columns.
+   */
+  static async runTogether(
+    group: readonly PromptPrefill[],
+    session: ort.InferenceSession,
+    shape: OnnxModelShape,
+    width: number,
+    padTokenId: number,
+    keepsLogits: boolean,
+  ): Promise<void> {
+    const started = performance.now();
+    const batch = group.length;
+    const inputIds = new BigInt64Array(batch * width).fill(BigInt(padTokenId));
+    const positionIds = new BigInt64Array(batch * width);
+    const attention = new BigInt64Array(batch * width);
+    group.forEach((prefill, b) => {
+      const offset = width - prefill.tokens.length;
+      prefill.tokens.forEach((token, j) => {
+        inputIds[b * width + offset + j] = BigInt(token);
+        positionIds[b * width + offset + j] = BigInt(j);
+        attention[b * width + offset + j] = 1n;
+      });
+    });
+    const feeds: Record<string, ort.Tensor> = {
+      input_ids: new ort.Tensor('int64', inputIds, [batch, width]),
+      attention_mask: new ort.Tensor('int64', attention, [batch, width]),
+      position_ids: new ort.Tensor('int64', positionIds, [batch, width]),
+    };
+    if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+    const together = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
+    together.addRows(batch);
+    const fetches = emptyFetches(session);
+    const present = bindKvCache(together, shape, width, feeds, fetches);
+    const outputs = await session.run(feeds, fetches);
+    for (const tensor of Object.values(outputs)) tensor.dispose();
+    together.replace(present, width);
+    const msPerToken = (performance.now() - started) / (batch * width);
+    group.forEach((prefill, b) => {
+      prefill.cache.loadRowEnd(together, b, prefill.tokens.length);
+      prefill.fed = prefill.tokens.length;
+      prefill.msPerToken = msPerToken;
+    });
+  }
+
+  /** Tokens in the cache so far (reused or run). */
+  get fedTokens(): number {
+    return this.fed;
+  }
+
   get done(): boolean {
     return this.fed >= this.tokens.length;
   }

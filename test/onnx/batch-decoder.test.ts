@@ -140,6 +140,47 @@ describe('BatchDecoder', () => {
     expect(third?.positions[1]).toEqual([0]);
   });
 
+  it('prefills prompts that arrive together in one left-padded run, within prefillTokensPerRun', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 9,
+      padTokenId: 0,
+    });
+    const outputs = await Promise.all([
+      submit(decoder, { promptIds: [11, 12, 13], decoders: [scripted([1])], abortFlag: null }),
+      submit(decoder, { promptIds: [21, 22, 23, 24], decoders: [scripted([2, 2])], abortFlag: null }),
+      submit(decoder, { promptIds: [31, 32], decoders: [scripted([3])], abortFlag: null }),
+      // A fourth would make the run 4 x 3 positions, over the budget of 9: it runs on its own next.
+      submit(decoder, { promptIds: [41, 42, 43], decoders: [scripted([4])], abortFlag: null }),
+    ]);
+    expect(outputs.map((output) => output[0]?.text)).toEqual(['1', '2,2', '3', '4']);
+    const [together, first, alone, second] = fake.runs;
+    // Each prompt less its last token, right-aligned, each row counting its own positions from 0.
+    expect(together?.ids).toEqual([
+      [0, 11, 12],
+      [21, 22, 23],
+      [0, 0, 31],
+    ]);
+    expect(together?.mask).toEqual([
+      [0, 1, 1],
+      [1, 1, 1],
+      [0, 0, 1],
+    ]);
+    const visible = (run: typeof first, key: 'past' | 'positions') =>
+      run?.[key].map((row, b) => row.filter((_, c) => run.mask[b]?.[c] === 1));
+    expect(visible(together, 'positions')).toEqual([[0, 1], [0, 1, 2], [0]]);
+    // The three rows then see exactly their own prompt's cache and feed its last token; the fourth
+    // rides along (padding) until its prompt has had its own run.
+    expect(first?.ids).toEqual([[13], [24], [32], [0]]);
+    expect(visible(first, 'past')?.slice(0, 3)).toEqual([[11, 12], [21, 22, 23], [31]]);
+    expect(first?.positions.slice(0, 3)).toEqual([[2], [3], [1]]);
+    expect(alone?.ids).toEqual([[41, 42]]);
+    expect(second?.ids[3]).toEqual([43]);
+    expect(visible(second, 'past')?.[3]).toEqual([41, 42]);
+    expect(second?.positions[3]).toEqual([2]);
+  });
+
   it('prefills the prompt of n samples once and copies it into every row', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {

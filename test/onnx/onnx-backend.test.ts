@@ -68,6 +68,30 @@ describe('OnnxBackend', () => {
     expect(together[0]?.choices).toEqual(alone.choices);
   });
 
+  it('gives the same turns alone and with prompts of other lengths prefilled in the same run', async () => {
+    // No prefix cache: every prompt is fresh, so those that arrive together are prefilled together.
+    const uncached = await OnnxBackend.load(fixtureModel(1), { prefixCacheBytes: 0 });
+    try {
+      const asks = ['Make an offer.', 'Offer less than 50 for the lamp, please, it has a scratch.', 'Hi?'];
+      const call = (ask: string, seed: number, temperature: number) =>
+        uncached.doGenerate({
+          prompt: { messages: [], text: `<|im_start|>user\n${ask}<|im_end|>\n<|im_start|>assistant\n` },
+          responseFormat: { type: 'json', schema },
+          seed,
+          temperature,
+          maxTokens: 60,
+        });
+      for (const temperature of [0, 1]) {
+        const alone = [];
+        for (const [i, ask] of asks.entries()) alone.push((await call(ask, i, temperature)).choices);
+        const together = await Promise.all(asks.map((ask, i) => call(ask, i, temperature)));
+        expect(together.map((result) => result.choices)).toEqual(alone);
+      }
+    } finally {
+      await uncached.dispose();
+    }
+  });
+
   it('gives the same samples with the prefix cache as without, and reports the cached tokens', async () => {
     const uncached = await OnnxBackend.load(fixtureModel(1), { prefixCacheBytes: 0 });
     try {

@@ -1,0 +1,122 @@
+// A/B of prefilling waiting prompts together in one run (src/onnx/batch-decoder.ts, `prefillGroup`)
+// against one prompt per run (HAGGLE_ONNX_PREFILL_ALONE=1), in one process, at batch 8 with 8 requests
+// in flight, the same seeds for both, in the order alone, together, together, alone (each way first once).
+// Reports CPU milliseconds per token (the whole process) and checks that both give the same texts.
+//   npx tsx bench/onnx-prefill-ab.ts --model DIR [--turns N] [--temperature T] [--prefill-tokens P]
+// N turns per run (default 16), P the backend's prefillTokensPerRun (default 256); maxTokens 48, the
+// schema of bench/onnx.ts's real-size rows, prompts of three lengths (about 60 to 75 tokens).
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { OnnxBackend } from '../src/onnx/index.js';
+
+const { values: args } = parseArgs({
+  options: {
+    model: { type: 'string' },
+    turns: { type: 'string', default: '16' },
+    temperature: { type: 'string', default: '1' },
+    'prefill-tokens': { type: 'string', default: '256' },
+  },
+});
+if (!args.model) {
+  console.error('--model DIR is required (npm run fixture:model -- --preset qwen3-0.6b --out DIR)');
+  process.exit(2);
+}
+const folder = resolve(args.model);
+const turns = Number(args.turns);
+const temperature = Number(args.temperature);
+const prefillTokensPerRun = Number(args['prefill-tokens']);
+const schema = {
+  type: 'object',
+  properties: {
+    action: { enum: ['offer', 'offer_with_message', 'accept', 'decline'] },
+    price: { type: 'number', minimum: 0, maximum: 10000 },
+    message: { type: 'string', maxLength: 16 },
+  },
+  required: ['action', 'price', 'message'],
+  additionalProperties: false,
+};
+// Prompts of a few lengths, as a server's clients send: the grouped run pads them to the longest.
+const promptText = (i: number) =>
+  '<|im_start|>system\nYou are a seller on a marketplace. Reply with one JSON turn.<|im_end|>\n' +
+  `<|im_start|>user\nListing: Nikon F3 camera body, list price 120.00 USD.${' The buyer asks again.'.repeat(i % 3)} The buyer offers ${80 + i}.00 USD.<|im_end|>\n` +
+  '<|im_start|>assistant\n';
+
+async function measure(together: boolean) {
+  if (together) delete process.env.HAGGLE_ONNX_PREFILL_ALONE;
+  else process.env.HAGGLE_ONNX_PREFILL_ALONE = '1';
+  const backend = await OnnxBackend.load(folder, {
+    maxBatchSize: 8,
+    prefixCacheBytes: 0,
+    prefillTokensPerRun,
+  });
+  const generate = (seed: number, maxTokens: number) =>
+    backend.doGenerate({
+      prompt: { messages: [], text: promptText(seed) },
+      responseFormat: { type: 'json', schema },
+      seed,
+      maxTokens,
+      temperature,
+    });
+  await Promise.all(Array.from({ length: 8 }, (_, i) => generate(100 + i, 4))); // warm-up
+  const texts: string[] = new Array(turns);
+  let tokens = 0;
+  let next = 0;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const client = async () => {
+    while (next < turns) {
+      const seed = next++;
+      const result = await generate(seed, 48);
+      texts[seed] = result.choices[0]?.text ?? '';
+      tokens += result.usage.completionTokens;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, client));
+  const used = process.cpuUsage(cpu);
+  const seconds = (performance.now() - started) / 1000;
+  await backend.dispose();
+  const row = {
+    prefill: together ? 'together' : 'alone',
+    tokens,
+    seconds,
+    cpuMsPerToken: (used.user + used.system) / 1000 / tokens,
+    load: loadavg()[0] as number,
+  };
+  console.error(
+    `  ${row.prefill}: ${tokens} tokens, ${seconds.toFixed(1)} s, ${row.cpuMsPerToken.toFixed(1)} CPU ms/token`,
+  );
+  return { row, texts };
+}
+
+const runs: Awaited<ReturnType<typeof measure>>[] = [];
+for (const together of [false, true, true, false]) runs.push(await measure(together));
+const reference = runs[0]?.texts ?? [];
+const sameTexts = runs.every((run) => run.texts.every((text, i) => text === reference[i]));
+console.log(
+  `model ${folder}; ${turns} turns at batch 8 per run; temperature ${temperature}; prefillTokensPerRun ${prefillTokensPerRun}`,
+);
+console.log('| order | prefill | tokens | seconds | CPU ms / token | load |');
+console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+for (const [i, { row }] of runs.entries()) {
+  console.log(
+    `| ${i + 1} | ${row.prefill} | ${row.tokens} | ${row.seconds.toFixed(1)} | ${row.cpuMsPerToken.toFixed(1)} | ${row.load.toFixed(1)} |`,
+  );
+}
+const mean = (kind: string) => {
+  const rows = runs.filter((run) => run.row.prefill === kind).map((run) => run.row.cpuMsPerToken);
+  return rows.reduce((a, b) => a + b, 0) / rows.length;
+};
+console.log(
+  `together / alone CPU per token: ${(mean('together') / mean('alone')).toFixed(3)}; same texts for the same seeds: ${sameTexts}`,
+);
+console.log(
+  JSON.stringify({
+    bench: 'onnx-prefill-ab',
+    turns,
+    temperature,
+    runs: runs.map((run) => run.row),
+    sameTexts,
+  }),
+);
+if (!sameTexts) process.exit(1);

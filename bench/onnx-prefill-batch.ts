@@ -1,0 +1,61 @@
+// CPU per prompt token of a prefill run by how many prompts share it: eight 59-token prompts run one
+// per `session.run`, against 2, 4 and 8 in one run (the bare session, no haggle code), on a real-size
+// model folder. Why haggle prefills prompts that arrive together in one run (src/onnx/batch-decoder.ts).
+//   npx tsx bench/onnx-prefill-batch.ts --model DIR
+
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as ort from 'onnxruntime-node';
+
+const { values: args } = parseArgs({ options: { model: { type: 'string' } } });
+if (!args.model) {
+  console.error('--model DIR is required (npm run fixture:model -- --preset qwen3-0.6b --out DIR)');
+  process.exit(2);
+}
+const folder = resolve(args.model);
+const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, number>;
+const [layers, kvHeads, headDim] = [config.num_hidden_layers, config.num_key_value_heads, config.head_dim];
+const session = await ort.InferenceSession.create(join(folder, 'onnx', 'model.onnx'), {
+  graphOptimizationLevel: 'all',
+});
+const width = 59;
+/** CPU milliseconds (every thread) of one prefill run of `batch` prompts of `width` tokens. */
+async function run(batch: number): Promise<number> {
+  const ids = BigInt64Array.from({ length: batch * width }, (_, i) => BigInt(100 + (i % width)));
+  const feeds: Record<string, ort.Tensor> = {
+    input_ids: new ort.Tensor('int64', ids, [batch, width]),
+    attention_mask: new ort.Tensor('int64', new BigInt64Array(batch * width).fill(1n), [batch, width]),
+    position_ids: new ort.Tensor(
+      'int64',
+      BigInt64Array.from({ length: batch * width }, (_, i) => BigInt(i % width)),
+      [batch, width],
+    ),
+  };
+  if (session.inputNames.includes('num_logits_to_keep'))
+    feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+  for (let l = 0; l < (layers as number); l++)
+    for (const kind of ['key', 'value'])
+      feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [
+        batch,
+        kvHeads as number,
+        0,
+        headDim as number,
+      ]);
+  const cpu = process.cpuUsage();
+  await session.run(feeds);
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000;
+}
+await run(1);
+await run(8); // warm-up
+for (let round = 0; round < 2; round++) {
+  let alone = 0;
+  for (let i = 0; i < 8; i++) alone += await run(1);
+  const perToken = async (batch: number) => ((await run(batch)) / (batch * width)).toFixed(2);
+  console.log(
+    `CPU ms per prompt token (${width}-token prompts): one per run ${(alone / (8 * width)).toFixed(2)}, ` +
+      `2 per run ${await perToken(2)}, 4 per run ${await perToken(4)}, 8 per run ${await perToken(8)}`,
+  );
+}
+await session.release();
