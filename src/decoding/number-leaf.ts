@@ -62,8 +62,6 @@ export class NumberLeaf extends Leaf {
   private readonly lattice: Lattice;
   /** See `unit`. */
   private readonly units: bigint[] = [];
-  /** See `writesExponents` (null until probed). */
-  private exponents: boolean | null = null;
 
   constructor(
     id: number,
@@ -228,11 +226,12 @@ export class NumberLeaf extends Leaf {
    * the magnitudes [head * 10^e, (head + 1) * 10^e) on a lattice the shape fixes. Each family is wholly
    * within the bounds (F), wholly outside (E), or cut by one (then only one head per bound is in that
    * case, and its text is its key). The remainder under multipleOf and a negative zero so far complete
-   * the key. Falls back to the text itself wherever that reasoning does not hold (an exponent).
+   * the key. Falls back to the text itself wherever that reasoning does not hold. Exponent-writing
+   * leaves never come here: `key()` gives them `exponentKey`, since exponents break the families.
    */
   private residualKey(parts: NumberParts, text: string): string {
     const { negative, int, frac } = parts;
-    if (int === '' || this.writesExponents()) return text;
+    if (int === '') return text;
     // The bounds on the magnitude: a negative number's magnitude is bounded by the negated bounds.
     const low = negative ? (this.high === null ? null : -this.high) : this.low;
     const high = negative ? (this.low === null ? null : -this.low) : this.high;
@@ -275,19 +274,6 @@ export class NumberLeaf extends Leaf {
       this.units[e] = unit;
     }
     return unit;
-  }
-
-  /**
-   * Whether the leaf writes exponents (`1e5`): then `residualKey`'s families do not describe the
-   * completions, and texts keep their own keys. Probed through `step` (a complete number followed by
-   * `e0` is the same number), so a leaf taught exponents is caught without this code knowing how.
-   */
-  private writesExponents(): boolean {
-    if (this.exponents === null) {
-      const valid = String.fromCharCode(...this.completion(''));
-      this.exponents = this.step(valid, 0x65) !== DEAD || this.step(valid, 0x45) !== DEAD;
-    }
-    return this.exponents;
   }
 
   /** Whether every value reachable from `parts` lies within the bounds. */
