@@ -9,7 +9,7 @@ import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { OptionalDependencyMissingError } from '../onnx/onnx-errors.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
-import { parseChoice, parseIntegerOption } from './options.js';
+import { commaList, parseChoice, parseIntegerOption } from './options.js';
 
 /** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (a local model folder). */
 export const CLI_BACKEND_NAMES = ['openai', 'onnx'] as const;
@@ -30,13 +30,7 @@ export interface BackendCliOptions {
 
 /** Each `--base-url` adds replicas; a comma-separated list adds several at once. */
 function collectUrls(raw: string, previous: string[] | undefined): string[] {
-  return [
-    ...(previous ?? []),
-    ...raw
-      .split(',')
-      .map((url) => url.trim())
-      .filter(Boolean),
-  ];
+  return [...(previous ?? []), ...commaList(raw)];
 }
 
 /**

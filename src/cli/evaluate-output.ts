@@ -14,6 +14,7 @@ import type { ArmScore, TournamentResults } from '../evaluation/tournament-resul
 import { writeTournamentReportFile } from '../report/tournament-report.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
+import { commaList } from './options.js';
 
 /** What `haggle evaluate` and `haggle analyse` print and write once the matches are in. */
 export interface EvaluateOutputOptions extends AnalyseTournamentOptions {
@@ -79,10 +80,7 @@ export function evaluateJson(
 
 /** `--metrics a,b`: analysis metrics by name. */
 export function parseMetrics(text: string): AnalysisMetric[] {
-  const names = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const names = commaList(text);
   const unknown = names.filter((name) => !isAnalysisMetric(name));
   if (names.length === 0 || unknown.length > 0)
     throw new CliUsageError(

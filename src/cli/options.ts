@@ -19,3 +19,11 @@ export function parseChoice<T extends string>(name: string, choices: readonly T[
     return raw as T;
   };
 }
+
+/** A comma-separated option value as its non-empty parts, trimmed (`a, b,,c` → a, b, c). */
+export function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}

@@ -5,6 +5,7 @@ import {
   type MultiIssueBaselineName,
 } from '../evaluation/multi-issue-baseline-registry.js';
 import { CliUsageError } from './cli-error.js';
+import { commaList } from './options.js';
 
 /**
  * `--arm` / `--opponent` values of `haggle evaluate`:
@@ -59,11 +60,7 @@ export function parseParticipantShorthand(
   if (at < 0) return fail(rest.includes('@') ? 'the URL must start with http:// or https://' : 'no @URL');
   const model = rest.slice(0, at);
   if (model === '') fail('no MODEL before @');
-  const baseURLs = rest
-    .slice(at + 1)
-    .split(',')
-    .map((url) => url.trim())
-    .filter(Boolean);
+  const baseURLs = commaList(rest.slice(at + 1));
   for (const url of baseURLs) {
     let parsed: URL;
     try {

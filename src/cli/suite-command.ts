@@ -10,7 +10,7 @@ import {
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
-import { parseChoice, parseIntegerOption } from './options.js';
+import { commaList, parseChoice, parseIntegerOption } from './options.js';
 
 interface SuiteCliOptions {
   out: string;
@@ -27,12 +27,6 @@ interface SuiteCliOptions {
   sellerReservation?: [number, number];
   buyerReservation?: [number, number];
 }
-
-const names = (text: string) =>
-  text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** `a,b,c` as finite numbers, or a usage error naming the flag. */
 function numbers(flag: string) {
@@ -106,7 +100,7 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
       range('buyer-reservation'),
     )
     .action((options: SuiteCliOptions) => {
-      const opponents = names(options.opponents);
+      const opponents = commaList(options.opponents);
       // Any name will do: a baseline's name plays itself, another (an LLM buyer) is given its player by
       // `haggle evaluate --opponent NAME=openai:MODEL@URL` or an experiment file.
       const unknown = opponents.filter((name) => !PARTICIPANT_NAME.test(name));
@@ -128,7 +122,7 @@ export function registerSuiteCommand(program: Command, io: CliIo): void {
         ...(options.firstMover ? { firstMover: options.firstMover } : {}),
         ...(options.maxRounds !== undefined ? { maxRounds: options.maxRounds } : {}),
         ...(options.issues !== undefined
-          ? { issues: options.issues.trim() === 'none' ? [] : names(options.issues) }
+          ? { issues: options.issues.trim() === 'none' ? [] : commaList(options.issues) }
           : {}),
         ...(options.extraIssueWeights ? { extraIssueWeights: options.extraIssueWeights } : {}),
         ...(options.priceSteps !== undefined ? { priceSteps: options.priceSteps } : {}),
