@@ -9,6 +9,7 @@ import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { OptionalDependencyMissingError } from '../onnx/onnx-errors.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
+import { defaultApiKey } from './default-api-key.js';
 import { commaList, parseChoice, parseIntegerOption } from './options.js';
 
 /** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (a local model folder). */
@@ -137,7 +138,7 @@ export function createCliBackend(
     throw new CliUsageError('--backend openai needs --base-url <url>, e.g. http://localhost:8000/v1');
   }
   if (!options.model) throw new CliUsageError('--backend openai needs --model <name>, the served model name');
-  const apiKey = options.apiKey ?? env.HAGGLE_API_KEY ?? env.OPENAI_API_KEY;
+  const apiKey = options.apiKey ?? defaultApiKey(env);
   return new OpenAICompatibleBackend({
     baseURL: options.baseUrl,
     model: options.model,

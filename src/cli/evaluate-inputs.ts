@@ -13,6 +13,7 @@ import { loadSuite } from '../evaluation/suite.js';
 import type { TournamentOptions } from '../evaluation/tournament.js';
 import type { Shard } from '../simulation/shard.js';
 import { CliUsageError } from './cli-error.js';
+import { defaultApiKey } from './default-api-key.js';
 import { type ParticipantShorthand, parseParticipantShorthand } from './participant-shorthand.js';
 
 /** The options of `haggle evaluate` that say what to play and how (not how to print it). */
@@ -76,7 +77,7 @@ export function evaluateTournament(
   if (!options.arm || options.arm.length === 0)
     throw new CliUsageError(`--suite needs at least one --arm: a baseline or NAME=openai:MODEL@URL`);
   const suite = loadSuite(options.suite);
-  const apiKey = env.HAGGLE_API_KEY || env.OPENAI_API_KEY || undefined;
+  const apiKey = defaultApiKey(env);
   const labels = {
     arms: {} as Record<string, ParticipantLabel>,
     opponents: {} as Record<string, ParticipantLabel>,
