@@ -12,7 +12,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
+import { bundleForBrowser } from '../scripts/browser-bundle.mjs';
 
 const repoRoot = new URL('..', import.meta.url).pathname;
 
@@ -46,26 +47,14 @@ function weightsOf(metafile: Metafile): [string, number][] {
 }
 
 async function measure(name: string, code: string): Promise<Row> {
-  const result = await build({
-    stdin: { contents: code, loader: 'js', resolveDir: repoRoot, sourcefile: 'app.js' },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    // Not the repo's tsconfig: its `paths` map 'haggle' to the source's Node build, which no user has.
-    tsconfigRaw: {},
-  });
-  const bytes = result.outputFiles[0]?.contents ?? new Uint8Array();
-  const nodeInputs = Object.keys(result.metafile.inputs).filter((input) => input.startsWith('node:'));
+  const { bytes, metafile } = await bundleForBrowser({ code, resolveDir: repoRoot });
+  const nodeInputs = Object.keys(metafile.inputs).filter((input) => input.startsWith('node:'));
   if (nodeInputs.length > 0) throw new Error(`${name}: the browser bundle reaches ${nodeInputs.join(', ')}`);
   return {
     name,
     minifiedBytes: bytes.length,
     gzipBytes: gzipSync(bytes, { level: 9 }).length,
-    weights: weightsOf(result.metafile),
+    weights: weightsOf(metafile),
   };
 }
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleForBrowser } from './browser-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -99,24 +99,13 @@ await step('deprecated flat names in the Node build types', () => {
 });
 
 await step('browser bundle of the main entry (esbuild, platform browser)', async () => {
-  const result = await build({
-    stdin: {
-      contents: "export { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';",
-      loader: 'js',
-      resolveDir: root,
-    },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    minify: true,
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    tsconfigRaw: {}, // the repo's paths map 'haggle' to the source; users resolve through exports
+  const { bytes, metafile } = await bundleForBrowser({
+    code: "export { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';",
+    resolveDir: root,
   });
-  const inputs = Object.keys(result.metafile.inputs);
+  const inputs = Object.keys(metafile.inputs);
   if (!inputs.includes('dist/core.js')) throw new Error(`haggle did not resolve to dist/core.js: ${inputs}`);
-  return `${(result.outputFiles[0].contents.length / 1024).toFixed(0)} KB minified, no node: module`;
+  return `${(bytes.length / 1024).toFixed(0)} KB minified, no node: module`;
 });
 
 await step('Deno imports the core build by name', () => {

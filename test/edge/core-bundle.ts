@@ -1,4 +1,5 @@
-import { build, type Metafile } from 'esbuild';
+import type { Metafile } from 'esbuild';
+import { bundleForBrowser } from '../../scripts/browser-bundle.mjs';
 
 const repoRoot = new URL('../..', import.meta.url).pathname;
 
@@ -26,18 +27,12 @@ export interface CoreBundle {
  * esbuild fails the build on any `node:` import it reaches, which is the point.
  */
 export async function bundleCoreApp(): Promise<CoreBundle> {
-  const result = await build({
-    stdin: { contents: APP, loader: 'js', resolveDir: repoRoot, sourcefile: 'app.js' },
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
+  const { text, metafile } = await bundleForBrowser({
+    code: APP,
+    resolveDir: repoRoot,
+    minify: false,
     target: 'es2022',
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
     alias: { haggle: `${repoRoot}src/core.ts` },
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('esbuild wrote no bundle');
-  return { code: output.text, metafile: result.metafile };
+  return { code: text, metafile };
 }
