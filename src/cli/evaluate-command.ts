@@ -2,16 +2,9 @@ import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { ANALYSIS_METRICS, type AnalysisMetric } from '../evaluation/analysis/analysis-metric.js';
 import { runTournament } from '../evaluation/tournament.js';
-import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import { type EvaluateInputOptions, evaluateTournament } from './evaluate-inputs.js';
 import { parseMetrics, writeEvaluateOutput } from './evaluate-output.js';
-import {
-  DEFAULT_MAX_ERROR_RATE,
-  EXIT_FAILURES,
-  enforceFailureLimit,
-  parseMaxErrorRate,
-  printFailures,
-} from './failure-limit.js';
+import { addFailureLimitOptions, enforceFailureLimit, printFailures } from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
@@ -30,7 +23,7 @@ interface EvaluateCliOptions extends EvaluateInputOptions {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerEvaluateCommand(program: Command, io: CliIo, signal: AbortSignal): void {
-  program
+  const evaluateCommand = program
     .command('evaluate')
     .description(
       'play arms (baselines or LLMs) against the opponents of a suite (multi-issue bargaining) and print a results table',
@@ -86,19 +79,8 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       '--metrics <names>',
       `metrics the analyses compare, comma-separated (default all): ${ANALYSIS_METRICS.join(', ')}`,
       parseMetrics,
-    )
-    .option(
-      '--max-error-rate <share>',
-      `failed matches allowed (0..1) before the exit code is ${EXIT_FAILURES}; a tournament where none finished always fails`,
-      parseMaxErrorRate,
-      DEFAULT_MAX_ERROR_RATE,
-    )
-    .option(
-      '--early-stop <count>',
-      'stop when the first COUNT matches all fail with the same error and none finished (0: never)',
-      parseIntegerOption('early-stop', 0, 1_000_000),
-      DEFAULT_EARLY_STOP,
-    )
+    );
+  addFailureLimitOptions(evaluateCommand, 'matches')
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {
       const tournament = evaluateTournament(options, command, signal);

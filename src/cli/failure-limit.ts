@@ -1,7 +1,10 @@
+import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
+import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import type { ErrorMessageCount } from '../simulation/failures.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
+import { parseIntegerOption } from './options.js';
 
 /**
  * The exit code of a run that ended with failed sessions or matches beyond `--max-error-rate`, or that
@@ -71,5 +74,26 @@ export function enforceFailureLimit(
     throw new TooManyFailuresError(
       `${(rate * 100).toFixed(1)}% of ${unit} failed, more than --max-error-rate ${maxErrorRate} allows; ` +
         'the results above stand on the ones that finished',
+    );
+}
+
+/**
+ * `--max-error-rate` and `--early-stop`, worded for the command's unit: `simulate` and `evaluate` take
+ * them alike, so one definition keeps their defaults and help in step.
+ */
+export function addFailureLimitOptions(command: Command, unit: 'sessions' | 'matches'): Command {
+  const run = unit === 'sessions' ? 'a run' : 'a tournament';
+  return command
+    .option(
+      '--max-error-rate <share>',
+      `failed ${unit} allowed (0..1) before the exit code is ${EXIT_FAILURES}; ${run} where none finished always fails`,
+      parseMaxErrorRate,
+      DEFAULT_MAX_ERROR_RATE,
+    )
+    .option(
+      '--early-stop <count>',
+      `stop when the first COUNT ${unit} all fail with the same error and none finished (0: never)`,
+      parseIntegerOption('early-stop', 0, 1_000_000),
+      DEFAULT_EARLY_STOP,
     );
 }

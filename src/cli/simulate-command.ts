@@ -4,7 +4,7 @@ import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
-import { DEFAULT_EARLY_STOP, RunFailedEarlyError } from '../simulation/early-stop.js';
+import { RunFailedEarlyError } from '../simulation/early-stop.js';
 import { isFinished } from '../simulation/failures.js';
 import { simulate } from '../simulation/node-simulate.js';
 import type { Shard } from '../simulation/shard.js';
@@ -18,13 +18,7 @@ import {
   printBackendWarning,
 } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
-import {
-  DEFAULT_MAX_ERROR_RATE,
-  EXIT_FAILURES,
-  enforceFailureLimit,
-  parseMaxErrorRate,
-  printFailures,
-} from './failure-limit.js';
+import { addFailureLimitOptions, enforceFailureLimit, printFailures } from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
@@ -102,19 +96,8 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
     .option('-o, --out <file>', 'write each session to this JSONL file the moment it finishes')
     .option('--resume', 'continue the run already in --out')
     .option('--overwrite', 'replace an existing --out file')
-    .option('--json', 'print the summary as one JSON object')
-    .option(
-      '--max-error-rate <share>',
-      `failed sessions allowed (0..1) before the exit code is ${EXIT_FAILURES}; a run where none finished always fails`,
-      parseMaxErrorRate,
-      DEFAULT_MAX_ERROR_RATE,
-    )
-    .option(
-      '--early-stop <count>',
-      'stop when the first COUNT sessions all fail with the same error and none finished (0: never)',
-      parseIntegerOption('early-stop', 0, 1_000_000),
-      DEFAULT_EARLY_STOP,
-    )
+    .option('--json', 'print the summary as one JSON object');
+  addFailureLimitOptions(simulateCommand, 'sessions')
     .option('--no-progress', 'no progress bar')
     .action(async (options: SimulateCliOptions, command: Command) => {
       const contexts = options.contexts ? readContexts(options.contexts, io) : undefined;
