@@ -9,6 +9,7 @@ import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
 import { PrefixCache } from './prefix-cache.js';
 import { PromptPrefill } from './prompt-prefill.js';
+import { StepCost } from './step-cost.js';
 import { StepLogits } from './step-logits.js';
 
 export interface BatchDecoderOptions {
@@ -30,6 +31,13 @@ export interface BatchDecoderOptions {
  * Read when a decoder is built (a worker's environment is its parent's at the time it starts).
  */
 const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
+
+/**
+ * `HAGGLE_ONNX_STEP_WIDTH=median` sizes decoding steps by the rule before `StepCost` (`stepWidth`: as
+ * wide as half the feeding rows can fill): for A/B measurements (bench/onnx-prefill-ab.ts --a-env),
+ * not a user option.
+ */
+const medianStepWidth = process.env.HAGGLE_ONNX_STEP_WIDTH === 'median';
 
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
@@ -57,6 +65,8 @@ export class BatchDecoder {
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
   private readonly logits = new StepLogits();
+  /** How a step's time grows with its width: sizes steps where rows feed forced runs of different lengths. */
+  private readonly stepCost = new StepCost();
   private pumping = false;
   private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | null = null;
@@ -433,9 +443,10 @@ export class BatchDecoder {
       row.state === 'waiting' && !row.prefilling ? row.pending.slice(0, chunk) : [],
     );
     // Every row of a step is as wide as its widest: one row feeding five forced tokens (jump-forward)
-    // makes the whole batch compute five positions. On a real model that is most of a step's work,
-    // so the step is as wide as at least half the feeding rows can fill; longer takes go on next step.
-    const width = stepWidth(wanted.map((take) => take.length));
+    // makes the whole batch compute five positions. Whether that pays depends on what a wider step
+    // costs here (StepCost, timed on this decoder's own steps); longer takes go on next step.
+    const lengths = wanted.map((take) => take.length);
+    const width = medianStepWidth ? stepWidth(lengths) : this.stepCost.width(lengths);
     const takes = wanted.map((take) => take.slice(0, width));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
@@ -481,7 +492,9 @@ export class BatchDecoder {
       );
     }
     const outputs = await this.timed('step.run', () => this.session.run(feeds, fetches));
-    this.pace.recordStep(this, performance.now() - started);
+    const ms = performance.now() - started;
+    this.pace.recordStep(this, ms);
+    this.stepCost.record(batch * width, ms);
     this.steps++;
     try {
       for (let l = 0; l < this.shape.layers; l++) {
@@ -533,10 +546,10 @@ export class BatchDecoder {
 }
 
 /**
- * The width of a decoding step: the largest w such that at least half of the rows with something to
- * feed have w tokens or more (haggle's choice). At batch 1 that is the whole take, so jump-forward
- * feeds its forced tokens in one step; in a batch, a lone row's long take no longer widens every
- * other row's step (on the 0.6B-shaped model that padding cost more than the steps it saved).
+ * The width rule before `StepCost` (kept for A/B, `HAGGLE_ONNX_STEP_WIDTH=median`): the largest w such
+ * that at least half of the rows with something to feed have w tokens or more. At batch 1 that is the
+ * whole take; in a batch it ignored what a wider step costs, and left most forced runs to one token a
+ * step at batch 8, where a step twice as wide costs 1.3x on the 0.6B-shaped model on a CPU.
  */
 export function stepWidth(lengths: readonly number[]): number {
   const feeding = lengths.filter((n) => n > 0).sort((a, b) => b - a);
