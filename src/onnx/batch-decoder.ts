@@ -39,6 +39,12 @@ const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
  */
 const medianStepWidth = process.env.HAGGLE_ONNX_STEP_WIDTH === 'median';
 
+/**
+ * `HAGGLE_ONNX_PREFILL_IDLE=budget` keeps prompts prefilled together within `prefillTokensPerRun` even
+ * when no row is decoding (the rule before idle groups): for A/B measurements, not a user option.
+ */
+const idleGroupsEnabled = process.env.HAGGLE_ONNX_PREFILL_IDLE !== 'budget';
+
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
 
@@ -160,6 +166,7 @@ export class BatchDecoder {
     }
     // One line per busy spell (then counting starts again).
     if (this.profile) {
+      this.profile.count('stepCost.exponent', this.stepCost.exponent());
       console.error(this.profile.summary());
       this.profile.reset();
     }
@@ -217,7 +224,7 @@ export class BatchDecoder {
   /**
    * Prompts to prefill together in one run, when the one whose turn it is can go with others: fresh
    * prompts (nothing run, nothing from the prefix cache) that fit one run together, left-padded, within
-   * `prefillTokensPerRun` positions. One run over eight 60-token prompts took 0.55 of the CPU of eight
+   * `prefillTokensPerRun` positions (while no row decodes, `maxBatchSize` times that). One run over eight 60-token prompts took 0.55 of the CPU of eight
    * runs on the 0.6B-shaped model (a one-row run reads every weight for few tokens), and rows no longer
    * ride along idle in decoding steps while the prompts before theirs take a turn each.
    */
@@ -227,11 +234,17 @@ export class BatchDecoder {
     this.prefills = this.prefills.filter((prefill) =>
       prefill.rows.some((row) => row.state === 'waiting' && this.rows.includes(row)),
     );
-    const budget = this.options.prefillTokensPerRun;
+    const perPrompt = this.options.prefillTokensPerRun;
+    // With no row decoding, a longer run stalls nobody: every waiting prompt that fits the per-run
+    // budget on its own goes in one run, up to maxBatchSize times the budget in all (haggle's choice:
+    // bounds the run's memory). On the 0.6B-shaped model eight 59-token prompts in one run cost 5.9
+    // CPU ms a token, against 6.6 four to a run and 9.1 two to a run (bench/onnx-prefill-batch.ts).
+    const idle = idleGroupsEnabled && !this.rows.some((row) => row.state === 'waiting' && !row.prefilling);
+    const budget = idle ? perPrompt * this.options.maxBatchSize : perPrompt;
     const group: PromptPrefill[] = [];
     let widest = 0;
     for (const prefill of this.prefills) {
-      if (!prefill.fresh) break;
+      if (!prefill.fresh || prefill.tokens.length > perPrompt) break;
       const width = Math.max(widest, prefill.tokens.length);
       if (width * (group.length + 1) > budget) break;
       group.push(prefill);
@@ -482,6 +495,7 @@ export class BatchDecoder {
       const riding = rows.filter((row) => row.prefilling || row.state !== 'waiting').length;
       const fed = takes.reduce((sum, take) => sum + take.length, 0);
       this.profile.count('step.positions', batch * width);
+      if (width > 1 && batch > 1) this.profile.count('step.widened', 1);
       this.profile.count('step.fedPositions', fed);
       this.profile.count('step.ridingRowPositions', riding * width);
       this.profile.count('step.rowsRidingAlong', riding);
