@@ -28,20 +28,29 @@ const MAX_SIZES = 64;
  * steps (the prior above until two sizes at least 2x apart have been timed).
  */
 export class StepCost {
-  /** Per step size in positions: summed milliseconds and the number of steps. */
-  private readonly sizes = new Map<number, { ms: number; n: number }>();
+  /**
+   * Per step size in positions: summed milliseconds and the number of steps, leaving out the first
+   * step of that size once there is another (onnxruntime's first run at a new shape plans and
+   * allocates, several times a later run's time; kept, it would make a width tried once look dear).
+   */
+  private readonly sizes = new Map<number, { ms: number; n: number; first: number }>();
 
   /** Records that a step of `positions` positions took `ms`. */
   record(positions: number, ms: number): void {
     if (!(positions > 0 && ms > 0)) return;
     const seen = this.sizes.get(positions);
     if (seen) {
+      if (seen.first > 0) {
+        seen.ms -= seen.first;
+        seen.n--;
+        seen.first = 0;
+      }
       seen.ms += ms;
       seen.n++;
       return;
     }
     if (this.sizes.size >= MAX_SIZES) return;
-    this.sizes.set(positions, { ms, n: 1 });
+    this.sizes.set(positions, { ms, n: 1, first: ms });
   }
 
   /** The fitted exponent a of c(p) = k p^a, in [0, MAX_EXPONENT]. */

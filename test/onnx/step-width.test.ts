@@ -82,6 +82,17 @@ describe('StepCost: the width that feeds the most tokens per unit of a step cost
     expect(linear.width([5, 1, 1, 1])).toBe(1);
   });
 
+  it("leaves out a size's first timing once it has another (onnxruntime's first run at a shape is slow)", () => {
+    const cost = new StepCost();
+    cost.record(8, 300);
+    cost.record(8, 300);
+    // The first width-4 step took 5x a later one: with it, the fit would read a = 1 (clamped to 0.9).
+    cost.record(32, 2000);
+    cost.record(32, 400);
+    cost.record(32, 400);
+    expect(cost.exponent()).toBeCloseTo(Math.log(400 / 300) / Math.log(4), 6);
+  });
+
   it('ignores timings it cannot use (no positions, no time)', () => {
     const cost = new StepCost();
     cost.record(0, 10);
