@@ -9,6 +9,7 @@ import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
 import { PrefixCache } from './prefix-cache.js';
 import { PromptPrefill } from './prompt-prefill.js';
+import { StepCost } from './step-cost.js';
 import { StepLogits } from './step-logits.js';
 
 export interface BatchDecoderOptions {
@@ -30,6 +31,19 @@ export interface BatchDecoderOptions {
  * Read when a decoder is built (a worker's environment is its parent's at the time it starts).
  */
 const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
+
+/**
+ * `HAGGLE_ONNX_STEP_WIDTH=median` sizes decoding steps by the rule before `StepCost` (`stepWidth`: as
+ * wide as half the feeding rows can fill): for A/B measurements (bench/onnx-prefill-ab.ts --a-env),
+ * not a user option.
+ */
+const medianStepWidth = process.env.HAGGLE_ONNX_STEP_WIDTH === 'median';
+
+/**
+ * `HAGGLE_ONNX_PREFILL_IDLE=budget` keeps prompts prefilled together within `prefillTokensPerRun` even
+ * when no row is decoding (the rule before idle groups): for A/B measurements, not a user option.
+ */
+const idleGroupsEnabled = process.env.HAGGLE_ONNX_PREFILL_IDLE !== 'budget';
 
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
@@ -57,6 +71,8 @@ export class BatchDecoder {
   private readonly queue: Job[] = [];
   private readonly cache: KvCache;
   private readonly logits = new StepLogits();
+  /** How a step's time grows with its width: sizes steps where rows feed forced runs of different lengths. */
+  private readonly stepCost = new StepCost();
   private pumping = false;
   private releaseTimer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | null = null;
@@ -150,6 +166,7 @@ export class BatchDecoder {
     }
     // One line per busy spell (then counting starts again).
     if (this.profile) {
+      this.profile.count('stepCost.exponent', this.stepCost.exponent());
       console.error(this.profile.summary());
       this.profile.reset();
     }
@@ -207,7 +224,7 @@ export class BatchDecoder {
   /**
    * Prompts to prefill together in one run, when the one whose turn it is can go with others: fresh
    * prompts (nothing run, nothing from the prefix cache) that fit one run together, left-padded, within
-   * `prefillTokensPerRun` positions. One run over eight 60-token prompts took 0.55 of the CPU of eight
+   * `prefillTokensPerRun` positions (while no row decodes, `maxBatchSize` times that). One run over eight 60-token prompts took 0.55 of the CPU of eight
    * runs on the 0.6B-shaped model (a one-row run reads every weight for few tokens), and rows no longer
    * ride along idle in decoding steps while the prompts before theirs take a turn each.
    */
@@ -217,11 +234,17 @@ export class BatchDecoder {
     this.prefills = this.prefills.filter((prefill) =>
       prefill.rows.some((row) => row.state === 'waiting' && this.rows.includes(row)),
     );
-    const budget = this.options.prefillTokensPerRun;
+    const perPrompt = this.options.prefillTokensPerRun;
+    // With no row decoding, a longer run stalls nobody: every waiting prompt that fits the per-run
+    // budget on its own goes in one run, up to maxBatchSize times the budget in all (haggle's choice:
+    // bounds the run's memory). On the 0.6B-shaped model eight 59-token prompts in one run cost 5.9
+    // CPU ms a token, against 6.6 four to a run and 9.1 two to a run (bench/onnx-prefill-batch.ts).
+    const idle = idleGroupsEnabled && !this.rows.some((row) => row.state === 'waiting' && !row.prefilling);
+    const budget = idle ? perPrompt * this.options.maxBatchSize : perPrompt;
     const group: PromptPrefill[] = [];
     let widest = 0;
     for (const prefill of this.prefills) {
-      if (!prefill.fresh) break;
+      if (!prefill.fresh || prefill.tokens.length > perPrompt) break;
       const width = Math.max(widest, prefill.tokens.length);
       if (width * (group.length + 1) > budget) break;
       group.push(prefill);
@@ -433,9 +456,10 @@ export class BatchDecoder {
       row.state === 'waiting' && !row.prefilling ? row.pending.slice(0, chunk) : [],
     );
     // Every row of a step is as wide as its widest: one row feeding five forced tokens (jump-forward)
-    // makes the whole batch compute five positions. On a real model that is most of a step's work,
-    // so the step is as wide as at least half the feeding rows can fill; longer takes go on next step.
-    const width = stepWidth(wanted.map((take) => take.length));
+    // makes the whole batch compute five positions. Whether that pays depends on what a wider step
+    // costs here (StepCost, timed on this decoder's own steps); longer takes go on next step.
+    const lengths = wanted.map((take) => take.length);
+    const width = medianStepWidth ? stepWidth(lengths) : this.stepCost.width(lengths);
     const takes = wanted.map((take) => take.slice(0, width));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
@@ -471,6 +495,7 @@ export class BatchDecoder {
       const riding = rows.filter((row) => row.prefilling || row.state !== 'waiting').length;
       const fed = takes.reduce((sum, take) => sum + take.length, 0);
       this.profile.count('step.positions', batch * width);
+      if (width > 1 && batch > 1) this.profile.count('step.widened', 1);
       this.profile.count('step.fedPositions', fed);
       this.profile.count('step.ridingRowPositions', riding * width);
       this.profile.count('step.rowsRidingAlong', riding);
@@ -481,7 +506,9 @@ export class BatchDecoder {
       );
     }
     const outputs = await this.timed('step.run', () => this.session.run(feeds, fetches));
-    this.pace.recordStep(this, performance.now() - started);
+    const ms = performance.now() - started;
+    this.pace.recordStep(this, ms);
+    this.stepCost.record(batch * width, ms);
     this.steps++;
     try {
       for (let l = 0; l < this.shape.layers; l++) {
@@ -533,10 +560,10 @@ export class BatchDecoder {
 }
 
 /**
- * The width of a decoding step: the largest w such that at least half of the rows with something to
- * feed have w tokens or more (haggle's choice). At batch 1 that is the whole take, so jump-forward
- * feeds its forced tokens in one step; in a batch, a lone row's long take no longer widens every
- * other row's step (on the 0.6B-shaped model that padding cost more than the steps it saved).
+ * The width rule before `StepCost` (kept for A/B, `HAGGLE_ONNX_STEP_WIDTH=median`): the largest w such
+ * that at least half of the rows with something to feed have w tokens or more. At batch 1 that is the
+ * whole take; in a batch it ignored what a wider step costs, and left most forced runs to one token a
+ * step at batch 8, where a step twice as wide costs 1.3x on the 0.6B-shaped model on a CPU.
  */
 export function stepWidth(lengths: readonly number[]): number {
   const feeding = lengths.filter((n) => n > 0).sort((a, b) => b - a);

@@ -140,7 +140,7 @@ describe('BatchDecoder', () => {
     expect(third?.positions[1]).toEqual([0]);
   });
 
-  it('prefills prompts that arrive together in one left-padded run, within prefillTokensPerRun', async () => {
+  it('prefills prompts that arrive together in one left-padded run, within prefillTokensPerRun while a row decodes', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {
       maxBatchSize: 8,
@@ -148,13 +148,16 @@ describe('BatchDecoder', () => {
       padTokenId: 0,
     });
     const outputs = await Promise.all([
+      // A one-token prompt has nothing to prefill: its row decodes from the first step, so a prefill
+      // run stalls it and the budget holds.
+      submit(decoder, { promptIds: [5], decoders: [scripted([9, 9])], abortFlag: null }),
       submit(decoder, { promptIds: [11, 12, 13], decoders: [scripted([1])], abortFlag: null }),
       submit(decoder, { promptIds: [21, 22, 23, 24], decoders: [scripted([2, 2])], abortFlag: null }),
       submit(decoder, { promptIds: [31, 32], decoders: [scripted([3])], abortFlag: null }),
       // A fourth would make the run 4 x 3 positions, over the budget of 9: it runs on its own next.
       submit(decoder, { promptIds: [41, 42, 43], decoders: [scripted([4])], abortFlag: null }),
     ]);
-    expect(outputs.map((output) => output[0]?.text)).toEqual(['1', '2,2', '3', '4']);
+    expect(outputs.map((output) => output[0]?.text)).toEqual(['9,9', '1', '2,2', '3', '4']);
     const [together, first, alone, second] = fake.runs;
     // Each prompt less its last token, right-aligned, each row counting its own positions from 0.
     expect(together?.ids).toEqual([
@@ -172,13 +175,38 @@ describe('BatchDecoder', () => {
     expect(visible(together, 'positions')).toEqual([[0, 1], [0, 1, 2], [0]]);
     // The three rows then see exactly their own prompt's cache and feed its last token; the fourth
     // rides along (padding) until its prompt has had its own run.
-    expect(first?.ids).toEqual([[13], [24], [32], [0]]);
-    expect(visible(first, 'past')?.slice(0, 3)).toEqual([[11, 12], [21, 22, 23], [31]]);
-    expect(first?.positions.slice(0, 3)).toEqual([[2], [3], [1]]);
+    expect(first?.ids).toEqual([[5], [13], [24], [32], [0]]);
+    expect(visible(first, 'past')?.slice(1, 4)).toEqual([[11, 12], [21, 22, 23], [31]]);
+    expect(first?.positions.slice(0, 4)).toEqual([[0], [2], [3], [1]]);
     expect(alone?.ids).toEqual([[41, 42]]);
-    expect(second?.ids[3]).toEqual([43]);
-    expect(visible(second, 'past')?.[3]).toEqual([41, 42]);
-    expect(second?.positions[3]).toEqual([2]);
+    expect(second?.ids[4]).toEqual([43]);
+    expect(visible(second, 'past')?.[4]).toEqual([41, 42]);
+    expect(second?.positions[4]).toEqual([2]);
+  });
+
+  it('prefills every waiting prompt in one run when no row decodes (nothing to stall), up to maxBatchSize budgets', async () => {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 3,
+      prefillTokensPerRun: 3,
+      padTokenId: 0,
+    });
+    const outputs = await Promise.all([
+      submit(decoder, { promptIds: [11, 12, 13], decoders: [scripted([1])], abortFlag: null }),
+      submit(decoder, { promptIds: [21, 22, 23, 24], decoders: [scripted([2])], abortFlag: null }),
+      submit(decoder, { promptIds: [31, 32], decoders: [scripted([3])], abortFlag: null }),
+      // Waits for room (maxBatchSize 3), then is prefilled on its own.
+      submit(decoder, { promptIds: [41, 42, 43], decoders: [scripted([4])], abortFlag: null }),
+    ]);
+    expect(outputs.map((output) => output[0]?.text)).toEqual(['1', '2', '3', '4']);
+    // 3 x 3 positions: over the budget of 3 a run, within 3 budgets; each prompt fits one budget.
+    expect(fake.runs[0]?.ids).toEqual([
+      [0, 11, 12],
+      [21, 22, 23],
+      [0, 0, 31],
+    ]);
+    expect(fake.runs[1]?.ids).toEqual([[13], [24], [32]]);
+    expect(fake.runs.some((run) => JSON.stringify(run.ids) === JSON.stringify([[41, 42]]))).toBe(true);
   });
 
   it('prefills the prompt of n samples once and copies it into every row', async () => {
