@@ -58,6 +58,8 @@ export class PatternAutomaton {
   /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
   private readonly live: Array<boolean | undefined> = [];
   private coReachable: Uint8Array = new Uint8Array(0);
+  /** Per DFA state: `unconstrained`'s answers (bit 1: computed, bit 2: free, bit 4: free and accepting). */
+  private readonly freedom: number[] = [];
   readonly start: number;
 
   constructor(source: string);
@@ -388,6 +390,43 @@ export class PatternAutomaton {
     return state >= 0 && this.accepting[state] === true;
   }
 
+  /**
+   * Whether from `state` the pattern refuses no character (surrogates aside, which a string never feeds
+   * it): every state reachable from it reads every code point, and, with `accepting`, every one of
+   * them is accepting too (then every continuation matches, of any length). Such a state constrains a
+   * string exactly as the pattern that matches anything does, so the masks inside strings can be shared
+   * across patterns (an unanchored `[a-f0-9]{24}`, `^([^,]|$)` after its first character). False when
+   * more than `FREEDOM_STATES` states would have to be visited to tell (never wrong, only unshared).
+   */
+  unconstrained(state: number, accepting: boolean): boolean {
+    if (state < 0) return false;
+    let known = this.freedom[state] ?? 0;
+    if ((known & 1) === 0) {
+      known = 1 | this.exploreFreedom(state);
+      this.freedom[state] = known;
+    }
+    return (known & (accepting ? 4 : 2)) !== 0;
+  }
+
+  /** Breadth-first over the states reachable from `state`: bits 2 and 4 of `unconstrained`. */
+  private exploreFreedom(state: number): number {
+    let allAccepting = true;
+    const seen = new Set<number>([state]);
+    const queue = [state];
+    for (let head = 0; head < queue.length; head++) {
+      const at = queue[head] as number;
+      if (!coversAll(this.alphabet(at))) return 0;
+      if (!this.accepting[at]) allAccepting = false;
+      for (const edge of this.successors(at)) {
+        if (seen.has(edge.to)) continue;
+        if (seen.size >= FREEDOM_STATES) return 0;
+        seen.add(edge.to);
+        queue.push(edge.to);
+      }
+    }
+    return allAccepting ? 6 : 2;
+  }
+
   /** A shortest string of code points from `state` to a match (breadth-first), or null. */
   shortestAccepted(state: number): number[] | null {
     if (state < 0) return null;
@@ -432,6 +471,19 @@ export function representative(ranges: Ranges): number {
     }
   }
   return (ranges[0] as readonly [number, number])[0];
+}
+
+/** Most states `unconstrained` visits (an unanchored pattern of a few dozen characters fits). */
+const FREEDOM_STATES = 256;
+
+/** Whether `ranges` (normalised) hold every code point outside the surrogates. */
+function coversAll(ranges: Ranges): boolean {
+  let next = 0;
+  for (const [lo, hi] of ranges) {
+    if (lo > next && !(next >= 0xd800 && lo <= 0xe000)) return false;
+    next = Math.max(next, hi + 1);
+  }
+  return next > 0x10ffff;
 }
 
 function contains(ranges: Ranges, cp: number): boolean {

@@ -10,7 +10,7 @@ import {
 } from './json-string-bytes.js';
 import { DEAD, Leaf } from './nodes.js';
 import { type PatternLengths, patternLengths } from './pattern-lengths.js';
-import type { PatternAutomaton } from './regex.js';
+import { PatternAutomaton } from './regex.js';
 import type { TokenTrie } from './token-trie.js';
 
 export interface StringLeafOptions {
@@ -27,6 +27,12 @@ export interface StringLeafOptions {
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * The pattern that matches every string (unanchored and empty): one state, reading every code point.
+ * A pattern state that refuses nothing reads its inside masks as this automaton's (see `freeView`).
+ */
+const MATCH_ANYTHING = new PatternAutomaton('');
 
 /** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
 interface StringState {
@@ -106,6 +112,8 @@ export class StringLeaf extends Leaf {
    * character that matches the pattern can still leave no completion within the bounds).
    */
   private readonly lengths: PatternLengths | null;
+  /** The same string with the pattern that matches anything (made when first needed, `freeView`). */
+  private anything: StringLeaf | undefined;
 
   /** Whether `state` is inside the quotes (where `insideMask` applies). */
   isInside(state: unknown): boolean {
@@ -300,6 +308,8 @@ export class StringLeaf extends Leaf {
    * collected value (a token that stays inside the string cannot close it, so uniqueness is not at stake).
    */
   insideKey(raw: unknown, horizon: number): string {
+    const free = this.freeView(raw);
+    if (free) return free.leaf.insideKey(free.state, horizon);
     const s = raw as StringState;
     const { minLength, maxLength, pattern } = this.options;
     // A token of at most `horizon` units fits whenever the room beyond what minLength still needs
@@ -311,8 +321,27 @@ export class StringLeaf extends Leaf {
     const room = far ? (this.lengths ? `H/${toMin}` : 'H') : `${toMax}/${toMin}`;
     const partial = pattern ? `${s.partial}/${s.width}` : 0;
     // Keyed by the string's constraints, not the leaf: identical strings (the message of two actions)
-    // share their masks. A pattern by its automaton: state numbers mean nothing in another one.
-    return `${minLength},${maxLength},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+    // share their masks. A pattern by its automaton: state numbers mean nothing in another one. Far
+    // from maxLength a string without a length analysis refuses nothing for its length (no token
+    // reaches the bound), so the bounds leave the key: every free string of every schema shares one
+    // mask per escape/UTF-8 state.
+    const bounds = far && !this.lengths ? '*' : `${minLength},${maxLength}`;
+    return `${bounds},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+  }
+
+  /**
+   * When the pattern refuses nothing from this state on (`PatternAutomaton.unconstrained`: every
+   * character, and with length bounds every length), the string reads from here exactly as one whose
+   * pattern matches anything: its inside mask is that string's, shared by every such state of every
+   * pattern. (Not the string without a pattern: a pattern refuses lone surrogate escapes, `\ud800`.)
+   */
+  private freeView(raw: unknown): { leaf: StringLeaf; state: StringState } | null {
+    const pattern = this.options.pattern;
+    if (!pattern || pattern === MATCH_ANYTHING) return null;
+    const s = raw as StringState;
+    if (!pattern.unconstrained(s.pattern, this.lengths !== null)) return null;
+    this.anything ??= new StringLeaf(this.id, { ...this.options, pattern: MATCH_ANYTHING });
+    return { leaf: this.anything, state: { ...s, pattern: MATCH_ANYTHING.start } };
   }
 
   /**
@@ -348,6 +377,8 @@ export class StringLeaf extends Leaf {
    * generic walk over the small index of tokens that contain a quote.
    */
   insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): number {
+    const free = this.freeView(raw);
+    if (free) return free.leaf.insideMask(free.state, trie, mask);
     const s = raw as StringState;
     const { maxLength, minLength, pattern } = this.options;
     const depthMax = trie.maxTokenBytes + 1;
