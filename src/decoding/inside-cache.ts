@@ -35,6 +35,20 @@ export class InsideCache {
   }
 
   /**
+   * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
+   * `deadline` (`performance.now()` time): for compile-time warming, which must not outrun its budget.
+   * Whether the mask is now known.
+   */
+  warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
+    const key = this.key(leaf, state);
+    if (this.whole.has(key)) return true;
+    const mask = new Uint32Array(this.words);
+    if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return false;
+    remember(this.whole, key, mask, this.limit);
+    return true;
+  }
+
+  /**
    * The tokens below trie node `node` whose bytes after it keep the string open from `state` (the
    * string's state once the bytes leading to `node` are read), as a list of ids: a token that begins
    * with `"` or ` "` opens a string and may stay inside it.

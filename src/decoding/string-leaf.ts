@@ -348,14 +348,15 @@ export class StringLeaf extends Leaf {
    * Positions worth computing masks for at compile time: just inside the quotes, and for a pattern the
    * states a few ASCII characters reach (`build`, `build_`), so the first turns do not pay for them.
    */
-  warmStates(limit: number): unknown[] {
+  warmStates(limit: number, deadline = Number.POSITIVE_INFINITY): unknown[] {
     const opened = this.step(this.initial(), 0x22);
     if (opened === DEAD) return [];
     const out: unknown[] = [opened];
     const pattern = this.options.pattern;
     if (!pattern) return out;
     const seen = new Set<number>([(opened as StringState).pattern]);
-    for (let i = 0; i < out.length && out.length < limit; i++) {
+    // Stepping builds the automaton's states, which for a long counted pattern is not free.
+    for (let i = 0; i < out.length && out.length < limit && performance.now() <= deadline; i++) {
       for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
         if (b === 0x22 || b === 0x5c) continue;
         const next = this.step(out[i], b);
@@ -374,11 +375,12 @@ export class StringLeaf extends Leaf {
    * Sets the bits of the tokens that keep the string open from `raw` (no unescaped closing quote).
    * A specialised pass over the trie with the state in typed arrays: the message of a turn allows most
    * of the vocabulary, and the generic parser would allocate per byte. Closing tokens are found by the
-   * generic walk over the small index of tokens that contain a quote.
+   * generic walk over the small index of tokens that contain a quote. Returns the trie nodes visited,
+   * or -1 when `deadline` (`performance.now()` time) passed first, leaving the mask incomplete.
    */
-  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): number {
+  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array, deadline = Number.POSITIVE_INFINITY): number {
     const free = this.freeView(raw);
-    if (free) return free.leaf.insideMask(free.state, trie, mask);
+    if (free) return free.leaf.insideMask(free.state, trie, mask, deadline);
     const s = raw as StringState;
     const { maxLength, minLength, pattern } = this.options;
     const depthMax = trie.maxTokenBytes + 1;
@@ -404,7 +406,8 @@ export class StringLeaf extends Leaf {
     let visited = 0;
     let i = 1;
     while (i < nodeCount) {
-      visited++;
+      // Given up past the deadline (compile-time warming): -1, and the mask is incomplete.
+      if ((++visited & 4095) === 0 && performance.now() > deadline) return -1;
       const d = depth[i] as number;
       const p = d - 1;
       const b = bytes[i] as number;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { prepareVocabulary } from '../../src/decoding/compiled-grammar.js';
+import { InsideCache } from '../../src/decoding/inside-cache.js';
 import { DEAD } from '../../src/decoding/nodes.js';
 import { PatternAutomaton } from '../../src/decoding/regex.js';
 import { StringLeaf } from '../../src/decoding/string-leaf.js';
@@ -137,5 +138,17 @@ describe('masks inside pattern-constrained strings', () => {
       for (const state of randomStates(l, random, 3))
         expectSameMask(l, state, l.options.pattern?.source ?? '');
     }
+  });
+
+  it('a walk past its deadline (compile-time warming) gives up and keeps nothing', () => {
+    const l = leaf('^(?:\\S+\\s+){0,199}\\S+$', 0, 300);
+    const state = l.step(l.initial(), 0x22);
+    const past = performance.now() - 1;
+    expect(l.insideMask(state, trie, new Uint32Array(words), past)).toBe(-1);
+    const cache = new InsideCache(trie, words, 8);
+    expect(cache.warm(l, state, past)).toBe(false);
+    expect(cache.warm(l, state, Number.POSITIVE_INFINITY)).toBe(true);
+    const kept = cache.mask(l, state);
+    expect(kept).toEqual(steppedMask(l, state));
   });
 });
