@@ -50,7 +50,6 @@ export class PatternAutomaton {
   private readonly sets: number[][] = [];
   private readonly ids = new Map<string, number>();
   private readonly ascii: Int32Array[] = [];
-  private readonly other: Array<Map<number, number>> = [];
   private readonly accepting: boolean[] = [];
   /** Per DFA state (computed when first needed): every code point that leads to a live state. */
   private readonly alphabets: Array<Ranges | undefined> = [];
@@ -244,7 +243,6 @@ export class PatternAutomaton {
     this.sets.push(set);
     this.ids.set(key, id);
     this.ascii.push(new Int32Array(128).fill(-2));
-    this.other.push(new Map());
     this.accepting.push(this.accepts.every((a) => set.includes(a * 2) || set.includes(a * 2 + 1)));
     this.alphabets.push(undefined);
     this.successorLists.push(undefined);
@@ -348,25 +346,25 @@ export class PatternAutomaton {
     return known;
   }
 
-  /** The state after code point `cp`, or -1 when no string with this prefix matches. */
+  /**
+   * The state after code point `cp`, or -1 when no string with this prefix matches. Read from the
+   * state's transition intervals (`successors`), built once per state: a walk of the vocabulary meets
+   * thousands of distinct characters, and deriving each one's target set apart cost a closure each.
+   */
   next(state: number, cp: number): number {
     if (state < 0) return -1;
     const table = this.ascii[state] as Int32Array;
     if (cp < 128) {
       const cached = table[cp] as number;
       if (cached !== -2) return cached;
-    } else {
-      const cached = (this.other[state] as Map<number, number>).get(cp);
-      if (cached !== undefined) return cached;
     }
-    if (!contains(this.alphabet(state), cp)) {
-      if (cp < 128) table[cp] = -1;
-      return -1; // not cached: the vocabulary holds thousands of distinct characters
-    }
-    let result = this.rawNext(state, cp);
-    if (!this.isLive(result)) result = -1;
+    let result: number;
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      // Surrogates are no interval's (strings never feed them; `matches` on a lone one might).
+      result = contains(this.alphabet(state), cp) ? this.rawNext(state, cp) : -1;
+      if (!this.isLive(result)) result = -1;
+    } else result = successorOf(this.successors(state), cp);
     if (cp < 128) table[cp] = result;
-    else (this.other[state] as Map<number, number>).set(cp, result);
     return result;
   }
 
@@ -484,6 +482,20 @@ function coversAll(ranges: Ranges): boolean {
     next = Math.max(next, hi + 1);
   }
   return next > 0x10ffff;
+}
+
+/** The target of the interval holding `cp` (intervals sorted and disjoint), or -1. */
+function successorOf(intervals: readonly Successor[], cp: number): number {
+  let lo = 0;
+  let hi = intervals.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = intervals[mid] as Successor;
+    if (cp < at.lo) hi = mid - 1;
+    else if (cp > at.hi) lo = mid + 1;
+    else return at.to;
+  }
+  return -1;
 }
 
 function contains(ranges: Ranges, cp: number): boolean {
