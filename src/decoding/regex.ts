@@ -57,6 +57,8 @@ export class PatternAutomaton {
   /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
   private readonly live: Array<boolean | undefined> = [];
   private coReachable: Uint8Array = new Uint8Array(0);
+  /** `completionBound`, once computed (undefined: not yet). */
+  private bound: number | null | undefined;
   /** Per DFA state: `unconstrained`'s answers (bit 1: computed, bit 2: free, bit 4: free and accepting). */
   private readonly freedom: number[] = [];
   readonly start: number;
@@ -404,6 +406,71 @@ export class PatternAutomaton {
       this.freedom[state] = known;
     }
     return (known & (accepting ? 4 : 2)) !== 0;
+  }
+
+  /**
+   * For one pattern (null for an intersection): a number of characters of the Basic Multilingual Plane
+   * within which every live state can reach a match. A DFA state's shortest completion is the shortest
+   * of its NFA configurations', so the longest of those over the whole NFA bounds them all, found by
+   * one backward pass over the NFA (zero-width moves cost nothing) instead of building every DFA state
+   * (hundreds for a counted pattern). Infinity when some configuration completes only through
+   * characters beyond it.
+   */
+  completionBound(): number | null {
+    if (this.bound !== undefined) return this.bound;
+    if (this.accepts.length !== 1) {
+      this.bound = null;
+      return null;
+    }
+    const n = this.epsilon.length * 2;
+    // Backward edges with their cost: 0 for zero-width moves, 1 for a character of the BMP.
+    const free: number[][] = Array.from({ length: n }, () => []);
+    const paid: number[][] = Array.from({ length: n }, () => []);
+    for (let s = 0; s < this.epsilon.length; s++) {
+      for (const mode of [0, 1]) {
+        for (const t of this.epsilon[s] as number[]) free[t * 2 + mode]?.push(s * 2 + mode);
+        for (const t of this.endAsserts[s] as number[]) free[t * 2 + 1]?.push(s * 2 + mode);
+      }
+      for (const e of this.edges[s] as NfaEdge[]) {
+        if (e.ranges.some(([lo, hi]) => lo <= 0xffff && (lo < 0xd800 || hi > 0xdfff))) {
+          paid[e.to * 2]?.push(s * 2);
+        }
+      }
+    }
+    const distance = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+    // 0-1 breadth first: a deque as two stacks per distance level.
+    let level: number[] = [];
+    for (const a of this.accepts) {
+      distance[a * 2] = 0;
+      distance[a * 2 + 1] = 0;
+      level.push(a * 2, a * 2 + 1);
+    }
+    for (let d = 0; level.length > 0; d++) {
+      const next: number[] = [];
+      for (let i = 0; i < level.length; i++) {
+        const c = level[i] as number;
+        if ((distance[c] as number) < d) continue;
+        for (const p of free[c] as number[]) {
+          if ((distance[p] as number) > d) {
+            distance[p] = d;
+            level.push(p);
+          }
+        }
+        for (const p of paid[c] as number[]) {
+          if ((distance[p] as number) > d + 1) {
+            distance[p] = d + 1;
+            next.push(p);
+          }
+        }
+      }
+      level = next;
+    }
+    let bound = 0;
+    for (let c = 0; c < n; c++) {
+      if (this.coReachable[c] === 1) bound = Math.max(bound, distance[c] as number);
+    }
+    this.bound = bound;
+    return bound;
   }
 
   /** Breadth-first over the states reachable from `state`: bits 2 and 4 of `unconstrained`. */

@@ -148,17 +148,25 @@ export class StringLeaf extends Leaf {
     return this.lengths.canFinish(state, Math.max(0, minLength - codePoints), maxLength - units);
   }
 
-  /** Like `patternAllowsPrefix`, with the length bounds. */
+  /**
+   * Like `patternAllowsPrefix`, with the length bounds: whether the pattern in `state`, after
+   * `codePoints` characters of `units` units, can read a code point starting with the `partial` bits.
+   * Scalars only: `insideMask` calls it at every byte of a multi-byte character.
+   */
   private canReadPrefix(
-    s: { pattern: number; codePoints: number; units: number },
+    state: number,
+    codePoints: number,
+    units: number,
     partial: number,
     remaining: number,
     bits: number,
     min: number,
     max: number,
   ): boolean {
-    const [lo, hi] = prefixRange(partial, remaining, bits, min, max);
-    return lo <= hi && this.canRead(s.pattern, lo, hi, s.codePoints, s.units);
+    const span = 2 ** (remaining * bits);
+    const lo = Math.max(partial * span, min);
+    const hi = Math.min(partial * span + span - 1, max);
+    return lo <= hi && this.canRead(state, lo, hi, codePoints, units);
   }
 
   initial(): unknown {
@@ -183,7 +191,11 @@ export class StringLeaf extends Leaf {
       if (digit < 0) return DEAD;
       const partial = (s.partial << 4) | digit;
       if (s.escape > 2) {
-        if (pattern && !this.canReadPrefix(s, partial, s.escape - 2, 4, 0, 0xffff)) return DEAD;
+        if (
+          pattern &&
+          !this.canReadPrefix(s.pattern, s.codePoints, s.units, partial, s.escape - 2, 4, 0, 0xffff)
+        )
+          return DEAD;
         return { ...s, escape: s.escape - 1, partial };
       }
       // A lone surrogate is valid JSON but cannot be fed to a pattern as a character.
@@ -197,7 +209,9 @@ export class StringLeaf extends Leaf {
         if (
           pattern &&
           !this.canReadPrefix(
-            s,
+            s.pattern,
+            s.codePoints,
+            s.units,
             partial,
             s.pending - 1,
             6,
@@ -231,7 +245,9 @@ export class StringLeaf extends Leaf {
     if (
       pattern &&
       !this.canReadPrefix(
-        s,
+        s.pattern,
+        s.codePoints,
+        s.units,
         partial,
         pending,
         6,
@@ -441,12 +457,7 @@ export class StringLeaf extends Leaf {
         else {
           pa = (pa << 4) | digit;
           e--;
-          if (
-            e > 1 &&
-            pattern &&
-            !this.canReadPrefix({ pattern: st, codePoints: c, units: u }, pa, e - 1, 4, 0, 0xffff)
-          )
-            ok = false;
+          if (e > 1 && pattern && !this.canReadPrefix(st, c, u, pa, e - 1, 4, 0, 0xffff)) ok = false;
           if (e === 1) {
             e = 0;
             if (pattern && pa >= 0xd800 && pa <= 0xdfff) ok = false;
@@ -465,14 +476,7 @@ export class StringLeaf extends Leaf {
             w = 0;
           } else if (
             pattern &&
-            !this.canReadPrefix(
-              { pattern: st, codePoints: c, units: u },
-              pa,
-              n,
-              6,
-              MIN_BY_WIDTH[w] as number,
-              MAX_BY_WIDTH[w] as number,
-            )
+            !this.canReadPrefix(st, c, u, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
           ) {
             ok = false;
           }
@@ -495,14 +499,7 @@ export class StringLeaf extends Leaf {
         if (
           ok &&
           pattern &&
-          !this.canReadPrefix(
-            { pattern: st, codePoints: c, units: u },
-            pa,
-            n,
-            6,
-            MIN_BY_WIDTH[w] as number,
-            MAX_BY_WIDTH[w] as number,
-          )
+          !this.canReadPrefix(st, c, u, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
         ) {
           ok = false;
         }
@@ -543,9 +540,12 @@ export class StringLeaf extends Leaf {
    * exact room to change what is allowed: then positions may share a mask whatever their counts.
    */
   private farFromMax(s: StringState, horizon: number): boolean {
-    const room = this.options.maxLength - s.units - Math.max(0, this.options.minLength - s.codePoints);
+    const need = Math.max(0, this.options.minLength - s.codePoints);
+    const room = this.options.maxLength - s.units - need;
     if (!this.lengths) return room > horizon;
-    return room > horizon + this.lengths.slack(s.pattern);
+    // Once minLength is reached only the shortest completions count (`nearSlack`, far cheaper).
+    const slack = need === 0 ? this.lengths.nearSlack(s.pattern) : this.lengths.slack(s.pattern);
+    return room > horizon + slack;
   }
 
   /** Whether `units` more code units still leave room to reach minLength within maxLength. */

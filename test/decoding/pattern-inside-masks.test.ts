@@ -141,7 +141,7 @@ describe('masks inside pattern-constrained strings', () => {
   });
 
   it('a walk past its deadline (compile-time warming) gives up and keeps nothing', () => {
-    const l = leaf('^(?:\\S+\\s+){0,199}\\S+$', 0, 300);
+    const l = leaf('^(?:\\S+\\s+){0,29}\\S+$', 0, 100);
     const state = l.step(l.initial(), 0x22);
     const past = performance.now() - 1;
     expect(l.insideMask(state, trie, new Uint32Array(words), past)).toBe(-1);
@@ -150,5 +150,50 @@ describe('masks inside pattern-constrained strings', () => {
     expect(cache.warm(l, state, Number.POSITIVE_INFINITY)).toBe(true);
     const kept = cache.mask(l, state);
     expect(kept).toEqual(steppedMask(l, state));
+  });
+
+  it('positions far from maxLength share a cached mask that is exact for each of them', () => {
+    // Keys drop the exact room far from maxLength (slack from the shortest completions once minLength
+    // is met, from the length profiles before): a mask cached for one position serves the others.
+    const cases: Array<[StringLeaf, string]> = [
+      [leaf('^(?:\\S+\\s+){0,40}\\S+$', 0, 400), 'abcdefghijkl'],
+      [leaf('^[a-z ]+$', 3, 300), 'abcdefgh'],
+    ];
+    for (const [l, text] of cases) {
+      const cache = new InsideCache(trie, words, 64);
+      let state = l.step(l.initial(), 0x22);
+      const keys = new Set<string>();
+      for (const [i, ch] of [...text].entries()) {
+        state = l.step(state, ch.charCodeAt(0));
+        if (i % 3 !== 2) continue;
+        keys.add(l.insideKey(state, trie.maxTokenBytes));
+        expect(cache.mask(l, state), `${l.options.pattern?.source} after ${i + 1}`).toEqual(
+          steppedMask(l, state),
+        );
+      }
+      // Some positions did share a key (else the test would check nothing shared).
+      expect(keys.size).toBeLessThan(text.length / 3);
+    }
+  });
+
+  it('the shortest completion of every state is within the automaton-wide bound', () => {
+    for (const source of ['^(?:\\S+\\s+){0,9}\\S+$', '^(ab|c)+x?$', 'xyz', '^[0-9]{3}-[a-z]{2,4}$']) {
+      const automaton = PatternAutomaton.all([source]);
+      const bound = automaton.completionBound() as number;
+      const seen = new Set<number>([automaton.start]);
+      const queue = [automaton.start];
+      for (let head = 0; head < queue.length && queue.length < 300; head++) {
+        const at = queue[head] as number;
+        expect((automaton.shortestAccepted(at) as number[]).length, source).toBeLessThanOrEqual(bound);
+        for (const edge of automaton.successors(at)) {
+          if (!seen.has(edge.to)) {
+            seen.add(edge.to);
+            queue.push(edge.to);
+          }
+        }
+      }
+      expect(Number.isFinite(bound), source).toBe(true);
+    }
+    expect(PatternAutomaton.all(['a', 'b']).completionBound()).toBeNull();
   });
 });
