@@ -57,10 +57,6 @@ export class PatternAutomaton {
   /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
   private readonly live: Array<boolean | undefined> = [];
   private coReachable: Uint8Array = new Uint8Array(0);
-  /** Per DFA state, `behaviour` by depth (-1: gave up). */
-  private readonly behaviours: Array<Map<number, number> | undefined> = [];
-  /** `behaviour`'s classes, by their description. */
-  private readonly behaviourIds = new Map<string, number>();
   /** `completionBound`, once computed (undefined: not yet). */
   private bound: number | null | undefined;
   /** Per DFA state: `unconstrained`'s answers (bit 1: computed, bit 2: free, bit 4: free and accepting). */
@@ -477,45 +473,6 @@ export class PatternAutomaton {
     return bound;
   }
 
-  /**
-   * A number shared by exactly the states that no string of at most `depth` characters tells apart:
-   * from both, the same characters can be read and lead to states that again agree one character less
-   * deep. A mask inside a string reads at most a token's worth of characters, so states in the same
-   * class have the same mask: the word counts of `^(?:\S+\s+){0,99}\S+$` far from their limit share
-   * one instead of one walk of the vocabulary each. -1 (never shared) when the automaton has more than
-   * `BEHAVIOUR_STATES` states.
-   */
-  behaviour(state: number, depth: number): number {
-    if (state < 0) return -1;
-    let row = this.behaviours[state];
-    if (row === undefined) {
-      row = new Map();
-      this.behaviours[state] = row;
-    }
-    const known = row.get(depth);
-    if (known !== undefined) return known;
-    let description = this.accepting[state] ? 'a' : 'n';
-    let id = 0;
-    if (this.sets.length > BEHAVIOUR_STATES) id = -1;
-    else {
-      for (const edge of this.successors(state)) {
-        const next = depth === 0 ? 0 : this.behaviour(edge.to, depth - 1);
-        if (next < 0) {
-          id = -1;
-          break;
-        }
-        description += `,${edge.lo}-${edge.hi}:${next}`;
-      }
-    }
-    if (id === 0) {
-      description = `${depth}|${description}`;
-      id = this.behaviourIds.get(description) ?? this.behaviourIds.size;
-      this.behaviourIds.set(description, id);
-    }
-    row.set(depth, id);
-    return id;
-  }
-
   /** Breadth-first over the states reachable from `state`: bits 2 and 4 of `unconstrained`. */
   private exploreFreedom(state: number): number {
     let allAccepting = true;
@@ -580,9 +537,6 @@ export function representative(ranges: Ranges): number {
   }
   return (ranges[0] as readonly [number, number])[0];
 }
-
-/** Most DFA states an automaton may have for `behaviour` to compare its states. */
-const BEHAVIOUR_STATES = 2048;
 
 /** Most states `unconstrained` visits (an unanchored pattern of a few dozen characters fits). */
 const FREEDOM_STATES = 256;

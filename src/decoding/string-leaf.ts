@@ -342,19 +342,7 @@ export class StringLeaf extends Leaf {
     // reaches the bound), so the bounds leave the key: every free string of every schema shares one
     // mask per escape/UTF-8 state.
     const bounds = far && !this.lengths ? '*' : `${minLength},${maxLength}`;
-    return `${bounds},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? this.patternKey(s, far, toMin, horizon) : ''}`;
-  }
-
-  /**
-   * The pattern state in `insideKey`: its class of states no token can tell apart
-   * (`PatternAutomaton.behaviour`) where the lengths cannot matter either (no length bounds, or far
-   * from maxLength with minLength reached: every completion then fits), else the state itself.
-   */
-  private patternKey(s: StringState, far: boolean, toMin: number, horizon: number): string {
-    const pattern = this.options.pattern as PatternAutomaton;
-    if (this.lengths && !(far && toMin === 0)) return String(s.pattern);
-    const behaviour = pattern.behaviour(s.pattern, horizon);
-    return behaviour < 0 ? String(s.pattern) : `b${behaviour}`;
+    return `${bounds},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
   }
 
   /**
