@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareVocabulary } from '../../src/decoding/compiled-grammar.js';
 import { InsideCache } from '../../src/decoding/inside-cache.js';
 import { DEAD } from '../../src/decoding/nodes.js';
@@ -195,5 +195,19 @@ describe('masks inside pattern-constrained strings', () => {
       expect(Number.isFinite(bound), source).toBe(true);
     }
     expect(PatternAutomaton.all(['a', 'b']).completionBound()).toBeNull();
+  });
+
+  it('the shared cache drops the least recently used mask, not the oldest', () => {
+    const cache = new InsideCache(trie, words, 2);
+    const [a, b, c] = ['^a+$', '^b+$', '^c+$'].map((p) => leaf(p));
+    const open = (l: StringLeaf) => l.step(l.initial(), 0x22);
+    const walks = [a, b, c].map((l) => vi.spyOn(l as StringLeaf, 'insideMask'));
+    cache.mask(a as StringLeaf, open(a as StringLeaf));
+    cache.mask(b as StringLeaf, open(b as StringLeaf));
+    cache.mask(a as StringLeaf, open(a as StringLeaf)); // a used again: b is now the least recent
+    cache.mask(c as StringLeaf, open(c as StringLeaf)); // drops b
+    cache.mask(a as StringLeaf, open(a as StringLeaf));
+    cache.mask(b as StringLeaf, open(b as StringLeaf));
+    expect(walks.map((w) => w.mock.calls.length)).toEqual([1, 2, 1]);
   });
 });
