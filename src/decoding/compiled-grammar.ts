@@ -31,7 +31,7 @@ export interface CompileOptions extends SchemaCompileOptions {
    */
   warm?: boolean;
   /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 30 }`):
+   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
    * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
    * booleans), explored breadth first from the start until either limit, stored compactly (a list of
    * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
@@ -679,7 +679,7 @@ const PRECOMPUTE_POSITIONS = 512;
  * number in every spelling JSON allows: `300`, `300.0`, `3e2`, ...) stops here instead of spending a
  * quarter of a second of compile time on masks decoding would mostly never ask for.
  */
-const PRECOMPUTE_MS = 30;
+const PRECOMPUTE_MS = 50;
 
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;
