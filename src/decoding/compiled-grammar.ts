@@ -26,12 +26,12 @@ export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
    * start of the document and the inside of the strings (for patterns, a few of their states), at most
-   * `WARM_LIMIT` of the latter and for at most 20 ms after the first mask, so a schema with hundreds of
+   * `WARM_LIMIT` of the latter and for at most 10 ms after the first mask, so a schema with hundreds of
    * patterns, or a few slow ones, does not pay for all of them.
    */
   warm?: boolean;
   /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 250 }`):
+   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
    * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
    * booleans), explored breadth first from the start until either limit, stored compactly (a list of
    * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
@@ -183,16 +183,25 @@ export class CompiledGrammar {
    */
   warm(nodes: readonly GrammarNode[]): void {
     this.matcher().mask();
-    const started = performance.now();
-    const queues = nodes.flatMap((node) =>
-      node instanceof StringLeaf ? [{ leaf: node, states: node.warmStates(8) }] : [],
-    );
+    // One deadline for all of it, also handed to the walks themselves: the inside mask of one long
+    // pattern state can take tens of milliseconds, so checking between masks alone let warming run
+    // far past its budget (a walk cut short is dropped, and decoding computes it when it needs it).
+    const deadline = performance.now() + WARM_BUDGET_MS;
+    const leaves = nodes.filter((node): node is StringLeaf => node instanceof StringLeaf);
+    const queues: Array<unknown[] | undefined> = [];
     let warmed = 0;
     for (let round = 0; round < 8; round++) {
-      for (const { leaf, states } of queues) {
+      for (const [i, leaf] of leaves.entries()) {
+        if (warmed >= WARM_LIMIT || performance.now() > deadline) return;
+        // The pattern states beyond the opening only once the openings of every string are done.
+        let states = queues[i];
+        if (states === undefined || (round === 1 && states.length === 1)) {
+          states = leaf.warmStates(round === 0 ? 1 : 8, deadline);
+          queues[i] = states;
+        }
         if (round >= states.length) continue;
-        if (warmed++ >= WARM_LIMIT || performance.now() - started > WARM_BUDGET_MS) return;
-        this.inside.mask(leaf, states[round]);
+        warmed++;
+        if (!this.inside.warm(leaf, states[round], deadline)) return;
       }
     }
   }
@@ -620,7 +629,7 @@ function isInsideString(frame: Frame): boolean {
 }
 
 /** Milliseconds compile-time warming may take after the first mask (haggle's choice). */
-const WARM_BUDGET_MS = 20;
+const WARM_BUDGET_MS = 10;
 /** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
 const CROWDED_SUBTREE = 4096;
 
@@ -664,8 +673,13 @@ function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
 const PRECOMPUTE_POSITIONS = 512;
-/** Default most milliseconds `precompute` spends per grammar (a safety net: positions bound it first). */
-const PRECOMPUTE_MS = 250;
+/**
+ * Default most milliseconds `precompute` spends per grammar (haggle's choice). The agent's offer schemas
+ * finish their few hundred positions well within it; a grammar whose positions never run out (an enum
+ * number in every spelling JSON allows: `300`, `300.0`, `3e2`, ...) stops here instead of spending a
+ * quarter of a second of compile time on masks decoding would mostly never ask for.
+ */
+const PRECOMPUTE_MS = 50;
 
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;

@@ -18,7 +18,7 @@ export class InsideCache {
     readonly trie: TokenTrie,
     /** Words of a mask over the whole vocabulary. */
     private readonly words: number,
-    /** Most entries of each kind; the oldest go first. */
+    /** Most entries of each kind; the least recently used go first. */
     private readonly limit: number,
   ) {}
 
@@ -26,12 +26,31 @@ export class InsideCache {
   mask(leaf: StringLeaf, state: unknown): Uint32Array {
     const key = this.key(leaf, state);
     let mask = this.whole.get(key);
-    if (!mask) {
+    if (mask) refresh(this.whole, key, mask);
+    else {
       mask = new Uint32Array(this.words);
       leaf.insideMask(state, this.trie, mask);
       remember(this.whole, key, mask, this.limit);
     }
     return mask;
+  }
+
+  /**
+   * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
+   * `deadline` (`performance.now()` time): for compile-time warming, which must not outrun its budget.
+   * Whether the mask is now known.
+   */
+  warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
+    const key = this.key(leaf, state);
+    const known = this.whole.get(key);
+    if (known) {
+      refresh(this.whole, key, known);
+      return true;
+    }
+    const mask = new Uint32Array(this.words);
+    if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return false;
+    remember(this.whole, key, mask, this.limit);
+    return true;
   }
 
   /**
@@ -42,7 +61,8 @@ export class InsideCache {
   idsBelow(node: number, leaf: StringLeaf, state: unknown): Int32Array {
     const key = `${node}|${this.key(leaf, state)}`;
     let ids = this.below.get(key);
-    if (!ids) {
+    if (ids) refresh(this.below, key, ids);
+    else {
       let view = this.views.get(node);
       if (!view) {
         view = this.trie.subtree(node);
@@ -72,6 +92,15 @@ function classId(leaf: StringLeaf): number {
     classIds.set(type, id);
   }
   return id;
+}
+
+/**
+ * Marks an entry as just used (a Map keeps insertion order): the least recently used go first, so the
+ * masks every grammar reads (the free string's, shared by every schema) are not dropped after 512 others.
+ */
+function refresh<T>(cache: Map<string, T>, key: string, value: T): void {
+  cache.delete(key);
+  cache.set(key, value);
 }
 
 function remember<T>(cache: Map<string, T>, key: string, value: T, limit: number): void {

@@ -28,6 +28,8 @@ export class PatternLengths {
   private readonly profiles = new Map<number, Profile>();
   private readonly bmp = new Map<number, Successor[]>();
   private readonly slacks = new Map<number, number>();
+  private readonly distances = new Map<number, number>();
+  private readonly nearSlacks = new Map<number, number>();
 
   constructor(private readonly automaton: PatternAutomaton) {}
 
@@ -59,6 +61,65 @@ export class PatternLengths {
     }
     this.slacks.set(state, slack);
     return slack;
+  }
+
+  /**
+   * `slack` for a string that already has its `minLength` (need 0 from here on, as it never grows):
+   * then only the shortest completion of each reachable state matters, so the largest of them will do.
+   * Far cheaper than `slack`, which builds the length profile of every reachable state (for a counted
+   * pattern, `(\S+\s+){0,199}`, hundreds of profiles of hundreds of layers).
+   */
+  nearSlack(state: number): number {
+    const bound = this.automaton.completionBound();
+    if (bound !== null) return bound;
+    const known = this.nearSlacks.get(state);
+    if (known !== undefined) return known;
+    let slack = 0;
+    const seen = new Set<number>([state]);
+    const queue = [state];
+    for (let head = 0; head < queue.length; head++) {
+      if (queue.length > MAX_SLACK_STATES) {
+        slack = Number.POSITIVE_INFINITY;
+        break;
+      }
+      const at = queue[head] as number;
+      slack = Math.max(slack, this.shortest(at));
+      for (const edge of this.successors(at)) {
+        if (!seen.has(edge.to)) {
+          seen.add(edge.to);
+          queue.push(edge.to);
+        }
+      }
+    }
+    this.nearSlacks.set(state, slack);
+    return slack;
+  }
+
+  /** Fewest characters from `state` to a match (breadth first, stopping at the first), or Infinity. */
+  private shortest(state: number): number {
+    const known = this.distances.get(state);
+    if (known !== undefined) return known;
+    let found = Number.POSITIVE_INFINITY;
+    let layer = [state];
+    const seen = new Set<number>(layer);
+    for (let k = 0; layer.length > 0; k++) {
+      if (layer.some((s) => this.automaton.isAccepting(s))) {
+        found = k;
+        break;
+      }
+      const next: number[] = [];
+      for (const s of layer) {
+        for (const edge of this.successors(s)) {
+          if (!seen.has(edge.to)) {
+            seen.add(edge.to);
+            next.push(edge.to);
+          }
+        }
+      }
+      layer = next;
+    }
+    this.distances.set(state, found);
+    return found;
   }
 
   /** Whether a match of between `need` and `room` more characters exists from `state`. */
@@ -104,6 +165,11 @@ export class PatternLengths {
 
   private lengthWithin(state: number, need: number, room: number): number | null {
     if (state < 0 || room < need) return null;
+    if (need === 0) {
+      // The shortest match, found without the profile (which walks every length up to its cycle).
+      const shortest = this.shortest(state);
+      return shortest <= room ? shortest : null;
+    }
     const p = this.profile(state);
     const last = Math.min(room, Math.max(need, p.accepts.length) + p.period);
     for (let k = need; k <= last; k++) {

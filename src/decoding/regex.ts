@@ -50,7 +50,6 @@ export class PatternAutomaton {
   private readonly sets: number[][] = [];
   private readonly ids = new Map<string, number>();
   private readonly ascii: Int32Array[] = [];
-  private readonly other: Array<Map<number, number>> = [];
   private readonly accepting: boolean[] = [];
   /** Per DFA state (computed when first needed): every code point that leads to a live state. */
   private readonly alphabets: Array<Ranges | undefined> = [];
@@ -58,6 +57,10 @@ export class PatternAutomaton {
   /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
   private readonly live: Array<boolean | undefined> = [];
   private coReachable: Uint8Array = new Uint8Array(0);
+  /** `completionBound`, once computed (undefined: not yet). */
+  private bound: number | null | undefined;
+  /** Per DFA state: `unconstrained`'s answers (bit 1: computed, bit 2: free, bit 4: free and accepting). */
+  private readonly freedom: number[] = [];
   readonly start: number;
 
   constructor(source: string);
@@ -242,7 +245,6 @@ export class PatternAutomaton {
     this.sets.push(set);
     this.ids.set(key, id);
     this.ascii.push(new Int32Array(128).fill(-2));
-    this.other.push(new Map());
     this.accepting.push(this.accepts.every((a) => set.includes(a * 2) || set.includes(a * 2 + 1)));
     this.alphabets.push(undefined);
     this.successorLists.push(undefined);
@@ -346,25 +348,25 @@ export class PatternAutomaton {
     return known;
   }
 
-  /** The state after code point `cp`, or -1 when no string with this prefix matches. */
+  /**
+   * The state after code point `cp`, or -1 when no string with this prefix matches. Read from the
+   * state's transition intervals (`successors`), built once per state: a walk of the vocabulary meets
+   * thousands of distinct characters, and deriving each one's target set apart cost a closure each.
+   */
   next(state: number, cp: number): number {
     if (state < 0) return -1;
     const table = this.ascii[state] as Int32Array;
     if (cp < 128) {
       const cached = table[cp] as number;
       if (cached !== -2) return cached;
-    } else {
-      const cached = (this.other[state] as Map<number, number>).get(cp);
-      if (cached !== undefined) return cached;
     }
-    if (!contains(this.alphabet(state), cp)) {
-      if (cp < 128) table[cp] = -1;
-      return -1; // not cached: the vocabulary holds thousands of distinct characters
-    }
-    let result = this.rawNext(state, cp);
-    if (!this.isLive(result)) result = -1;
+    let result: number;
+    if (cp >= 0xd800 && cp <= 0xdfff) {
+      // Surrogates are no interval's (strings never feed them; `matches` on a lone one might).
+      result = contains(this.alphabet(state), cp) ? this.rawNext(state, cp) : -1;
+      if (!this.isLive(result)) result = -1;
+    } else result = successorOf(this.successors(state), cp);
     if (cp < 128) table[cp] = result;
-    else (this.other[state] as Map<number, number>).set(cp, result);
     return result;
   }
 
@@ -386,6 +388,108 @@ export class PatternAutomaton {
 
   isAccepting(state: number): boolean {
     return state >= 0 && this.accepting[state] === true;
+  }
+
+  /**
+   * Whether from `state` the pattern refuses no character (surrogates aside, which a string never feeds
+   * it): every state reachable from it reads every code point, and, with `accepting`, every one of
+   * them is accepting too (then every continuation matches, of any length). Such a state constrains a
+   * string exactly as the pattern that matches anything does, so the masks inside strings can be shared
+   * across patterns (an unanchored `[a-f0-9]{24}`, `^([^,]|$)` after its first character). False when
+   * more than `FREEDOM_STATES` states would have to be visited to tell (never wrong, only unshared).
+   */
+  unconstrained(state: number, accepting: boolean): boolean {
+    if (state < 0) return false;
+    let known = this.freedom[state] ?? 0;
+    if ((known & 1) === 0) {
+      known = 1 | this.exploreFreedom(state);
+      this.freedom[state] = known;
+    }
+    return (known & (accepting ? 4 : 2)) !== 0;
+  }
+
+  /**
+   * For one pattern (null for an intersection): a number of characters of the Basic Multilingual Plane
+   * within which every live state can reach a match. A DFA state's shortest completion is the shortest
+   * of its NFA configurations', so the longest of those over the whole NFA bounds them all, found by
+   * one backward pass over the NFA (zero-width moves cost nothing) instead of building every DFA state
+   * (hundreds for a counted pattern). Infinity when some configuration completes only through
+   * characters beyond it.
+   */
+  completionBound(): number | null {
+    if (this.bound !== undefined) return this.bound;
+    if (this.accepts.length !== 1) {
+      this.bound = null;
+      return null;
+    }
+    const n = this.epsilon.length * 2;
+    // Backward edges with their cost: 0 for zero-width moves, 1 for a character of the BMP.
+    const free: number[][] = Array.from({ length: n }, () => []);
+    const paid: number[][] = Array.from({ length: n }, () => []);
+    for (let s = 0; s < this.epsilon.length; s++) {
+      for (const mode of [0, 1]) {
+        for (const t of this.epsilon[s] as number[]) free[t * 2 + mode]?.push(s * 2 + mode);
+        for (const t of this.endAsserts[s] as number[]) free[t * 2 + 1]?.push(s * 2 + mode);
+      }
+      for (const e of this.edges[s] as NfaEdge[]) {
+        if (e.ranges.some(([lo, hi]) => lo <= 0xffff && (lo < 0xd800 || hi > 0xdfff))) {
+          paid[e.to * 2]?.push(s * 2);
+        }
+      }
+    }
+    const distance = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
+    // 0-1 breadth first: a deque as two stacks per distance level.
+    let level: number[] = [];
+    for (const a of this.accepts) {
+      distance[a * 2] = 0;
+      distance[a * 2 + 1] = 0;
+      level.push(a * 2, a * 2 + 1);
+    }
+    for (let d = 0; level.length > 0; d++) {
+      const next: number[] = [];
+      for (let i = 0; i < level.length; i++) {
+        const c = level[i] as number;
+        if ((distance[c] as number) < d) continue;
+        for (const p of free[c] as number[]) {
+          if ((distance[p] as number) > d) {
+            distance[p] = d;
+            level.push(p);
+          }
+        }
+        for (const p of paid[c] as number[]) {
+          if ((distance[p] as number) > d + 1) {
+            distance[p] = d + 1;
+            next.push(p);
+          }
+        }
+      }
+      level = next;
+    }
+    let bound = 0;
+    for (let c = 0; c < n; c++) {
+      if (this.coReachable[c] === 1) bound = Math.max(bound, distance[c] as number);
+    }
+    this.bound = bound;
+    return bound;
+  }
+
+  /** Breadth-first over the states reachable from `state`: bits 2 and 4 of `unconstrained`. */
+  private exploreFreedom(state: number): number {
+    let allAccepting = true;
+    const seen = new Set<number>([state]);
+    const queue = [state];
+    for (let head = 0; head < queue.length; head++) {
+      const at = queue[head] as number;
+      if (!coversAll(this.alphabet(at))) return 0;
+      if (!this.accepting[at]) allAccepting = false;
+      for (const edge of this.successors(at)) {
+        if (seen.has(edge.to)) continue;
+        if (seen.size >= FREEDOM_STATES) return 0;
+        seen.add(edge.to);
+        queue.push(edge.to);
+      }
+    }
+    return allAccepting ? 6 : 2;
   }
 
   /** A shortest string of code points from `state` to a match (breadth-first), or null. */
@@ -432,6 +536,33 @@ export function representative(ranges: Ranges): number {
     }
   }
   return (ranges[0] as readonly [number, number])[0];
+}
+
+/** Most states `unconstrained` visits (an unanchored pattern of a few dozen characters fits). */
+const FREEDOM_STATES = 256;
+
+/** Whether `ranges` (normalised) hold every code point outside the surrogates. */
+function coversAll(ranges: Ranges): boolean {
+  let next = 0;
+  for (const [lo, hi] of ranges) {
+    if (lo > next && !(next >= 0xd800 && lo <= 0xe000)) return false;
+    next = Math.max(next, hi + 1);
+  }
+  return next > 0x10ffff;
+}
+
+/** The target of the interval holding `cp` (intervals sorted and disjoint), or -1. */
+function successorOf(intervals: readonly Successor[], cp: number): number {
+  let lo = 0;
+  let hi = intervals.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = intervals[mid] as Successor;
+    if (cp < at.lo) hi = mid - 1;
+    else if (cp > at.hi) lo = mid + 1;
+    else return at.to;
+  }
+  return -1;
 }
 
 function contains(ranges: Ranges, cp: number): boolean {

@@ -508,14 +508,22 @@ export class SchemaCompiler {
   private shortestSentences(): Shortest {
     const best = new Map<GrammarNode, number[]>();
     const get: Shortest = (node) => best.get(node) ?? null;
+    // A leaf's completion depends on nothing else: computed on its first visit, not once per round
+    // (every round visits the nodes in the same order as before, so ties resolve as they did).
+    const leaves = new Map<GrammarNode, number[] | null>();
     let changed = true;
     while (changed) {
       changed = false;
       for (const node of this.nodes) {
         this.budget.tick('#');
         let candidate: number[] | null;
-        if (node.kind === 'leaf') candidate = node.completion(node.initial());
-        else if (node instanceof ChoiceNode) {
+        if (node.kind === 'leaf') {
+          candidate = leaves.get(node) ?? null;
+          if (!leaves.has(node)) {
+            candidate = node.completion(node.initial());
+            leaves.set(node, candidate);
+          }
+        } else if (node instanceof ChoiceNode) {
           candidate = null;
           for (const option of node.options) {
             const s = get(option);

@@ -10,7 +10,7 @@ import {
 } from './json-string-bytes.js';
 import { DEAD, Leaf } from './nodes.js';
 import { type PatternLengths, patternLengths } from './pattern-lengths.js';
-import type { PatternAutomaton } from './regex.js';
+import { PatternAutomaton } from './regex.js';
 import type { TokenTrie } from './token-trie.js';
 
 export interface StringLeafOptions {
@@ -27,6 +27,12 @@ export interface StringLeafOptions {
 }
 
 const encoder = new TextEncoder();
+
+/**
+ * The pattern that matches every string (unanchored and empty): one state, reading every code point.
+ * A pattern state that refuses nothing reads its inside masks as this automaton's (see `freeView`).
+ */
+const MATCH_ANYTHING = new PatternAutomaton('');
 
 /** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
 interface StringState {
@@ -106,6 +112,8 @@ export class StringLeaf extends Leaf {
    * character that matches the pattern can still leave no completion within the bounds).
    */
   private readonly lengths: PatternLengths | null;
+  /** The same string with the pattern that matches anything (made when first needed, `freeView`). */
+  private anything: StringLeaf | undefined;
 
   /** Whether `state` is inside the quotes (where `insideMask` applies). */
   isInside(state: unknown): boolean {
@@ -140,17 +148,25 @@ export class StringLeaf extends Leaf {
     return this.lengths.canFinish(state, Math.max(0, minLength - codePoints), maxLength - units);
   }
 
-  /** Like `patternAllowsPrefix`, with the length bounds. */
+  /**
+   * Like `patternAllowsPrefix`, with the length bounds: whether the pattern in `state`, after
+   * `codePoints` characters of `units` units, can read a code point starting with the `partial` bits.
+   * Scalars only: `insideMask` calls it at every byte of a multi-byte character.
+   */
   private canReadPrefix(
-    s: { pattern: number; codePoints: number; units: number },
+    state: number,
+    codePoints: number,
+    units: number,
     partial: number,
     remaining: number,
     bits: number,
     min: number,
     max: number,
   ): boolean {
-    const [lo, hi] = prefixRange(partial, remaining, bits, min, max);
-    return lo <= hi && this.canRead(s.pattern, lo, hi, s.codePoints, s.units);
+    const span = 2 ** (remaining * bits);
+    const lo = Math.max(partial * span, min);
+    const hi = Math.min(partial * span + span - 1, max);
+    return lo <= hi && this.canRead(state, lo, hi, codePoints, units);
   }
 
   initial(): unknown {
@@ -175,7 +191,11 @@ export class StringLeaf extends Leaf {
       if (digit < 0) return DEAD;
       const partial = (s.partial << 4) | digit;
       if (s.escape > 2) {
-        if (pattern && !this.canReadPrefix(s, partial, s.escape - 2, 4, 0, 0xffff)) return DEAD;
+        if (
+          pattern &&
+          !this.canReadPrefix(s.pattern, s.codePoints, s.units, partial, s.escape - 2, 4, 0, 0xffff)
+        )
+          return DEAD;
         return { ...s, escape: s.escape - 1, partial };
       }
       // A lone surrogate is valid JSON but cannot be fed to a pattern as a character.
@@ -189,7 +209,9 @@ export class StringLeaf extends Leaf {
         if (
           pattern &&
           !this.canReadPrefix(
-            s,
+            s.pattern,
+            s.codePoints,
+            s.units,
             partial,
             s.pending - 1,
             6,
@@ -223,7 +245,9 @@ export class StringLeaf extends Leaf {
     if (
       pattern &&
       !this.canReadPrefix(
-        s,
+        s.pattern,
+        s.codePoints,
+        s.units,
         partial,
         pending,
         6,
@@ -300,6 +324,8 @@ export class StringLeaf extends Leaf {
    * collected value (a token that stays inside the string cannot close it, so uniqueness is not at stake).
    */
   insideKey(raw: unknown, horizon: number): string {
+    const free = this.freeView(raw);
+    if (free) return free.leaf.insideKey(free.state, horizon);
     const s = raw as StringState;
     const { minLength, maxLength, pattern } = this.options;
     // A token of at most `horizon` units fits whenever the room beyond what minLength still needs
@@ -311,22 +337,42 @@ export class StringLeaf extends Leaf {
     const room = far ? (this.lengths ? `H/${toMin}` : 'H') : `${toMax}/${toMin}`;
     const partial = pattern ? `${s.partial}/${s.width}` : 0;
     // Keyed by the string's constraints, not the leaf: identical strings (the message of two actions)
-    // share their masks. A pattern by its automaton: state numbers mean nothing in another one.
-    return `${minLength},${maxLength},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+    // share their masks. A pattern by its automaton: state numbers mean nothing in another one. Far
+    // from maxLength a string without a length analysis refuses nothing for its length (no token
+    // reaches the bound), so the bounds leave the key: every free string of every schema shares one
+    // mask per escape/UTF-8 state.
+    const bounds = far && !this.lengths ? '*' : `${minLength},${maxLength}`;
+    return `${bounds},${pattern ? pattern.id : ''}:${room},${s.escape},${s.pending},${s.low},${s.high},${partial},${pattern ? s.pattern : ''}`;
+  }
+
+  /**
+   * When the pattern refuses nothing from this state on (`PatternAutomaton.unconstrained`: every
+   * character, and with length bounds every length), the string reads from here exactly as one whose
+   * pattern matches anything: its inside mask is that string's, shared by every such state of every
+   * pattern. (Not the string without a pattern: a pattern refuses lone surrogate escapes, `\ud800`.)
+   */
+  private freeView(raw: unknown): { leaf: StringLeaf; state: StringState } | null {
+    const pattern = this.options.pattern;
+    if (!pattern || pattern === MATCH_ANYTHING) return null;
+    const s = raw as StringState;
+    if (!pattern.unconstrained(s.pattern, this.lengths !== null)) return null;
+    this.anything ??= new StringLeaf(this.id, { ...this.options, pattern: MATCH_ANYTHING });
+    return { leaf: this.anything, state: { ...s, pattern: MATCH_ANYTHING.start } };
   }
 
   /**
    * Positions worth computing masks for at compile time: just inside the quotes, and for a pattern the
    * states a few ASCII characters reach (`build`, `build_`), so the first turns do not pay for them.
    */
-  warmStates(limit: number): unknown[] {
+  warmStates(limit: number, deadline = Number.POSITIVE_INFINITY): unknown[] {
     const opened = this.step(this.initial(), 0x22);
     if (opened === DEAD) return [];
     const out: unknown[] = [opened];
     const pattern = this.options.pattern;
     if (!pattern) return out;
     const seen = new Set<number>([(opened as StringState).pattern]);
-    for (let i = 0; i < out.length && out.length < limit; i++) {
+    // Stepping builds the automaton's states, which for a long counted pattern is not free.
+    for (let i = 0; i < out.length && out.length < limit && performance.now() <= deadline; i++) {
       for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
         if (b === 0x22 || b === 0x5c) continue;
         const next = this.step(out[i], b);
@@ -345,9 +391,12 @@ export class StringLeaf extends Leaf {
    * Sets the bits of the tokens that keep the string open from `raw` (no unescaped closing quote).
    * A specialised pass over the trie with the state in typed arrays: the message of a turn allows most
    * of the vocabulary, and the generic parser would allocate per byte. Closing tokens are found by the
-   * generic walk over the small index of tokens that contain a quote.
+   * generic walk over the small index of tokens that contain a quote. Returns the trie nodes visited,
+   * or -1 when `deadline` (`performance.now()` time) passed first, leaving the mask incomplete.
    */
-  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): number {
+  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array, deadline = Number.POSITIVE_INFINITY): number {
+    const free = this.freeView(raw);
+    if (free) return free.leaf.insideMask(free.state, trie, mask, deadline);
     const s = raw as StringState;
     const { maxLength, minLength, pattern } = this.options;
     const depthMax = trie.maxTokenBytes + 1;
@@ -373,7 +422,8 @@ export class StringLeaf extends Leaf {
     let visited = 0;
     let i = 1;
     while (i < nodeCount) {
-      visited++;
+      // Given up past the deadline (compile-time warming): -1, and the mask is incomplete.
+      if ((++visited & 4095) === 0 && performance.now() > deadline) return -1;
       const d = depth[i] as number;
       const p = d - 1;
       const b = bytes[i] as number;
@@ -407,12 +457,7 @@ export class StringLeaf extends Leaf {
         else {
           pa = (pa << 4) | digit;
           e--;
-          if (
-            e > 1 &&
-            pattern &&
-            !this.canReadPrefix({ pattern: st, codePoints: c, units: u }, pa, e - 1, 4, 0, 0xffff)
-          )
-            ok = false;
+          if (e > 1 && pattern && !this.canReadPrefix(st, c, u, pa, e - 1, 4, 0, 0xffff)) ok = false;
           if (e === 1) {
             e = 0;
             if (pattern && pa >= 0xd800 && pa <= 0xdfff) ok = false;
@@ -431,14 +476,7 @@ export class StringLeaf extends Leaf {
             w = 0;
           } else if (
             pattern &&
-            !this.canReadPrefix(
-              { pattern: st, codePoints: c, units: u },
-              pa,
-              n,
-              6,
-              MIN_BY_WIDTH[w] as number,
-              MAX_BY_WIDTH[w] as number,
-            )
+            !this.canReadPrefix(st, c, u, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
           ) {
             ok = false;
           }
@@ -461,14 +499,7 @@ export class StringLeaf extends Leaf {
         if (
           ok &&
           pattern &&
-          !this.canReadPrefix(
-            { pattern: st, codePoints: c, units: u },
-            pa,
-            n,
-            6,
-            MIN_BY_WIDTH[w] as number,
-            MAX_BY_WIDTH[w] as number,
-          )
+          !this.canReadPrefix(st, c, u, pa, n, 6, MIN_BY_WIDTH[w] as number, MAX_BY_WIDTH[w] as number)
         ) {
           ok = false;
         }
@@ -509,9 +540,12 @@ export class StringLeaf extends Leaf {
    * exact room to change what is allowed: then positions may share a mask whatever their counts.
    */
   private farFromMax(s: StringState, horizon: number): boolean {
-    const room = this.options.maxLength - s.units - Math.max(0, this.options.minLength - s.codePoints);
+    const need = Math.max(0, this.options.minLength - s.codePoints);
+    const room = this.options.maxLength - s.units - need;
     if (!this.lengths) return room > horizon;
-    return room > horizon + this.lengths.slack(s.pattern);
+    // Once minLength is reached only the shortest completions count (`nearSlack`, far cheaper).
+    const slack = need === 0 ? this.lengths.nearSlack(s.pattern) : this.lengths.slack(s.pattern);
+    return room > horizon + slack;
   }
 
   /** Whether `units` more code units still leave room to reach minLength within maxLength. */
