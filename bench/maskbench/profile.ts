@@ -6,6 +6,7 @@
 // (llguidance's published p99, issue 19's target), so the slowest kinds of position show first.
 //   npx tsx bench/maskbench/profile.ts [--dir DIR] [--every N] [--filter SUBSTR] [--limit N] [--over US]
 import { readdirSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { compileSchema } from '../../src/decoding/compiled-grammar.js';
@@ -42,12 +43,16 @@ const tokenizer = await loadTokenizer(QWEN3_FOLDER);
 
 interface Bucket {
   times: number[];
+  /** CPU time of the process over the mask (user + system), less sensitive to the machine's load. */
+  cpuUs: number;
   visited: number;
   examples: string[];
 }
 const buckets = new Map<string, Bucket>();
 const all: number[] = [];
 let hits = 0;
+let cpuTotal = 0;
+let missCpu = 0;
 
 /** The current positions of a matcher (a private field: the profile looks inside on purpose). */
 const framesOf = (matcher: GrammarMatcher): readonly Frame[] =>
@@ -86,19 +91,25 @@ for (const file of files) {
       const frames = framesOf(matcher);
       const misses = grammar.stats.misses;
       const visited = grammar.stats.nodesVisited;
+      const cpu = process.cpuUsage();
       const t = performance.now();
       matcher.fillMask(buffer);
       const us = (performance.now() - t) * 1000;
+      const spent = process.cpuUsage(cpu);
+      const cpuUs = spent.user + spent.system;
+      cpuTotal += cpuUs;
       all.push(us);
       if (grammar.stats.misses === misses) hits++;
       else {
         const key = bucketOf(frames);
         let bucket = buckets.get(key);
         if (bucket === undefined) {
-          bucket = { times: [], visited: 0, examples: [] };
+          bucket = { times: [], cpuUs: 0, visited: 0, examples: [] };
           buckets.set(key, bucket);
         }
         bucket.times.push(us);
+        bucket.cpuUs += cpuUs;
+        missCpu += cpuUs;
         bucket.visited += grammar.stats.nodesVisited - visited;
         if (us > overUs && bucket.examples.length < 3) {
           const text = new TextDecoder().decode(
@@ -129,6 +140,7 @@ const rows = [...buckets.entries()]
       count: b.times.length,
       over: b.times.filter((us) => us > overUs).length,
       totalMs: b.times.reduce((s, x) => s + x, 0) / 1000,
+      cpuMs: b.cpuUs / 1000,
       p50: pct(sorted, 0.5),
       p99: pct(sorted, 0.99),
       nodes: b.visited / b.times.length,
@@ -136,10 +148,15 @@ const rows = [...buckets.entries()]
     };
   })
   .sort((x, y) => y.over - x.over || y.totalMs - x.totalMs);
-console.log(`over ${overUs}µs | misses | total ms | p50 µs | p99 µs | trie nodes/miss | position`);
+console.log(
+  `CPU time in masks ${(cpuTotal / 1000).toFixed(0)} ms, of which misses ${(missCpu / 1000).toFixed(0)} ms (load: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')})`,
+);
+console.log(`over ${overUs}µs | misses | total ms | cpu ms | p50 µs | p99 µs | trie nodes/miss | position`);
 for (const r of rows.slice(0, 30)) {
   console.log(
-    `${String(r.over).padStart(6)} | ${String(r.count).padStart(6)} | ${r.totalMs.toFixed(0).padStart(8)} | ${r.p50.toFixed(0).padStart(6)} | ${r.p99.toFixed(0).padStart(6)} | ${r.nodes.toFixed(0).padStart(7)} | ${r.key}`,
+    `${String(r.over).padStart(6)} | ${String(r.count).padStart(6)} | ${r.totalMs.toFixed(0).padStart(8)} | ${r.cpuMs.toFixed(0).padStart(6)} | ${r.p50.toFixed(0).padStart(6)} | ${r.p99.toFixed(0).padStart(6)} | ${r.nodes.toFixed(0).padStart(7)} | ${r.key}`,
   );
   if (Number(args.examples) > 0)
     for (const e of r.examples.slice(0, Number(args.examples))) console.log(`         ${e}`);
