@@ -12,7 +12,6 @@ import {
   Frame,
   finish,
   ownKey,
-  readingFrames,
   setKey,
   stepAll,
   stepFrame,
@@ -139,14 +138,6 @@ export class CompiledGrammar {
   readonly vocabularySize: number;
   private readonly masks = new Map<string, Uint32Array>();
   /**
-   * Masks by the positions' keys cut to the levels their computation read (see `shallowKey`): the top
-   * of the stack decides most masks (a key's quote tokens reach the object's value, a value's reach the
-   * enclosing brackets), so positions that differ only deeper (which item of which list) share one.
-   */
-  private readonly shallow = new Map<string, Uint32Array>();
-  /** Level counts `shallow` holds masks at, so a lookup tries only those. */
-  private readonly shallowLevels = new Set<number>();
-  /**
    * Masks computed at compile time (`precompute`), by position key: token ids ascending (Int32Array)
    * where fewer than a bitset's words, else the bitset. Never evicted: they are what a sequence that
    * stays on the schema's beaten track reads.
@@ -158,10 +149,9 @@ export class CompiledGrammar {
   private readonly eos: readonly number[];
   /**
    * Counters of the mask cache, for benchmarks and tuning: `precomputed` masks stored at compile time
-   * (and `precomputeMs` spent on them), `hits` answered from either cache (`shallowHits` of them by a
-   * position that agreed with an earlier one down to the levels its mask read), `misses` computed.
+   * (and `precomputeMs` spent on them), `hits` answered from either cache, `misses` computed.
    */
-  readonly stats = { hits: 0, shallowHits: 0, misses: 0, nodesVisited: 0, precomputed: 0, precomputeMs: 0 };
+  readonly stats = { hits: 0, misses: 0, nodesVisited: 0, precomputed: 0, precomputeMs: 0 };
 
   constructor(
     readonly root: GrammarNode,
@@ -303,15 +293,7 @@ export class CompiledGrammar {
     let bytes = 0;
     for (const [key, mask] of this.masks) bytes += mask.byteLength + 2 * key.length;
     for (const [key, mask] of this.precomputed) bytes += mask.byteLength + 2 * key.length;
-    // Shallow entries share their bitsets with `masks` while both hold them: count the keys only then.
-    for (const [key, mask] of this.shallow)
-      bytes += 2 * key.length + (this.masksHold(mask) ? 0 : mask.byteLength);
     return bytes;
-  }
-
-  private masksHold(mask: Uint32Array): boolean {
-    for (const kept of this.masks.values()) if (kept === mask) return true;
-    return false;
   }
 
   /** The allowed tokens at a position: from the caches, or by one pass over the trie. Read-only. */
@@ -323,77 +305,19 @@ export class CompiledGrammar {
       return cached;
     }
     const stored = this.precomputed.get(key);
-    let mask: Uint32Array | undefined;
+    let mask: Uint32Array;
     if (stored !== undefined) {
       this.stats.hits++;
       mask = expand(stored, this.maskWords);
     } else {
-      mask = this.shallowMask(frames);
-      if (mask !== undefined) {
-        this.stats.hits++;
-        this.stats.shallowHits++;
-      } else {
-        this.stats.misses++;
-        mask = this.trackedMask(frames);
-      }
+      this.stats.misses++;
+      mask = this.computeMask(frames);
     }
-    this.remember(this.masks, key, mask);
-    return mask;
-  }
-
-  /** Stores a mask in a bounded cache, the oldest going first. */
-  private remember(cache: Map<string, Uint32Array>, key: string, mask: Uint32Array): void {
-    if (cache.size >= this.maskCacheSize) {
-      const oldest = cache.keys().next().value;
-      if (oldest !== undefined) cache.delete(oldest);
+    if (this.masks.size >= this.maskCacheSize) {
+      const oldest = this.masks.keys().next().value;
+      if (oldest !== undefined) this.masks.delete(oldest);
     }
-    cache.set(key, mask);
-  }
-
-  /** A mask of positions that agree with `frames` down to the levels its computation read, if known. */
-  private shallowMask(frames: readonly Frame[]): Uint32Array | undefined {
-    for (const levels of this.shallowLevels) {
-      const key = shallowKey(frames, levels, this.trie.maxTokenBytes);
-      if (key === null) continue;
-      const mask = this.shallow.get(key);
-      if (mask !== undefined) return mask;
-    }
-    return undefined;
-  }
-
-  /**
-   * `computeMask`, noting which of the positions' ancestors it read (`readingFrames`): when none below
-   * some level, the mask is stored under the key cut there too (`shallow`). A set that goes through
-   * `unionMask` reads cached masks of its parts, whose reads are not seen: it is stored by its full key
-   * only.
-   */
-  private trackedMask(frames: readonly Frame[]): Uint32Array {
-    if (frames.length > 1 && frames.some(isInsideString)) return this.computeMask(frames);
-    const levelOf = new Map<Frame, number>();
-    let depth = 0;
-    for (const frame of frames) {
-      let level = 0;
-      for (let at: Frame | null = frame; at !== null; at = at.parent, level++) {
-        const known = levelOf.get(at);
-        if (known === undefined || known < level) levelOf.set(at, level);
-      }
-      if (level > depth) depth = level;
-    }
-    let needed = 1;
-    const mask = readingFrames(
-      (read) => {
-        const level = read === null ? depth : (levelOf.get(read) ?? -1);
-        if (level + 1 > needed) needed = level + 1;
-      },
-      () => this.computeMask(frames),
-    );
-    if (needed < depth) {
-      const key = shallowKey(frames, needed, this.trie.maxTokenBytes);
-      if (key !== null) {
-        this.remember(this.shallow, key, mask);
-        this.shallowLevels.add(needed);
-      }
-    }
+    this.masks.set(key, mask);
     return mask;
   }
 
@@ -673,28 +597,6 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
     else group.push(new Frame(frame.node, (group[0] as Frame).state, parent));
   }
   return [...[...groups.values()].flat(), ...alone];
-}
-
-/**
- * The key of a set of positions cut to its top `levels` frames each (own keys, `ownKey`), marked `…`
- * where a stack goes deeper; null when no stack does (the full key is the one to use then).
- */
-function shallowKey(frames: readonly Frame[], levels: number, horizon: number): string | null {
-  const parts = new Set<string>();
-  let cut = false;
-  for (const frame of frames) {
-    let text = '';
-    let at: Frame | null = frame;
-    for (let level = 0; level < levels && at !== null; level++, at = at.parent) {
-      text += level === 0 ? ownKey(at, horizon) : `|${ownKey(at, horizon)}`;
-    }
-    if (at !== null) {
-      text += '|…';
-      cut = true;
-    }
-    parts.add(text);
-  }
-  return cut ? [...parts].sort().join('\n') : null;
 }
 
 /**

@@ -9,7 +9,7 @@ export class Frame {
   private cachedKey: string | undefined;
   private cachedHorizon = -1;
   private cachedEndings: Frame[] | undefined;
-  private cachedFinishes: Map<string | undefined, Finished> | undefined;
+  private cachedFinishes: Map<string | undefined, Frame[]> | undefined;
   constructor(
     readonly node: GrammarNode | null,
     readonly state: unknown,
@@ -50,7 +50,7 @@ export class Frame {
   private cachedCanEnd: boolean | undefined;
 
   /** @internal The frames `finish` reached from this frame, by value (see `finishedFrames`). */
-  finishMemo(): Map<string | undefined, Finished> {
+  finishMemo(): Map<string | undefined, Frame[]> {
     this.cachedFinishes ??= new Map();
     return this.cachedFinishes;
   }
@@ -61,12 +61,6 @@ export class Frame {
    * next, and each would otherwise rebuild the same frames (the enclosing lists, objects and choices).
    */
   endings(): readonly Frame[] {
-    if (reader !== null && this.cachedEndings !== undefined) {
-      // Kept endings read the ancestors again, for whoever tracks the reads.
-      const leaf = this.node as Leaf;
-      reader(this.parent);
-      if (this.parent !== null) finishedFrames(this.parent, leaf.valueKey(this.state));
-    }
     if (this.cachedEndings === undefined) {
       const out: Frame[] = [];
       const leaf = this.node as Leaf;
@@ -88,28 +82,6 @@ export function ownKey(frame: Frame, horizon: number): string {
   return `${node.id}:${node.key(frame.state, horizon, seen)}`;
 }
 
-/**
- * Called with every frame whose own state a step reads beyond its child's (`finish`, `endings`; null:
- * beyond the root), while a mask is computed with `readingFrames`: which ancestors a mask depends on.
- */
-let reader: ((frame: Frame | null) => void) | null = null;
-
-/**
- * Runs `work`, calling `onRead` with each frame whose state it reads through `finish` (the parent a
- * child ends into; null for the end of the document). A mask that never reads a position's ancestors
- * below some level is the same for every position that agrees down to that level (see
- * `CompiledGrammar.maskFor`).
- */
-export function readingFrames<T>(onRead: (frame: Frame | null) => void, work: () => T): T {
-  const outer = reader;
-  reader = onRead;
-  try {
-    return work();
-  } finally {
-    reader = outer;
-  }
-}
-
 /** Values longer than this (strings kept for `uniqueItems`) are not worth remembering `finish` by. */
 const FINISH_MEMO_VALUE = 64;
 
@@ -125,51 +97,13 @@ function finishedFrames(frame: Frame, value: string | undefined): readonly Frame
     return out;
   }
   const memo = frame.finishMemo();
-  let entry = memo.get(value);
-  if (entry === undefined || (reader !== null && entry.reach < 0)) {
-    const frames: Frame[] = [];
-    let reach = -1;
-    const outer = reader;
-    if (outer !== null) {
-      // Tracked: note how far above `frame` the advance reads, so a later hit can replay the reads.
-      reach = 0;
-      reader = (read) => {
-        outer(read);
-        const level = levelAbove(frame, read);
-        if (level > reach) reach = level;
-      };
-    }
-    try {
-      advanceFrame(frame, value, frames);
-    } finally {
-      reader = outer;
-    }
-    entry = { frames, reach };
-    memo.set(value, entry);
-  } else if (reader !== null) {
-    let above = frame.parent;
-    for (let k = 1; k <= entry.reach; k++) {
-      reader(above);
-      if (above === null) break;
-      above = above.parent;
-    }
+  let frames = memo.get(value);
+  if (frames === undefined) {
+    frames = [];
+    advanceFrame(frame, value, frames);
+    memo.set(value, frames);
   }
-  return entry.frames;
-}
-
-/** What `finish` reached from a frame, and how many of its ancestors it read (-1: not tracked). */
-interface Finished {
-  frames: Frame[];
-  reach: number;
-}
-
-/** How many levels above `frame` the ancestor `read` is (null: past the root); 0 when not an ancestor. */
-function levelAbove(frame: Frame, read: Frame | null): number {
-  let level = 1;
-  for (let at = frame.parent; ; at = at.parent, level++) {
-    if (at === read) return level;
-    if (at === null) return 0;
-  }
+  return frames;
 }
 
 /** The position after the last byte of the document. */
@@ -190,7 +124,6 @@ export function enter(node: GrammarNode, parent: Frame | null, out: Frame[]): vo
 
 /** The child read in `frame` has ended with `value`: appends the positions that follow. */
 export function finish(frame: Frame | null, value: string | undefined, out: Frame[]): void {
-  if (reader !== null) reader(frame);
   if (frame === null) {
     out.push(COMPLETE);
     return;
