@@ -58,8 +58,6 @@ const encoder = new TextEncoder();
 const shapeIds = new Map<string, number>();
 let nextShapeId = 0;
 const MAX_SHAPES = 4096;
-/** Key states whose steps one leaf remembers before it starts over (haggle's choice: a few MB at most). */
-const STEP_MEMO_LIMIT = 20000;
 const NO_CHILDREN = { codePoints: [] as readonly number[], nodes: [] as readonly number[] };
 
 /** Code points of [lo, hi] that can be characters (surrogates excluded). */
@@ -135,41 +133,17 @@ export class KeyLeaf extends StringLeaf {
   }
 
   override initial(): unknown {
-    // One start object per leaf, so that `step`'s memo is shared by every key this leaf reads.
-    this.start ??= { ...STRING_START, node: 0, autos: this.startAutos(), result: '' } as KeyState;
-    return this.start;
+    const state: KeyState = {
+      ...STRING_START,
+      node: 0,
+      autos: this.startAutos(),
+      result: '',
+    };
+    return state;
   }
-  private start: KeyState | undefined;
 
-  /**
-   * `read`, remembered per state object and byte: a mask steps the same key states through the same
-   * few hundred token prefixes (the tokens holding a quote) at every key of every object this leaf
-   * reads, and each step builds a state. States are immutable and `read` is a pure function of the
-   * state and the byte, so a remembered step is the step. Not when the key's text is kept (each text
-   * would be a new branch); forgotten past `STEP_MEMO_LIMIT` states.
-   */
   override step(raw: unknown, byte: number): unknown {
-    if (this.keepText) return this.read(raw as KeyState, byte);
-    let steps = this.steps.get(raw as KeyState);
-    if (steps === undefined) {
-      if (++this.stepStates > STEP_MEMO_LIMIT) {
-        this.steps = new WeakMap();
-        this.stepStates = 1;
-      }
-      steps = new Map();
-      this.steps.set(raw as KeyState, steps);
-    }
-    let next = steps.get(byte);
-    if (next === undefined) {
-      next = this.read(raw as KeyState, byte);
-      steps.set(byte, next);
-    }
-    return next;
-  }
-  private steps = new WeakMap<KeyState, Map<number, unknown>>();
-  private stepStates = 0;
-
-  private read(s: KeyState, byte: number): unknown {
+    const s = raw as KeyState;
     if (s.phase === 0) return byte === 0x22 ? { ...s, phase: 1 } : DEAD;
     if (s.phase === 2) return DEAD;
     if (s.escape === 1) {
