@@ -2,7 +2,7 @@ import { InvalidInputError } from '../contract/errors.js';
 import { GrammarMatcher } from './grammar-matcher.js';
 import { type InsideCache, insideCache } from './inside-cache.js';
 import { KeyLeaf } from './key-leaf.js';
-import { LiteralLeaf } from './literal-leaf.js';
+import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
 import {
@@ -425,7 +425,11 @@ export class CompiledGrammar {
       const leaf = frame.node;
       if (leaf === null) continue; // the document is complete: it reads nothing more
       if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
-      else if (leaf.kind === 'leaf' && leaf.alphabet() !== null) {
+      else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
+        // Whitespace before a value: what follows it is walked from every whitespace run of the trie,
+        // which costs more than stepping the whitespace along in one walk.
+        generic.push(frame);
+      } else if (leaf.kind === 'leaf' && leaf.alphabet() !== null) {
         this.alphabetBelow(node, frame, leaf, frame.state, frame, mask);
       } else generic.push(frame);
     }
@@ -611,7 +615,12 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
  */
 function hasShortcut(frame: Frame): boolean {
   const node = frame.node;
-  return node === null || node instanceof LiteralLeaf || (node.kind === 'leaf' && node.alphabet() !== null);
+  // Free whitespace has a shortcut too, but what follows it is every value: left to decoding time.
+  return (
+    node === null ||
+    node instanceof LiteralLeaf ||
+    (node.kind === 'leaf' && !(node instanceof WhitespaceLeaf) && node.alphabet() !== null)
+  );
 }
 
 /** Whether a frame is a string (not a key) before its opening quote. */

@@ -189,6 +189,26 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
     expect(isAllowed(seven, one)).toBe(true);
   });
 
+  it('follow free whitespace before punctuation or a number down its own runs, not the whole trie', () => {
+    const grammar = compileSchema({ type: 'array', items: { type: 'integer' } }, q.vocabulary, {
+      whitespace: 'flexible',
+      precompute: { positions: 0 },
+    });
+    const matcher = grammar.matcher();
+    for (const id of q.encode('[1')) expect(matcher.accept(id)).toBe(true);
+    // After "1": more digits, or whitespace, then "," or "]". No generic walk (trie nodes stepped one
+    // by one), and the same tokens as the walk: whitespace runs, ",", "]", " ]" and the like.
+    const visited = grammar.stats.nodesVisited;
+    const mask = matcher.mask();
+    expect(grammar.stats.nodesVisited).toBe(visited);
+    expect(allowedTokenIds(mask)).toEqual(allowedTokenIds(matcher.referenceMask()));
+    for (const text of [' ]', '\n', ',', ']', '0']) {
+      const id = q.encode(text);
+      if (id.length === 1) expect(isAllowed(mask, id[0] as number), text).toBe(true);
+    }
+    expect(isAllowed(mask, q.encode('"')[0] as number)).toBe(false);
+  });
+
   it('keep "-0.0" and "-0.5" apart (a negative zero cannot end)', () => {
     const grammar = compileSchema({ type: 'number', multipleOf: 0.01 }, q.vocabulary);
     const eos = q.vocabulary.eosTokenIds[0] as number;

@@ -1,0 +1,56 @@
+// What one cache miss costs at the outside-of-string positions MaskBench walks most (a key's start,
+// after a key's colon, inside a number, after a value), on one small schema compiled as
+// bench/maskbench.ts compiles: each position's mask computed afresh 300 times in a row (no cache), and
+// the minimum, p10 and p50 printed. The minimum is what the code costs; the rest is the machine's load.
+// Run it on two commits to compare a change without a full MaskBench run, then confirm on a sample
+// with profile.ts: the same position computed again here flatters anything remembered per leaf or per
+// state, where most MaskBench leaves are walked once (a key leaf is made per set of keys written).
+//   npx tsx bench/maskbench/miss-cost.ts
+import { compileSchema } from '../../src/decoding/compiled-grammar.js';
+import type { GrammarMatcher } from '../../src/decoding/grammar-matcher.js';
+import type { Frame } from '../../src/decoding/stack-machine.js';
+import { loadTokenizer } from '../../src/prompt/tokenizer.js';
+import { loadEngineSetup, QWEN3_FOLDER } from './engine-setup.js';
+import { MASKBENCH_OPTIONS } from './haggle-engine.js';
+
+const { vocabulary } = await loadEngineSetup();
+const tokenizer = await loadTokenizer(QWEN3_FOLDER);
+const schema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    size: { type: 'integer' },
+    tags: { type: 'array', items: { type: 'string' } },
+    owner: { type: 'object', properties: { id: { type: 'number' } } },
+  },
+};
+const grammar = compileSchema(schema, vocabulary, MASKBENCH_OPTIONS);
+/** The private mask computation, without the caches (the bench looks inside on purpose; before the
+ * shallow cache it was `computeMask`). */
+const inside = grammar as unknown as Record<string, (frames: readonly Frame[]) => Uint32Array>;
+const compute = (frames: readonly Frame[]) =>
+  (inside.trackedMask ?? inside.computeMask)?.call(grammar, frames) as Uint32Array;
+const framesOf = (matcher: GrammarMatcher): readonly Frame[] =>
+  (matcher as unknown as { current: { frames: Frame[] } }).current.frames;
+
+for (const [label, text] of [
+  ['key start', '{"'],
+  ['after a colon', '{"name":'],
+  ['inside a number', '{"size": 1'],
+  ['after a value', '{"size": 12'],
+] as const) {
+  const matcher = grammar.matcher();
+  for (const id of tokenizer.encode(text)) if (!matcher.accept(id)) throw new Error(`refused: ${text}`);
+  const frames = framesOf(matcher);
+  const times: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const t = performance.now();
+    compute(frames);
+    times.push((performance.now() - t) * 1000);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => (times[Math.floor(q * times.length)] as number).toFixed(0);
+  console.log(
+    `${label.padEnd(16)} ${JSON.stringify(text).padEnd(16)} min ${at(0)} µs, p10 ${at(0.1)} µs, p50 ${at(0.5)} µs`,
+  );
+}
