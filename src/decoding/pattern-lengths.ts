@@ -41,17 +41,23 @@ export class PatternLengths {
   slack(state: number): number {
     const known = this.slacks.get(state);
     if (known !== undefined) return known;
-    let slack = 0;
+    const slack = this.maxOverReachable(state, (at) => {
+      const p = this.profile(at);
+      return p.cycleStart + p.period;
+    });
+    this.slacks.set(state, slack);
+    return slack;
+  }
+
+  /** The largest `measure` over the states reachable from `state`; Infinity when too many to explore. */
+  private maxOverReachable(state: number, measure: (at: number) => number): number {
+    let largest = 0;
     const seen = new Set<number>([state]);
     const queue = [state];
     for (let head = 0; head < queue.length; head++) {
-      if (queue.length > MAX_SLACK_STATES) {
-        slack = Number.POSITIVE_INFINITY;
-        break;
-      }
+      if (queue.length > MAX_SLACK_STATES) return Number.POSITIVE_INFINITY;
       const at = queue[head] as number;
-      const p = this.profile(at);
-      slack = Math.max(slack, p.cycleStart + p.period);
+      largest = Math.max(largest, measure(at));
       for (const edge of this.successors(at)) {
         if (!seen.has(edge.to)) {
           seen.add(edge.to);
@@ -59,8 +65,7 @@ export class PatternLengths {
         }
       }
     }
-    this.slacks.set(state, slack);
-    return slack;
+    return largest;
   }
 
   /**
@@ -74,23 +79,7 @@ export class PatternLengths {
     if (bound !== null) return bound;
     const known = this.nearSlacks.get(state);
     if (known !== undefined) return known;
-    let slack = 0;
-    const seen = new Set<number>([state]);
-    const queue = [state];
-    for (let head = 0; head < queue.length; head++) {
-      if (queue.length > MAX_SLACK_STATES) {
-        slack = Number.POSITIVE_INFINITY;
-        break;
-      }
-      const at = queue[head] as number;
-      slack = Math.max(slack, this.shortest(at));
-      for (const edge of this.successors(at)) {
-        if (!seen.has(edge.to)) {
-          seen.add(edge.to);
-          queue.push(edge.to);
-        }
-      }
-    }
+    const slack = this.maxOverReachable(state, (at) => this.shortest(at));
     this.nearSlacks.set(state, slack);
     return slack;
   }
