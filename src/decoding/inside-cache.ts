@@ -24,15 +24,7 @@ export class InsideCache {
 
   /** Every token that keeps the string open from `state`, as a mask. Shared: read it only. */
   mask(leaf: StringLeaf, state: unknown): Uint32Array {
-    const key = this.key(leaf, state);
-    let mask = this.whole.get(key);
-    if (mask) refresh(this.whole, key, mask);
-    else {
-      mask = new Uint32Array(this.words);
-      leaf.insideMask(state, this.trie, mask);
-      remember(this.whole, key, mask, this.limit);
-    }
-    return mask;
+    return this.lookup(leaf, state, Number.POSITIVE_INFINITY) as Uint32Array;
   }
 
   /**
@@ -41,16 +33,21 @@ export class InsideCache {
    * Whether the mask is now known.
    */
   warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
+    return this.lookup(leaf, state, deadline) !== null;
+  }
+
+  /** The mask of `state`, from the cache or computed and kept; null when `deadline` passed first. */
+  private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
     const key = this.key(leaf, state);
     const known = this.whole.get(key);
     if (known) {
       refresh(this.whole, key, known);
-      return true;
+      return known;
     }
     const mask = new Uint32Array(this.words);
-    if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return false;
+    if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return null;
     remember(this.whole, key, mask, this.limit);
-    return true;
+    return mask;
   }
 
   /**

@@ -70,38 +70,6 @@ export const STRING_START: StringState = {
 };
 
 /**
- * Whether a pattern in DFA state `state` can read some code point that starts with the `partial` bits
- * read so far, with `remaining` groups of `bits` bits still to come.
- */
-export function patternAllowsPrefix(
-  pattern: PatternAutomaton,
-  state: number,
-  partial: number,
-  remaining: number,
-  bits: number,
-  min: number,
-  max: number,
-): boolean {
-  const [lo, hi] = prefixRange(partial, remaining, bits, min, max);
-  return lo <= hi && pattern.allowsSome(state, lo, hi);
-}
-
-/**
- * The code points that start with the `partial` bits read so far, with `remaining` groups of `bits`
- * bits still to come, within [min, max] (empty when lo > hi).
- */
-export function prefixRange(
-  partial: number,
-  remaining: number,
-  bits: number,
-  min: number,
-  max: number,
-): [number, number] {
-  const shift = remaining * bits;
-  return [Math.max(partial * 2 ** shift, min), Math.min(partial * 2 ** shift + 2 ** shift - 1, max)];
-}
-
-/**
  * A JSON string: the quotes, JSON escapes, valid UTF-8 across token boundaries (a byte-level token can
  * hold half a character), `minLength`/`maxLength` and an optional `pattern`. A character is refused
  * when no completion could then meet the length bounds or the pattern.
@@ -149,9 +117,10 @@ export class StringLeaf extends Leaf {
   }
 
   /**
-   * Like `patternAllowsPrefix`, with the length bounds: whether the pattern in `state`, after
-   * `codePoints` characters of `units` units, can read a code point starting with the `partial` bits.
-   * Scalars only: `insideMask` calls it at every byte of a multi-byte character.
+   * Whether the pattern in `state`, after `codePoints` characters of `units` units, can read a code
+   * point that starts with the `partial` bits read so far, with `remaining` groups of `bits` bits still
+   * to come, within [min, max] and the length bounds. Scalars only: `insideMask` calls it at every
+   * byte of a multi-byte character.
    */
   private canReadPrefix(
     state: number,
