@@ -9,9 +9,9 @@
 // N turns per run (default 16), P the backend's prefillTokensPerRun (default 256); maxTokens 48, the
 // schema of bench/onnx.ts's real-size rows, prompts of three lengths (about 60 to 75 tokens).
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { OnnxBackend } from '../src/onnx/index.js';
+import { requiredModelFolder } from './shared/bare-model.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,11 +22,7 @@ const { values: args } = parseArgs({
     'a-env': { type: 'string', default: 'HAGGLE_ONNX_PREFILL_ALONE=1' },
   },
 });
-if (!args.model) {
-  console.error('--model DIR is required (npm run fixture:model -- --preset qwen3-0.6b --out DIR)');
-  process.exit(2);
-}
-const folder = resolve(args.model);
+const folder = requiredModelFolder(args.model);
 const turns = Number(args.turns);
 const temperature = Number(args.temperature);
 const prefillTokensPerRun = Number(args['prefill-tokens']);

@@ -3,22 +3,14 @@
 // model folder. Why haggle prefills prompts that arrive together in one run (src/onnx/batch-decoder.ts).
 //   npx tsx bench/onnx-prefill-batch.ts --model DIR
 
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
+import { loadBareModel, requiredModelFolder } from './shared/bare-model.js';
 
 const { values: args } = parseArgs({ options: { model: { type: 'string' } } });
-if (!args.model) {
-  console.error('--model DIR is required (npm run fixture:model -- --preset qwen3-0.6b --out DIR)');
-  process.exit(2);
-}
-const folder = resolve(args.model);
-const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, number>;
-const [layers, kvHeads, headDim] = [config.num_hidden_layers, config.num_key_value_heads, config.head_dim];
-const session = await ort.InferenceSession.create(join(folder, 'onnx', 'model.onnx'), {
-  graphOptimizationLevel: 'all',
-});
+const { session, layers, kvHeads, headDim, keepsLogits } = await loadBareModel(
+  requiredModelFolder(args.model),
+);
 const width = 59;
 /** CPU milliseconds (every thread) of one prefill run of `batch` prompts of `width` tokens. */
 async function run(batch: number): Promise<number> {
@@ -32,15 +24,14 @@ async function run(batch: number): Promise<number> {
       [batch, width],
     ),
   };
-  if (session.inputNames.includes('num_logits_to_keep'))
-    feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
-  for (let l = 0; l < (layers as number); l++)
+  if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+  for (let l = 0; l < layers; l++)
     for (const kind of ['key', 'value'])
       feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [
         batch,
-        kvHeads as number,
+        kvHeads,
         0,
-        headDim as number,
+        headDim,
       ]);
   const cpu = process.cpuUsage();
   await session.run(feeds);

@@ -7,11 +7,10 @@
 // position. "padding" rows are the same run with half the rows' positions masked out (the model
 // computes them all the same: the figure shows whether masking saves anything).
 
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
+import { loadBareModel, requiredModelFolder } from './shared/bare-model.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -20,23 +19,10 @@ const { values: args } = parseArgs({
     repeat: { type: 'string', default: '3' },
   },
 });
-if (!args.model) {
-  console.error('--model DIR is required (npm run fixture:model -- --preset qwen3-0.6b --out DIR)');
-  process.exit(2);
-}
-const folder = resolve(args.model);
+const folder = requiredModelFolder(args.model);
 const pastLength = Number(args.past);
 const repeat = Number(args.repeat);
-const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, number>;
-const [layers, kvHeads, headDim] = [
-  config.num_hidden_layers as number,
-  config.num_key_value_heads as number,
-  config.head_dim as number,
-];
-const session = await ort.InferenceSession.create(join(folder, 'onnx', 'model.onnx'), {
-  graphOptimizationLevel: 'all',
-});
-const keepsLogits = session.inputNames.includes('num_logits_to_keep');
+const { session, layers, kvHeads, headDim, keepsLogits } = await loadBareModel(folder);
 
 /** Feeds of one run: `batch` rows of `width` positions after `past` cached ones (a `padded` share masked). */
 function feedsFor(
