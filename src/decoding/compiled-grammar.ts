@@ -20,14 +20,15 @@ import {
 import { StringLeaf } from './string-leaf.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
+import { warmVocabulary } from './vocabulary-warmup.js';
 
 /** Options of `compileSchema`: the schema compiler's and how much to precompute. */
 export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
    * start of the document and the inside of the strings (for patterns, a few of their states), at most
-   * `WARM_LIMIT` of the latter and for at most 10 ms after the first mask, so a schema with hundreds of
-   * patterns, or a few slow ones, does not pay for all of them.
+   * `WARM_LIMIT` of the latter, starting walks for at most 20 ms after the first mask (each may finish
+   * within 25 ms), so a schema with hundreds of patterns, or a few slow ones, does not pay for all of them.
    */
   warm?: boolean;
   /**
@@ -64,6 +65,7 @@ export function prepareVocabulary(vocabulary: DecoderVocabulary): TokenTrie {
     trie = new TokenTrie(vocabulary);
     tries.set(vocabulary, trie);
     quoteTrie(vocabulary);
+    warmVocabulary(trie, maskWords(vocabulary.tokens.length));
   }
   return trie;
 }
@@ -201,7 +203,11 @@ export class CompiledGrammar {
         }
         if (round >= states.length) continue;
         warmed++;
-        if (!this.inside.warm(leaf, states[round], deadline)) return;
+        // A walk begun within the budget may finish up to WARM_WALK_MS later: the first pass of a
+        // pattern is also the code's first run in the process (tens of milliseconds before the JIT
+        // has tiered up, one afterwards), and a walk cut short is work thrown away.
+        const walkDeadline = Math.max(deadline, performance.now() + WARM_WALK_MS);
+        if (!this.inside.warm(leaf, states[round], walkDeadline)) return;
       }
     }
   }
@@ -637,8 +643,15 @@ function isInsideString(frame: Frame): boolean {
   return frame.node instanceof StringLeaf && frame.node.isInside(frame.state);
 }
 
-/** Milliseconds compile-time warming may take after the first mask (haggle's choice). */
-const WARM_BUDGET_MS = 10;
+/** Milliseconds compile-time warming may start walks for after the first mask (haggle's choice). */
+const WARM_BUDGET_MS = 20;
+/**
+ * Milliseconds one warming walk may take once started, even past `WARM_BUDGET_MS` (haggle's choice):
+ * enough for a short pattern's first pass on a loaded machine (1 ms quiet for the turn's label pattern,
+ * 8-17 ms measured before the JIT had compiled it), not for a long counted pattern's (hundreds), which
+ * decoding computes when it needs it.
+ */
+const WARM_WALK_MS = 25;
 /** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
 const CROWDED_SUBTREE = 4096;
 

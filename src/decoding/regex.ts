@@ -229,7 +229,20 @@ export class PatternAutomaton {
       if (atStart) for (const t of this.startAsserts[s] as number[]) visit(t * 2 + mode);
     }
     // Only configurations that can still reach acceptance matter; dropping the rest merges DFA states.
-    return [...seen].filter((c) => this.coReachable[c] === 1).sort((a, b) => a - b);
+    return [...seen].filter((c) => this.coReachable[c] === 1 && this.decides(c)).sort((a, b) => a - b);
+  }
+
+  /**
+   * Whether a configuration can tell one set from another: it reads a character (a state with edges,
+   * before any `$`) or it accepts. The rest only pass through by zero-width moves, whose targets the
+   * closure already holds, so two sets that differ in them alone behave the same. Dropping them makes
+   * `[a-z0-9]*` after one character and after two one DFA state (Thompson's construction passes through
+   * different states to get there), so strings in either share one inside mask.
+   */
+  private decides(config: number): boolean {
+    const state = config >> 1;
+    if (this.accepts.includes(state)) return true;
+    return (config & 1) === 0 && (this.edges[state] as NfaEdge[]).length > 0;
   }
 
   private dfaState(set: number[]): number {

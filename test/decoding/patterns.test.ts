@@ -55,6 +55,20 @@ describe('anchors', () => {
       }
     }
   });
+
+  it('one state for strings with the same future, however the construction got there', () => {
+    // After one character and after two, `[a-z0-9]*` reads the same strings: one DFA state, so the
+    // strings share one inside mask (the turn's label pattern had two, computed twice).
+    const automaton = new PatternAutomaton('^[a-z][a-z0-9]*(_[a-z0-9]+)*$');
+    const stateAfter = (text: string) =>
+      [...text].reduce((state, ch) => automaton.next(state, ch.codePointAt(0) as number), automaton.start);
+    expect(stateAfter('ab')).toBe(stateAfter('a'));
+    expect(stateAfter('abc9')).toBe(stateAfter('a'));
+    expect(stateAfter('a_bc')).toBe(stateAfter('a_b'));
+    expect(stateAfter('a_b')).not.toBe(stateAfter('a_'));
+    expect(automaton.matches('a_b')).toBe(true);
+    expect(automaton.matches('a_')).toBe(false);
+  });
 });
 
 describe('ECMAScript and Python differences', () => {

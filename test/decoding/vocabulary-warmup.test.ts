@@ -1,0 +1,50 @@
+import { describe, expect, it, vi } from 'vitest';
+import { compileSchema, prepareVocabulary } from '../../src/decoding/compiled-grammar.js';
+import { insideCache } from '../../src/decoding/inside-cache.js';
+import { StringLeaf } from '../../src/decoding/string-leaf.js';
+import { maskWords } from '../../src/decoding/vocabulary.js';
+import { qwen3 } from './qwen3.js';
+
+describe('prepareVocabulary', () => {
+  it('computes the free-form string mask once per vocabulary, before any schema needs it', async () => {
+    const { vocabulary } = await qwen3();
+    // A vocabulary object of its own: the token index and its warm-up are per object.
+    const fresh = { ...vocabulary };
+    const trie = prepareVocabulary(fresh);
+    const words = maskWords(fresh.tokens.length);
+    const computed = vi.spyOn(StringLeaf.prototype, 'insideMask');
+    try {
+      // A message-like string: bounds far off, no pattern; it reads the shared free-string mask.
+      const message = new StringLeaf(7, { minLength: 1, maxLength: 2000, pattern: null, collect: false });
+      const opened = message.step(message.initial(), 0x22);
+      const cached = insideCache(trie, words).mask(message, opened);
+      expect(computed).not.toHaveBeenCalled();
+      computed.mockRestore();
+      const direct = new Uint32Array(words);
+      message.insideMask(opened, trie, direct);
+      expect(cached).toEqual(direct);
+    } finally {
+      computed.mockRestore();
+    }
+  });
+
+  it('leaves the first mask inside a message to the cache', async () => {
+    const { vocabulary, encode } = await qwen3();
+    const fresh = { ...vocabulary };
+    const grammar = compileSchema(
+      { type: 'object', properties: { message: { type: 'string', maxLength: 500 } }, required: ['message'] },
+      fresh,
+      { warm: false },
+    );
+    const matcher = grammar.matcher();
+    for (const id of encode('{"message":"')) expect(matcher.accept(id)).toBe(true);
+    const computed = vi.spyOn(StringLeaf.prototype, 'insideMask');
+    try {
+      const mask = matcher.mask();
+      expect(computed).not.toHaveBeenCalled();
+      expect(mask).toEqual(matcher.referenceMask());
+    } finally {
+      computed.mockRestore();
+    }
+  });
+});
