@@ -49,6 +49,8 @@ interface Bucket {
   examples: string[];
 }
 const buckets = new Map<string, Bucket>();
+/** Compile time of each schema that compiled, in ms (precomputation included, as bench/maskbench.ts times it). */
+const compiles: number[] = [];
 const all: number[] = [];
 let hits = 0;
 let cpuTotal = 0;
@@ -76,11 +78,13 @@ const started = performance.now();
 for (const file of files) {
   const document = parsePythonJson(readFileSync(join(dir, file), 'utf8')) as PyObject;
   let grammar: ReturnType<typeof compileSchema>;
+  const compileStart = performance.now();
   try {
     grammar = compileSchema(toPlain(document.get('schema') ?? null), setup.vocabulary, MASKBENCH_OPTIONS);
   } catch {
     continue;
   }
+  compiles.push(performance.now() - compileStart);
   const buffer = new Uint32Array(grammar.maskWords);
   for (const raw of (document.get('tests') ?? []) as PyValue[]) {
     const test = raw as PyObject;
@@ -131,6 +135,11 @@ console.log(
   `${files.length} schemas (every ${every}th), ${all.length} masks, ${hits} hits, ${all.length - hits} misses; ` +
     `p50 ${pct(sortedAll, 0.5).toFixed(1)} µs, p90 ${pct(sortedAll, 0.9).toFixed(0)} µs, p99 ${pct(sortedAll, 0.99).toFixed(0)} µs; ` +
     `${over} masks over ${overUs} µs (${((100 * over) / all.length).toFixed(2)}%); ${((performance.now() - started) / 1000).toFixed(0)} s`,
+);
+const sortedCompiles = [...compiles].sort((a, b) => a - b);
+console.log(
+  `compile: p50 ${pct(sortedCompiles, 0.5).toFixed(1)} ms, p90 ${pct(sortedCompiles, 0.9).toFixed(1)} ms, ` +
+    `p99 ${pct(sortedCompiles, 0.99).toFixed(1)} ms, max ${(sortedCompiles[sortedCompiles.length - 1] ?? 0).toFixed(1)} ms`,
 );
 const rows = [...buckets.entries()]
   .map(([key, b]) => {

@@ -60,6 +60,12 @@ let nextShapeId = 0;
 const MAX_SHAPES = 4096;
 const NO_CHILDREN = { codePoints: [] as readonly number[], nodes: [] as readonly number[] };
 
+/** One-character strings of the ASCII code points, made once: keys append one per byte read. */
+const ASCII_TEXT = Array.from({ length: 128 }, (_, cp) => String.fromCharCode(cp));
+function characterText(cp: number): string {
+  return cp < 128 ? (ASCII_TEXT[cp] as string) : String.fromCodePoint(cp);
+}
+
 /** Code points of [lo, hi] that can be characters (surrogates excluded). */
 function characterCount(lo: number, hi: number): number {
   if (hi < lo) return 0;
@@ -290,21 +296,35 @@ export class KeyLeaf extends StringLeaf {
     return [...out];
   }
 
+  // The hottest step of a mask inside keys (every token holding a quote is read through it): no array
+  // is made when there are no automata, and the state is written out field by field (a spread of a
+  // fifteen-field object cost about as much as the rest of the step).
   private readCodePoint(s: KeyState, cp: number): unknown {
     const node = this.trie.child(s.node, cp);
-    const autos = this.extras
-      ? this.extras.automata.map((a, i) => a.next(s.autos[i] as number, cp))
-      : s.autos;
+    const automata = this.extras?.automata;
+    const autos =
+      automata !== undefined && automata.length > 0
+        ? automata.map((a, i) => a.next(s.autos[i] as number, cp))
+        : s.autos;
     const codePoints = s.codePoints + 1;
     if (!this.live(node, autos, 0, codePoints)) return DEAD;
-    return {
-      ...s,
+    const state: KeyState = {
+      phase: s.phase,
       units: s.units + (cp > 0xffff ? 2 : 1),
       codePoints,
+      escape: s.escape,
+      pending: s.pending,
+      low: s.low,
+      high: s.high,
+      partial: s.partial,
+      width: s.width,
+      pattern: s.pattern,
+      value: this.keepText ? s.value + characterText(cp) : s.value,
       node,
       autos,
-      value: this.keepText ? s.value + String.fromCodePoint(cp) : s.value,
+      result: s.result,
     };
+    return state;
   }
 
   private closeKey(s: KeyState): unknown {
