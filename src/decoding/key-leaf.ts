@@ -12,7 +12,7 @@ import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
 import type { PatternAutomaton } from './regex.js';
-import { STRING_START, StringLeaf } from './string-leaf.js';
+import { characterText, STRING_START, StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
 
 /** Trie tag of a name that may not be written here (used already, or forbidden by the schema). */
@@ -59,12 +59,6 @@ const shapeIds = new Map<string, number>();
 let nextShapeId = 0;
 const MAX_SHAPES = 4096;
 const NO_CHILDREN = { codePoints: [] as readonly number[], nodes: [] as readonly number[] };
-
-/** One-character strings of the ASCII code points, made once: keys append one per byte read. */
-const ASCII_TEXT = Array.from({ length: 128 }, (_, cp) => String.fromCharCode(cp));
-function characterText(cp: number): string {
-  return cp < 128 ? (ASCII_TEXT[cp] as string) : String.fromCodePoint(cp);
-}
 
 /** Code points of [lo, hi] that can be characters (surrogates excluded). */
 function characterCount(lo: number, hi: number): number {

@@ -28,6 +28,12 @@ export interface StringLeafOptions {
 
 const encoder = new TextEncoder();
 
+/** One-character strings of the ASCII code points, made once: a collected value appends one per byte. */
+const ASCII_TEXT = Array.from({ length: 128 }, (_, cp) => String.fromCharCode(cp));
+export function characterText(cp: number): string {
+  return cp < 128 ? (ASCII_TEXT[cp] as string) : String.fromCodePoint(cp);
+}
+
 /**
  * The pattern that matches every string (unanchored and empty): one state, reading every code point.
  * A pattern state that refuses nothing reads its inside masks as this automaton's (see `freeView`).
@@ -531,13 +537,22 @@ export class StringLeaf extends Leaf {
       pattern = this.options.pattern.next(pattern, cp);
       if (pattern < 0 || !this.canFinish(pattern, s.codePoints + 1, s.units + units)) return DEAD;
     }
-    return {
-      ...s,
+    // Field by field rather than a spread: this runs for every character of every token a mask reads
+    // through the parser (closing tokens inside strings), and the spread cost as much as the rest.
+    const next: StringState = {
+      phase: s.phase,
       units: s.units + units,
       codePoints: s.codePoints + 1,
+      escape: s.escape,
+      pending: s.pending,
+      low: s.low,
+      high: s.high,
+      partial: s.partial,
+      width: s.width,
       pattern,
-      value: this.options.collect ? s.value + String.fromCodePoint(cp) : s.value,
+      value: this.options.collect ? s.value + characterText(cp) : s.value,
     };
+    return next;
   }
 
   private close(s: StringState): unknown {
