@@ -65,7 +65,7 @@ export function prepareVocabulary(vocabulary: DecoderVocabulary): TokenTrie {
     trie = new TokenTrie(vocabulary);
     tries.set(vocabulary, trie);
     quoteTrie(vocabulary);
-    warmVocabulary(trie, maskWords(vocabulary.tokens.length));
+    warmVocabulary(trie, vocabulary.tokens, maskWords(vocabulary.tokens.length));
   }
   return trie;
 }

@@ -10,6 +10,7 @@ import {
 } from './json-string-bytes.js';
 import { DEAD, Leaf } from './nodes.js';
 import { type PatternLengths, patternLengths } from './pattern-lengths.js';
+import { plainStringLengths } from './plain-string-lengths.js';
 import { PatternAutomaton } from './regex.js';
 import type { TokenTrie } from './token-trie.js';
 
@@ -374,6 +375,14 @@ export class StringLeaf extends Leaf {
     if (free) return free.leaf.insideMask(free.state, trie, mask, deadline);
     const s = raw as StringState;
     const { maxLength, minLength, pattern } = this.options;
+    // Without a pattern, at a character boundary: only the lengths matter, and the vocabulary's table
+    // of them answers without a pass (see plain-string-lengths.ts).
+    const table =
+      pattern === null && s.escape === 0 && s.pending === 0 ? plainStringLengths(trie) : undefined;
+    if (table !== undefined) {
+      table.fill(s.units, s.codePoints, minLength, maxLength, mask);
+      return 0;
+    }
     const depthMax = trie.maxTokenBytes + 1;
     const esc = new Int8Array(depthMax);
     const pend = new Int8Array(depthMax);

@@ -1,5 +1,6 @@
 import { insideCache } from './inside-cache.js';
 import { DEAD } from './nodes.js';
+import { PlainStringLengths, registerPlainStringLengths } from './plain-string-lengths.js';
 import { PatternAutomaton } from './regex.js';
 import { StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
@@ -13,11 +14,13 @@ import type { TokenTrie } from './token-trie.js';
  *   string of every schema (a message, a name, a description; bounds far off or none) reads this one
  *   mask, which depends on the vocabulary alone. A full pass over the vocabulary, so a schema's warming
  *   budget would cut it short and leave it to the first message written.
+ * - from that mask, the units and characters each of its tokens adds (`PlainStringLengths`): the
+ *   inside masks of strings near their `maxLength` are then lookups, not passes.
  * - one throwaway pass inside a bounded pattern: the string pass's pattern branches are then compiled
  *   by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
  *   label pattern took 5-9 ms each while the JIT tiered up, against about 1 ms once it had.
  */
-export function warmVocabulary(trie: TokenTrie, words: number): void {
+export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], words: number): void {
   const cache = insideCache(trie, words);
   const free = new StringLeaf(-1, {
     minLength: 0,
@@ -26,7 +29,8 @@ export function warmVocabulary(trie: TokenTrie, words: number): void {
     collect: false,
   });
   const opened = free.step(free.initial(), 0x22);
-  if (opened !== DEAD) cache.mask(free, opened);
+  if (opened === DEAD) return;
+  registerPlainStringLengths(trie, new PlainStringLengths(cache.mask(free, opened), tokens));
 
   const bounded = new StringLeaf(-1, {
     minLength: 1,

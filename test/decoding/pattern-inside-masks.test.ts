@@ -123,6 +123,32 @@ describe('masks inside pattern-constrained strings', () => {
     expect(key(near)).not.toBe(key(open));
   });
 
+  it('strings without a pattern near their bounds: a table lookup equal to the byte-by-byte walk', () => {
+    const plain = (minLength: number, maxLength: number) =>
+      new StringLeaf(0, { minLength, maxLength, pattern: null, collect: false });
+    // Every position of a text with characters of one and two units (emoji), within reach of the
+    // bounds: maxLength a unit or two away, minLength not yet met, both. With 14..14 every
+    // character must be one unit: an emoji (2 units, 1 character) is refused though it fits maxLength.
+    const text = new TextEncoder().encode('a😀bé\\c😀defghijklmnopqrstuvwxyz0123456789😀ABCDEFGHIJ');
+    for (const l of [plain(0, 5), plain(4, 9), plain(12, 14), plain(14, 14), plain(30, 36)]) {
+      let state = l.step(l.initial(), 0x22);
+      let units = -1;
+      for (let i = 0; state !== DEAD && l.isInside(state); i++) {
+        const { units: u, escape, pending } = state as { units: number; escape: number; pending: number };
+        if (escape === 0 && pending === 0 && u !== units) {
+          units = u;
+          const label = `${l.options.minLength}..${l.options.maxLength} after ${u} units`;
+          if (l.options.maxLength - u <= 14) {
+            expect(l.insideMask(state, trie, new Uint32Array(words)), `${label}: no pass`).toBe(0);
+            expectSameMask(l, state, label);
+          }
+        }
+        if (i >= text.length) break;
+        state = l.step(state, text[i] as number);
+      }
+    }
+  });
+
   it('every mask equals the byte-by-byte walk at random states', () => {
     const random = new Random(19);
     const cases: StringLeaf[] = [
