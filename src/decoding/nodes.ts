@@ -61,6 +61,13 @@ export abstract class Structural {
   abstract firstChildren(): GrammarNode[];
   /** Short bytes that end this node once the child read in `state` has ended; null if unknown. */
   abstract remainder(state: unknown, shortest: Shortest): number[] | null;
+  /**
+   * Whether `advance` from `state` reads the value its child ended with (a key, a unique item). Most
+   * do not, and then every value ends the child the same way (see stack-machine.ts `finishedFrames`).
+   */
+  readsValue(_state: unknown): boolean {
+    return false;
+  }
 }
 
 /** A shortest sentence of each node (bytes), or null when the node has none. */
@@ -204,6 +211,10 @@ export class ListNode extends Structural {
           : new ChoiceNode(nextDynamicId++, [...left]);
     this.remaining.set(key, node);
     return node;
+  }
+  override readsValue(raw: unknown): boolean {
+    const state = raw as ListState;
+    return state.phase === 1 && state.seen !== null;
   }
   advance(raw: unknown, value: string | undefined): Branch[] {
     const state = raw as ListState;

@@ -112,6 +112,10 @@ export class ObjectNode extends Structural {
     return [{ state, child: this.spec.opener }];
   }
 
+  override readsValue(raw: unknown): boolean {
+    return (raw as ObjectState).phase === KEY;
+  }
+
   advance(raw: unknown, value: string | undefined): Branch[] {
     const state = raw as ObjectState;
     switch (state.phase) {

@@ -49,6 +49,28 @@ export class Frame {
   }
   private cachedCanEnd: boolean | undefined;
 
+  /**
+   * Whether the value of a child ending here is read: by this frame's node, or through transparent
+   * nodes (choices, references) by the first node above that is not. Kept: asked at every ending.
+   */
+  readsValue(): boolean {
+    if (this.cachedReadsValue === undefined) {
+      let reads = false;
+      for (let f: Frame | null = this; f !== null; f = f.parent) {
+        const node = f.node;
+        if (node === null || node.kind === 'leaf') break;
+        if (node.readsValue(f.state)) {
+          reads = true;
+          break;
+        }
+        if (!node.transparent) break;
+      }
+      this.cachedReadsValue = reads;
+    }
+    return this.cachedReadsValue;
+  }
+  private cachedReadsValue: boolean | undefined;
+
   /** @internal The frames `finish` reached from this frame, by value (see `finishedFrames`). */
   finishMemo(): Map<string | undefined, Frame[]> {
     this.cachedFinishes ??= new Map();
@@ -90,7 +112,11 @@ const FINISH_MEMO_VALUE = 64;
  * key or string (`":`, `",`, `"}`, with any text before the quote) lands on the same frames, which
  * would otherwise be rebuilt through the object, list and choice nodes for each of them.
  */
-function finishedFrames(frame: Frame, value: string | undefined): readonly Frame[] {
+function finishedFrames(frame: Frame, read: string | undefined): readonly Frame[] {
+  // A value no enclosing node reads (a number's, a string's outside keys and unique items) ends the
+  // child like any other: one memo entry for all, where a mask walking a number's digits would make
+  // a new one for each text it passes.
+  const value = read !== undefined && frame.readsValue() ? read : undefined;
   if (value !== undefined && value.length > FINISH_MEMO_VALUE) {
     const out: Frame[] = [];
     advanceFrame(frame, value, out);
