@@ -6,6 +6,8 @@
 // failure (file, test, kind, detail) so that two runs can be diffed.
 //   npx tsx bench/maskbench.ts [--dir DIR] [--out FILE.json] [--engine haggle|xgrammar|both]
 //                              [--limit N] [--filter SUBSTR] [--timeout-ms MS]
+//   npx tsx --expose-gc bench/maskbench.ts --memory ...   memory per grammar too (full collections
+//                              around each schema: they slow the masks, so time without it)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -34,6 +36,8 @@ const { values: args } = parseArgs({
     limit: { type: 'string' },
     filter: { type: 'string' },
     'timeout-ms': { type: 'string', default: '30000' },
+    // Memory per grammar: full collections around each schema (with --expose-gc), which slow the masks.
+    memory: { type: 'boolean', default: false },
   },
 });
 const engines: EngineName[] =
@@ -59,7 +63,13 @@ function readJob(file: string): SchemaJob {
     const text = pythonDumps(test.get('data') ?? null);
     return { valid: test.get('valid') === true, text, ids: tokenizer.encode(text) };
   });
-  return { file, schema: toPlain(document.get('schema') ?? null), tests, timeoutMs };
+  return {
+    file,
+    schema: toPlain(document.get('schema') ?? null),
+    tests,
+    timeoutMs,
+    measureMemory: args.memory === true,
+  };
 }
 
 const unreadable = (file: string, error: unknown): SchemaResult => ({

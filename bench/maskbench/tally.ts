@@ -28,7 +28,7 @@ export interface EngineSummary {
   compileMs: Percentiles;
   /** Time to first mask (compile plus a matcher's first mask), over the schemas that compiled. */
   firstMaskMs: Percentiles;
-  /** Memory per grammar (see SchemaResult.retainedBytes), in bytes; empty without `--expose-gc`. */
+  /** Memory per grammar (see SchemaResult.retainedBytes), in bytes; empty without `--memory` and `--expose-gc`. */
   retainedBytes: Percentiles;
   /** The engine's own count of its grammars' cache bytes (haggle), in bytes. */
   cacheBytes: Percentiles;
