@@ -134,8 +134,9 @@ describe('masks inside pattern-constrained strings', () => {
       let state = l.step(l.initial(), 0x22);
       let units = -1;
       for (let i = 0; state !== DEAD && l.isInside(state); i++) {
-        const { units: u, escape, pending } = state as { units: number; escape: number; pending: number };
-        if (escape === 0 && pending === 0 && u !== units) {
+        const at = state as { units: number; escape: number; pending: number };
+        const u = at.units;
+        if (at.escape === 0 && at.pending === 0 && u !== units) {
           units = u;
           const label = `${l.options.minLength}..${l.options.maxLength} after ${u} units`;
           if (l.options.maxLength - u <= 14) {
