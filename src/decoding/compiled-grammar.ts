@@ -4,6 +4,7 @@ import { type InsideCache, insideCache } from './inside-cache.js';
 import { KeyLeaf } from './key-leaf.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
+import { NumberLeaf } from './number-leaf.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
 import {
   canComplete,
@@ -226,22 +227,40 @@ export class CompiledGrammar {
     const horizon = this.trie.maxTokenBytes;
     const start: Frame[] = [];
     enter(this.root, null, start);
-    const queue: Frame[][] = [dedupe(start)];
-    const seen = new Set<string>([setKey(queue[0] as Frame[], horizon)]);
+    // Two queues, each breadth first: the document's skeleton (values entered and stepped over) before
+    // the inside of numbers (each digit a position, hundreds for a price), so that a budget spent on
+    // one number's digits does not leave every later key and string opening to decoding time.
+    const skeleton: Frame[][] = [dedupe(start)];
+    const digits: Frame[][] = [];
+    const seen = new Set<string>([setKey(skeleton[0] as Frame[], horizon)]);
     const scratch = new Uint32Array(this.maskWords);
-    const visit = (frames: Frame[]) => {
+    const visit = (frames: Frame[], inside = false) => {
       if (frames.length === 0) return;
       const key = setKey(frames, horizon);
       if (seen.has(key)) return;
       seen.add(key);
-      queue.push(frames);
+      (inside ? digits : skeleton).push(frames);
     };
-    for (let head = 0; head < queue.length; head++) {
+    const deadline = started + timeMs;
+    let skeletonHead = 0;
+    let digitsHead = 0;
+    for (let head = 0; skeletonHead < skeleton.length || digitsHead < digits.length; head++) {
       if (this.precomputed.size >= positions || head >= 4 * positions) break;
-      if (performance.now() - started > timeMs) break;
-      const frames = queue[head] as Frame[];
+      if (performance.now() > deadline) break;
+      const frames = (
+        skeletonHead < skeleton.length ? skeleton[skeletonHead++] : digits[digitsHead++]
+      ) as Frame[];
       const strings = frames.filter(isInsideString);
       if (strings.length > 0) {
+        // Just inside a string value's opening quote, its mask too: every sequence that writes the
+        // string reads it, and its closing tokens are walked with the whole parser (a few hundred µs
+        // for a message), where its inside part is already warm and shared.
+        if (
+          frames.every(justOpened) &&
+          strings.every((f) => this.inside.warm(f.node as StringLeaf, f.state, deadline))
+        ) {
+          this.store(frames, horizon);
+        }
         // Step over a string value by its shortest completion: what follows it does not depend on what
         // it says. Not over a key: what follows a key depends on which key it is (a search for each
         // would cost more than it saves), so an object read by name is left to decoding time.
@@ -252,26 +271,39 @@ export class CompiledGrammar {
         }
         continue;
       }
-      if (!frames.every(hasShortcut)) {
-        // A string about to open: step its quote and go on inside (then over it, above). Free
-        // whitespace and the rest: their masks are walks of the trie, left to decoding time (cached
-        // there too), and so is what follows them.
-        if (frames.every(opensString)) visit(dedupe(stepAll(frames, 0x22)));
-        continue;
-      }
-      const key = setKey(frames, horizon);
-      let mask = this.masks.get(key);
-      if (mask === undefined) {
-        scratch.fill(0);
-        mask = this.outsideMask(frames, scratch);
-        this.precomputed.set(key, compact(mask));
-        this.stats.precomputed++;
-      }
+      // Free whitespace and the rest: their masks are walks of the trie, left to decoding time (cached
+      // there too), and so is what follows them. A string about to open reads only its quote, so a
+      // position with one (a list of strings: an item or `]`) is as cheap as a literal's, and its
+      // successors below include the string's inside (then over it, above).
+      if (!frames.every((frame) => hasShortcut(frame) || opensString(frame))) continue;
+      const mask = this.store(frames, horizon, scratch);
       for (const [b, id] of this.byteTokens()) {
-        if (((mask[id >>> 5] as number) & (1 << (id & 31))) !== 0) visit(dedupe(stepAll(frames, b)));
+        if (((mask[id >>> 5] as number) & (1 << (id & 31))) === 0) continue;
+        const next = dedupe(stepAll(frames, b));
+        visit(next, next.some(insideNumber));
+      }
+      // A number about to start: over it too, by its shortest completion, to what follows it.
+      for (const frame of frames) {
+        if (frame.node instanceof NumberLeaf && frame.state === '') {
+          visit(this.advance([frame], frame.node.completion(frame.state)));
+        }
       }
     }
     this.stats.precomputeMs += performance.now() - started;
+  }
+
+  /**
+   * The mask of `frames`, computed and kept with the precomputed ones unless already known. `scratch`
+   * (all words written) serves positions outside strings, whose mask is kept only in compact form.
+   */
+  private store(frames: Frame[], horizon: number, scratch?: Uint32Array): Uint32Array {
+    const key = setKey(frames, horizon);
+    const known = this.masks.get(key);
+    if (known !== undefined) return known;
+    const mask = scratch === undefined ? this.computeMask(frames) : this.outsideMask(frames, scratch.fill(0));
+    this.precomputed.set(key, compact(mask));
+    this.stats.precomputed++;
+    return mask;
   }
 
   /** The positions after reading `bytes` from `frames` (empty when refused). */
@@ -636,6 +668,22 @@ function opensString(frame: Frame): boolean {
     !(frame.node instanceof KeyLeaf) &&
     frame.node.step(frame.state, 0x22) !== DEAD &&
     !frame.node.isInside(frame.state)
+  );
+}
+
+/** Whether a frame is a number that has read a byte (its later positions go after the skeleton's). */
+function insideNumber(frame: Frame): boolean {
+  return frame.node instanceof NumberLeaf && frame.state !== '';
+}
+
+/** Whether a frame is a string value (not a key) right after its opening quote. */
+function justOpened(frame: Frame): boolean {
+  const node = frame.node;
+  return (
+    node instanceof StringLeaf &&
+    !(node instanceof KeyLeaf) &&
+    node.isInside(frame.state) &&
+    (frame.state as { units: number; escape: number; pending: number }).units === 0
   );
 }
 

@@ -237,4 +237,31 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
     expect(grammar.stats.misses).toBe(misses);
     expect(grammar.cacheBytes()).toBeGreaterThan(0);
   });
+
+  it('reach past a price and a list of strings to the next string opening, and hold it exact', () => {
+    // A turn's shape: a number (hundreds of digit positions), a list of labels, then a message. The
+    // opening of the message is read by every sequence that writes one; its closing tokens are walked
+    // with the whole parser, so it is worth its place in the budget.
+    const grammar = compileSchema(
+      {
+        type: 'object',
+        properties: {
+          price: { type: 'number', minimum: 40, maximum: 1_000_000_000 },
+          labels: { type: 'array', items: { type: 'string', pattern: '^[a-z_]+$' }, maxItems: 5 },
+          message: { type: 'string', minLength: 1, maxLength: 2000 },
+        },
+        required: ['price', 'labels', 'message'],
+        additionalProperties: false,
+      },
+      q.vocabulary,
+    );
+    const matcher = grammar.matcher();
+    for (const id of q.encode('{"price":45.5,"labels":["a"],"message":"')) {
+      expect(matcher.accept(id)).toBe(true);
+    }
+    const misses = grammar.stats.misses;
+    const mask = matcher.mask();
+    expect(grammar.stats.misses).toBe(misses);
+    expect(allowedTokenIds(mask)).toEqual(allowedTokenIds(matcher.referenceMask()));
+  });
 });
