@@ -661,13 +661,15 @@ function hasShortcut(frame: Frame): boolean {
   );
 }
 
-/** Whether a frame is a string (not a key) before its opening quote. */
+/** Whether a frame reads a string value (not a key: what follows a key depends on which it is). */
+function isStringValue(frame: Frame): frame is Frame & { node: StringLeaf } {
+  return frame.node instanceof StringLeaf && !(frame.node instanceof KeyLeaf);
+}
+
+/** Whether a frame is a string value before its opening quote. */
 function opensString(frame: Frame): boolean {
   return (
-    frame.node instanceof StringLeaf &&
-    !(frame.node instanceof KeyLeaf) &&
-    frame.node.step(frame.state, 0x22) !== DEAD &&
-    !frame.node.isInside(frame.state)
+    isStringValue(frame) && frame.node.step(frame.state, 0x22) !== DEAD && !frame.node.isInside(frame.state)
   );
 }
 
@@ -676,14 +678,10 @@ function insideNumber(frame: Frame): boolean {
   return frame.node instanceof NumberLeaf && frame.state !== '';
 }
 
-/** Whether a frame is a string value (not a key) right after its opening quote. */
+/** Whether a frame is a string value right after its opening quote. */
 function justOpened(frame: Frame): boolean {
-  const node = frame.node;
   return (
-    node instanceof StringLeaf &&
-    !(node instanceof KeyLeaf) &&
-    node.isInside(frame.state) &&
-    (frame.state as { units: number; escape: number; pending: number }).units === 0
+    isStringValue(frame) && frame.node.isInside(frame.state) && (frame.state as { units: number }).units === 0
   );
 }
 

@@ -7,8 +7,8 @@ import type { TokenTrie } from './token-trie.js';
 
 /**
  * Work done once per vocabulary when its token index is built (`prepareVocabulary`), so that the first
- * sequence of the process does not pay for it mask by mask (haggle's choice; about 50 ms for Qwen3,
- * measured with bench/decoder.ts's set-up line):
+ * sequence of the process does not pay for it mask by mask (haggle's choice; 52-57 ms for Qwen3,
+ * measured alone on a quiet core):
  *
  * - the tokens that keep a string without a pattern open at a character boundary: every free-form
  *   string of every schema (a message, a name, a description; bounds far off or none) reads this one
@@ -16,7 +16,7 @@ import type { TokenTrie } from './token-trie.js';
  *   budget would cut it short and leave it to the first message written.
  * - from that mask, the units and characters each of its tokens adds (`PlainStringLengths`): the
  *   inside masks of strings near their `maxLength` are then lookups, not passes.
- * - one throwaway pass inside a bounded pattern: the string pass's pattern branches are then compiled
+ * - two throwaway passes inside a bounded pattern: the string pass's pattern branches are then compiled
  *   by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
  *   label pattern took 5-9 ms each while the JIT tiered up, against about 1 ms once it had.
  */

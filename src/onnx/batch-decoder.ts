@@ -224,9 +224,10 @@ export class BatchDecoder {
   /**
    * Prompts to prefill together in one run, when the one whose turn it is can go with others: fresh
    * prompts (nothing run, nothing from the prefix cache) that fit one run together, left-padded, within
-   * `prefillTokensPerRun` positions (while no row decodes, `maxBatchSize` times that). One run over eight 60-token prompts took 0.55 of the CPU of eight
-   * runs on the 0.6B-shaped model (a one-row run reads every weight for few tokens), and rows no longer
-   * ride along idle in decoding steps while the prompts before theirs take a turn each.
+   * `prefillTokensPerRun` positions (while no row decodes, `maxBatchSize` times that). One run over
+   * eight 60-token prompts took 0.55 of the CPU of eight runs on the 0.6B-shaped model (a one-row run
+   * reads every weight for few tokens), and rows no longer ride along idle in decoding steps while the
+   * prompts before theirs take a turn each.
    */
   private prefillGroup(): PromptPrefill[] {
     if (!prefillTogetherEnabled) return [];
