@@ -5,17 +5,16 @@
 
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
-import { loadBareModel, requiredModelFolder } from './shared/bare-model.js';
+import { cpuOfRun, emptyCache, loadBareModel, requiredModelFolder } from './shared/bare-model.js';
 
 const { values: args } = parseArgs({ options: { model: { type: 'string' } } });
-const { session, layers, kvHeads, headDim, keepsLogits } = await loadBareModel(
-  requiredModelFolder(args.model),
-);
+const model = await loadBareModel(requiredModelFolder(args.model));
 const width = 59;
 /** CPU milliseconds (every thread) of one prefill run of `batch` prompts of `width` tokens. */
 async function run(batch: number): Promise<number> {
   const ids = BigInt64Array.from({ length: batch * width }, (_, i) => BigInt(100 + (i % width)));
   const feeds: Record<string, ort.Tensor> = {
+    ...emptyCache(model, batch, 'past_key_values'),
     input_ids: new ort.Tensor('int64', ids, [batch, width]),
     attention_mask: new ort.Tensor('int64', new BigInt64Array(batch * width).fill(1n), [batch, width]),
     position_ids: new ort.Tensor(
@@ -24,19 +23,8 @@ async function run(batch: number): Promise<number> {
       [batch, width],
     ),
   };
-  if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
-  for (let l = 0; l < layers; l++)
-    for (const kind of ['key', 'value'])
-      feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [
-        batch,
-        kvHeads,
-        0,
-        headDim,
-      ]);
-  const cpu = process.cpuUsage();
-  await session.run(feeds);
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / 1000;
+  if (model.keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
+  return cpuOfRun(model, feeds);
 }
 await run(1);
 await run(8); // warm-up
@@ -49,4 +37,4 @@ for (let round = 0; round < 2; round++) {
       `2 per run ${await perToken(2)}, 4 per run ${await perToken(4)}, 8 per run ${await perToken(8)}`,
   );
 }
-await session.release();
+await model.session.release();

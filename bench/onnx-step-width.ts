@@ -10,7 +10,7 @@
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
-import { loadBareModel, requiredModelFolder } from './shared/bare-model.js';
+import { cpuOfRun, emptyCache, loadBareModel, requiredModelFolder } from './shared/bare-model.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,7 +22,8 @@ const { values: args } = parseArgs({
 const folder = requiredModelFolder(args.model);
 const pastLength = Number(args.past);
 const repeat = Number(args.repeat);
-const { session, layers, kvHeads, headDim, keepsLogits } = await loadBareModel(folder);
+const model = await loadBareModel(folder);
+const { session, layers, keepsLogits } = model;
 
 /** Feeds of one run: `batch` rows of `width` positions after `past` cached ones (a `padded` share masked). */
 function feedsFor(
@@ -53,31 +54,13 @@ function feedsFor(
   return feeds;
 }
 
-function emptyPast(batch: number): Record<string, ort.Tensor> {
-  const past: Record<string, ort.Tensor> = {};
-  for (let l = 0; l < layers; l++)
-    for (const kind of ['key', 'value'])
-      past[`present.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [
-        batch,
-        kvHeads,
-        0,
-        headDim,
-      ]);
-  return past;
-}
-
 /** A past of `pastLength` tokens for `batch` rows (one prefill run). */
 async function pastFor(batch: number): Promise<Record<string, ort.Tensor>> {
-  const out = await session.run(feedsFor(batch, pastLength, emptyPast(batch), 0));
+  const out = await session.run(feedsFor(batch, pastLength, emptyCache(model, batch, 'present'), 0));
   return out;
 }
 
-async function cpuOf(feeds: Record<string, ort.Tensor>): Promise<number> {
-  const cpu = process.cpuUsage();
-  await session.run(feeds);
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / 1000;
-}
+const cpuOf = (feeds: Record<string, ort.Tensor>) => cpuOfRun(model, feeds);
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -116,7 +99,7 @@ cases.push({
   name: '1 row x 60 (prefill)',
   batch: 1,
   width: 60,
-  run: () => cpuOf(feedsFor(1, 60, emptyPast(1), 0)),
+  run: () => cpuOf(feedsFor(1, 60, emptyCache(model, 1, 'present'), 0)),
 });
 cases.push({ name: '1 row x 1', batch: 1, width: 1, run: () => cpuOf(feedsFor(1, 1, past1, pastLength)) });
 cases.push({ name: '1 row x 4', batch: 1, width: 4, run: () => cpuOf(feedsFor(1, 4, past1, pastLength)) });

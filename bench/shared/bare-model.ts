@@ -37,3 +37,32 @@ export async function loadBareModel(folder: string): Promise<BareModel> {
     keepsLogits: session.inputNames.includes('num_logits_to_keep'),
   };
 }
+
+/**
+ * A cache of no tokens for `batch` rows, one tensor per layer and kind, named as the export's inputs
+ * (`past_key_values`) or outputs (`present`): the past of a first run.
+ */
+export function emptyCache(
+  model: BareModel,
+  batch: number,
+  names: 'past_key_values' | 'present',
+): Record<string, ort.Tensor> {
+  const cache: Record<string, ort.Tensor> = {};
+  for (let l = 0; l < model.layers; l++)
+    for (const kind of ['key', 'value'])
+      cache[`${names}.${l}.${kind}`] = new ort.Tensor('float32', new Float32Array(0), [
+        batch,
+        model.kvHeads,
+        0,
+        model.headDim,
+      ]);
+  return cache;
+}
+
+/** CPU milliseconds (every thread, user and system) of one `session.run`. */
+export async function cpuOfRun(model: BareModel, feeds: Record<string, ort.Tensor>): Promise<number> {
+  const cpu = process.cpuUsage();
+  await model.session.run(feeds);
+  const used = process.cpuUsage(cpu);
+  return (used.user + used.system) / 1000;
+}
