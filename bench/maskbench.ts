@@ -44,6 +44,13 @@ const engines: EngineName[] =
   args.engine === 'both' ? [...ENGINE_NAMES] : ENGINE_NAMES.filter((name) => name === args.engine);
 if (engines.length === 0) throw new Error(`--engine must be haggle, xgrammar or both, not ${args.engine}`);
 const timeoutMs = Number(args['timeout-ms']);
+// Without the collector exposed the heap cannot be measured: say so rather than print empty rows.
+if (args.memory && typeof (globalThis as { gc?: unknown }).gc !== 'function') {
+  console.error(
+    '--memory needs the garbage collector exposed: npx tsx --expose-gc bench/maskbench.ts --memory',
+  );
+  process.exit(2);
+}
 const dir = args.dir as string;
 let files = readdirSync(dir)
   .filter((file) => file.endsWith('.json'))
