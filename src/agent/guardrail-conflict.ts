@@ -47,7 +47,7 @@ export function checkGuardrailsLeavePrice(
     bounds,
     issue: {
       path: role,
-      message: `${describeBounds(bounds)} leave the ${role} no price to offer or accept: ${source} allow offers in ${describeInterval(interval)}${accepting}, all outside them, so the agent could only decline or stall${fix}`,
+      message: `the ${role}'s guardrails (${describeBounds(bounds)}) leave it no price to offer or accept: ${source} allow offers in ${describeInterval(interval)}${accepting}, all outside them, so the agent could only decline or stall${fix}`,
     },
   });
 }
@@ -56,5 +56,5 @@ function describeBounds(bounds: PriceBounds): string {
   const parts: string[] = [];
   if (bounds.minPrice !== undefined) parts.push(`minPrice ${bounds.minPrice}`);
   if (bounds.maxPrice !== undefined) parts.push(`maxPrice ${bounds.maxPrice}`);
-  return parts.length > 0 ? parts.join(', ') : 'the guardrails';
+  return parts.join(', ');
 }

@@ -27,7 +27,7 @@ describe('guardrails that no legal price can satisfy', () => {
       expect(error).toBeInstanceOf(InvalidInputError);
       expect(error).toMatchObject({ role: 'seller', bounds: { minPrice }, code: 'invalid-input' });
       expect((error as Error).message).toContain(
-        `minPrice ${minPrice} leave the seller no price to offer or accept: the best-offer rules allow offers in (80, 120) in steps of 0.01 and accepting 80`,
+        `the seller's guardrails (minPrice ${minPrice}) leave it no price to offer or accept: the best-offer rules allow offers in (80, 120) in steps of 0.01 and accepting 80`,
       );
       expect((error as Error).message).toContain('set seller.minPrice at or below 119.99');
       expect(mock.calls).toHaveLength(0);
