@@ -16,9 +16,12 @@ function carriesPrice(action: Action): boolean {
  *
  * Why only when an offer was allowed (haggle's choice): a buyer whose budget is below the seller's
  * counter after its last allowed offer has only `accept` from the rules, and declining it is exactly
- * what the budget means. An offer interval that the guardrails empty is different: the rules' offer
- * intervals reach as far as a side's prices ever go (in Best Offer, up to the list price for the
- * seller and down to the smallest unit for the buyer), so such a guardrail can never be met.
+ * what the budget means. An offer interval that a seller's floor or a buyer's budget empties is
+ * different: the end of the interval they cut against does not move with the other side (in Best
+ * Offer, the list price above a seller's counter, the smallest unit below a buyer's offer), so such a
+ * guardrail can never be met in this thread. The rarer bounds (a buyer's `minPrice`, a seller's
+ * `maxPrice`) cut against the end that moves and can empty an interval mid-thread; they are reported
+ * the same way, since the model could still only decline.
  */
 export function checkGuardrailsLeavePrice(
   role: Role,
@@ -27,7 +30,8 @@ export function checkGuardrailsLeavePrice(
   kept: readonly LegalMove[],
   source: string,
 ): void {
-  const offers = legal.filter((move) => move.price !== undefined);
+  // Offers with a price on the grid before the guardrails: an empty one was the caller's, not theirs.
+  const offers = legal.filter((move) => move.price !== undefined && gridEnds(move.price) !== null);
   if (offers.length === 0 || kept.some((move) => carriesPrice(move.action))) return;
   const interval = offers[0]?.price;
   if (interval === undefined) return;
