@@ -13,6 +13,8 @@ import {
   ListingContextSchema,
   legalMovesAfter,
   NegotiationAgent,
+  NotYourTurnError,
+  UnsatisfiableGuardrailsError,
 } from 'haggle';
 import { MockLanguageBackend } from 'haggle/testing';
 
@@ -69,3 +71,22 @@ console.log('model calls:', backend.calls.length, '(the first counter was below 
 
 const options = await agent.sample({ context, history, role: 'seller' }, { n: 2 });
 for (const option of options) console.log('option:', option.action, option.price);
+
+// Two mistakes an app can make, both caught before any model call. Asking for the wrong side: the buyer
+// just offered, so the seller moves next.
+try {
+  await agent.predict({ context, history, role: 'buyer' });
+} catch (error) {
+  if (!(error instanceof NotYourTurnError)) throw error;
+  console.log(`not the buyer's turn: the ${error.nextRole} moves next`);
+}
+// A floor no Best Offer price can meet: a seller's counter stays below the list price (120), and the
+// buyer's offer is below it too, so the model could only ever decline.
+const floorAboveList = new NegotiationAgent({ backend, guardrails: { seller: { minPrice: 150 } } });
+try {
+  await floorAboveList.predict({ context, history, role: 'seller' });
+} catch (error) {
+  if (!(error instanceof UnsatisfiableGuardrailsError)) throw error;
+  console.log(`guardrail refused: ${error.issues[0]?.message}`);
+}
+console.log('model calls after both mistakes:', backend.calls.length);

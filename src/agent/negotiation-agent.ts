@@ -38,6 +38,7 @@ import {
   resolveAgentOptions,
 } from './agent-options.js';
 import { parseModelOutput } from './output-parsing.js';
+import { concernsUserChoice } from './own-settings.js';
 import { validatePredictInput, validatePredictOptions, validateSampleOptions } from './predict-input.js';
 import { checkTurn, type TurnConstraints } from './turn-checks.js';
 import { movesForTurn } from './turn-moves.js';
@@ -119,7 +120,11 @@ export class NegotiationAgent implements Negotiator {
     return this.profile.responseTimeUnit;
   }
 
-  /** Every distinct warning the backend has reported to this agent, oldest first. */
+  /**
+   * Every distinct warning the backend has reported to this agent, oldest first: about settings the
+   * user chose (sampling, the profile, the backend's options), never about the `stop` strings the agent
+   * sets itself (see own-settings.ts).
+   */
   get warnings(): BackendWarning[] {
     return [...this.seenWarnings.values()];
   }
@@ -324,6 +329,7 @@ export class NegotiationAgent implements Negotiator {
 
   private report(warnings: readonly BackendWarning[]): void {
     for (const warning of warnings) {
+      if (!concernsUserChoice(warning)) continue;
       const key = JSON.stringify(warning);
       if (this.seenWarnings.has(key)) continue;
       this.seenWarnings.set(key, warning);

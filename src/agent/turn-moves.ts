@@ -5,6 +5,7 @@ import { type History, opponentOf } from '../contract/history.js';
 import { gridEnds, intersectInterval, type LegalMove } from '../contract/legal-moves.js';
 import { legalMovesAfter } from '../rules/replay.js';
 import type { Rules } from '../rules/rules.js';
+import { checkGuardrailsLeavePrice } from './guardrail-conflict.js';
 import type { ValidPredictInput } from './predict-input.js';
 
 /** The latest offer the other side made, if any: the price an `accept` would take. */
@@ -29,7 +30,11 @@ export function standingOpponentOffer(history: History, role: ValidPredictInput[
  * The guardrails: an offer's price interval is intersected with the role's bounds, and an offer left
  * with no price on the currency's grid is dropped; `accept` is dropped when the price it would take
  * (the move's `dealPrice`, else the other side's latest offer) is outside them, since accepting would
- * close a deal the guardrails forbid.
+ * close a deal the guardrails forbid. Guardrails that leave no price where the rules allowed an offer
+ * are an `UnsatisfiableGuardrailsError` rather than a turn that can only decline.
+ *
+ * Without `legalMoves`, the rules also say whose turn it is: asking for the other side's turn, or for
+ * a turn after the thread ended, is a `NotYourTurnError` (see rules/turn-order.ts).
  */
 export function movesForTurn(
   input: ValidPredictInput,
@@ -65,6 +70,13 @@ export function movesForTurn(
     }
     narrowed.push(move);
   }
+  checkGuardrailsLeavePrice(
+    role,
+    bounds,
+    moves,
+    narrowed,
+    input.legalMoves ? 'the legalMoves passed' : `the ${rules.name} rules`,
+  );
   if (narrowed.length === 0) {
     throw new InvalidInputError('PredictInput', [
       {

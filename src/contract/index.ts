@@ -19,6 +19,7 @@ export {
   readablePath,
   throwIfAborted,
 } from './errors.js';
+export { UnsatisfiableGuardrailsError } from './guardrail-error.js';
 export type { Guardrails, PriceBounds } from './guardrails.js';
 export { boundsFor, GuardrailsSchema, PriceBoundsSchema, priceWithinBounds } from './guardrails.js';
 export type { History, HistoryEntry, Role } from './history.js';
@@ -66,6 +67,7 @@ export type { Turn } from './turn.js';
 export { TurnSchema } from './turn.js';
 export type { TurnJsonSchemaOptions } from './turn-json-schema.js';
 export { turnJsonSchema } from './turn-json-schema.js';
+export { NotYourTurnError } from './turn-order-error.js';
 export type { ActionShape } from './turn-rules.js';
 export {
   ACTION_SHAPES,

@@ -7,3 +7,4 @@ export { END_REASONS } from './end-reason.js';
 export { legalMovesAfter, replayHistory } from './replay.js';
 export type { IllegalTurnPolicy, NegotiationState, Rules, StandingOffer, TurnRuling } from './rules.js';
 export { actionsOf, moveViolation } from './rules.js';
+export { checkNextTurn } from './turn-order.js';

@@ -105,9 +105,15 @@ describe('NegotiationAgent guardrails', () => {
     expect(standingOpponentOffer(history, 'seller')).toBe(85);
     expect(standingOpponentOffer(history, 'buyer')).toBe(115);
     expect(standingOpponentOffer([], 'buyer')).toBeNull();
+    // Each side asked where the rules give it the move: the seller after the buyer's 85, the buyer
+    // after the seller's message.
     const actionsFor = (role: 'buyer' | 'seller', guardrails: object) =>
       movesForTurn(
-        validatePredictInput({ context: camera, history, role }),
+        validatePredictInput({
+          context: camera,
+          history: role === 'seller' ? history.slice(0, 3) : history,
+          role,
+        }),
         new BestOfferRules(),
         guardrails,
       ).map((move) => move.action);

@@ -9,4 +9,11 @@ it('marketplace-suggest-reply: the below-floor counter is re-asked, the suggesti
   expect(out).toMatch(/suggested reply: offer_with_message 104/);
   expect(out).toMatch(/model calls: 2/);
   expect(out.match(/^option:/gm)).toHaveLength(2);
+  // The wrong side and an unmeetable floor are refused before the backend is asked (3 calls before).
+  expect(out).toMatch(/not the buyer's turn: the seller moves next/);
+  expect(out).toMatch(
+    /guardrail refused: the seller's guardrails \(minPrice 150\) leave it no price to offer or accept/,
+  );
+  expect(out).toMatch(/set seller\.minPrice at or below 119\.99/);
+  expect(out).toMatch(/model calls after both mistakes: 3/);
 });

@@ -75,11 +75,19 @@ export class PermissionDeniedError extends HttpStatusError {
   }
 }
 
-/** 404: usually a wrong base URL, or a model (LoRA adapter) name the server does not serve. */
+/**
+ * 404: usually a wrong base URL, or a model (LoRA adapter) name the server does not serve. Where the
+ * base URL looks like one of the common mistakes (no `/v1`, or the full `/chat/completions` endpoint),
+ * the message says "did you mean" and `suggestedBaseURL` holds the corrected URL.
+ */
 export class NotFoundError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
+  /** The base URL the request probably meant (without credentials); undefined when it looked right. */
+  readonly suggestedBaseURL: string | undefined;
+
+  constructor(args: RemoteErrorArgs & { status: number; suggestedBaseURL?: string }) {
     super(args);
     this.name = 'NotFoundError';
+    this.suggestedBaseURL = args.suggestedBaseURL;
   }
 }
 
@@ -152,7 +160,9 @@ export class ResponseTooLargeError extends RemoteBackendError {
 }
 
 /** The error class for an HTTP status, so callers can `instanceof` the case they handle. */
-export function httpStatusError(args: RemoteErrorArgs & { status: number }): HttpStatusError {
+export function httpStatusError(
+  args: RemoteErrorArgs & { status: number; suggestedBaseURL?: string },
+): HttpStatusError {
   const { status } = args;
   if (status === 400) return new BadRequestError(args);
   if (status === 401) return new AuthenticationError(args);

@@ -11,6 +11,7 @@ import type {
   LanguageBackend,
   Usage,
 } from '../language-backend.js';
+import { suggestedBaseURL } from './base-url-hint.js';
 import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './dialect.js';
 import { createFetchTransport } from './fetch-transport.js';
 import { type AttemptFailure, attemptRequest } from './http-attempt.js';
@@ -330,7 +331,11 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     why: string | undefined,
   ): RemoteBackendError {
     const tail = why ? `; ${why}` : '';
-    const message = `${replica.label}${path} failed after ${attempts} attempt(s): ${failure.message}${tail}`;
+    const suggested = failure.status === 404 ? suggestedBaseURL(replica.label) : undefined;
+    const hint = suggested
+      ? `; did you mean baseURL "${suggested}"? (haggle appends ${path} to the base URL, and OpenAI-compatible servers serve it under /v1)`
+      : '';
+    const message = `${replica.label}${path} failed after ${attempts} attempt(s): ${failure.message}${tail}${hint}`;
     const args = {
       message: this.#redactor.text(message),
       backend: this.#name,
@@ -342,7 +347,11 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       ...(failure.responseBody !== undefined ? { responseBody: failure.responseBody } : {}),
     };
     if (failure.kind === 'status' && failure.status !== undefined) {
-      return httpStatusError({ ...args, status: failure.status });
+      return httpStatusError({
+        ...args,
+        status: failure.status,
+        ...(suggested ? { suggestedBaseURL: suggested } : {}),
+      });
     }
     if (failure.kind === 'timeout')
       return new RemoteTimeoutError({ ...args, scope: failure.scope ?? 'attempt' });
