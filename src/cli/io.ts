@@ -13,3 +13,15 @@ export const processIo: CliIo = {
   stderr: process.stderr,
   readStdin: (limitBytes = Number.MAX_SAFE_INTEGER) => readTextWithLimit(0, limitBytes),
 };
+
+/**
+ * A reader that stops reading (`haggle show RUN | head -1`) closes the pipe, and the next write fails
+ * with `EPIPE`. Unix tools end quietly then: nobody is left to read the rest. Without this, Node reports
+ * the unhandled stream error with a stack trace and exit code 1. Any other stream error stays fatal.
+ */
+export function endQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
