@@ -3,10 +3,11 @@
  *
  * The verbs that hold work in flight (sessions, matches, a prediction, a server) stop cleanly: the first
  * signal aborts the run, every finished session is already on file and the resume command is printed; a
- * second signal exits at once with 130. The verbs that only read files and print (show, report, compare,
- * analyse, merge, suite) keep the operating system's default, which ends the process at once, even in the
- * middle of reading a file synchronously: a JavaScript handler only runs when the event loop turns, and
- * `haggle merge /dev/zero /dev/zero` with a handler installed ignored SIGTERM while it read.
+ * second signal exits at once with 130. The verbs that play no negotiations (show, report, compare,
+ * analyse, merge, suite: they read files, print, and write one file at most) keep the operating
+ * system's default, which ends the process at once, even in the middle of reading a file synchronously:
+ * a JavaScript handler only runs when the event loop turns, and `haggle merge /dev/zero /dev/zero` with
+ * a handler installed ignored SIGTERM while it read.
  */
 
 /** The verbs that take the abort signal (see main.ts): each stops its own work when it fires. */
