@@ -6,7 +6,7 @@ import { CliUsageError } from './cli-error.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
-import { type CliIo, processIo } from './io.js';
+import { type CliIo, processIo, terminalSafeIo } from './io.js';
 import { registerMergeCommand } from './merge-command.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
@@ -25,6 +25,7 @@ export async function runCli(
   io: CliIo = processIo,
   signal?: AbortSignal,
 ): Promise<number> {
+  io = terminalSafeIo(io);
   const controller = new AbortController();
   const abort = () => controller.abort(signal?.reason);
   if (signal?.aborted) abort();

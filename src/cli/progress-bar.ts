@@ -1,3 +1,5 @@
+import { type TextStream, withOwnSequences } from './io.js';
+
 export interface ProgressBarOptions {
   /** Characters of the bar on a terminal. Default 28. */
   width?: number;
@@ -42,11 +44,15 @@ export class ProgressBar {
   private lines = 0;
   private last: { done: number; total: number; detail: string; baseline: number } | undefined;
 
+  private readonly stream: TextStream;
+
   constructor(
-    private readonly stream: { write(text: string): unknown; isTTY?: boolean },
+    stream: TextStream,
     private readonly label: string,
     options: number | ProgressBarOptions = {},
   ) {
+    // The bar's carriage returns and erase-line are haggle's own: past the escaping of file text.
+    this.stream = withOwnSequences(stream);
     const resolved = typeof options === 'number' ? { width: options } : options;
     this.width = resolved.width ?? 28;
     this.unit = resolved.unit ?? 'items';

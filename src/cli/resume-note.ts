@@ -1,33 +1,18 @@
-import { closeSync, openSync, readSync } from 'node:fs';
+import { forEachLine } from '../internal/bounded-read.js';
 import { currentProvenance, provenanceChanges, type RunProvenance } from '../simulation/provenance.js';
 
-/** The first line of a file, read in small pieces: a run file's header, without reading its sessions. */
+/** The first line of a file (a run file's header) without reading its sessions; undefined past 1 MiB. */
 function firstLine(path: string, limit = 1 << 20): string | undefined {
-  let fd: number;
+  let first: string | undefined;
   try {
-    fd = openSync(path, 'r');
+    forEachLine(path, limit, (line) => {
+      if (line.complete) first = line.bytes.toString('utf8');
+      return false;
+    });
   } catch {
-    return undefined;
+    return undefined; // unreadable or too long: the run itself reports what is wrong with the file
   }
-  try {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const chunk = Buffer.alloc(64 * 1024);
-    while (total < limit) {
-      const read = readSync(fd, chunk, 0, chunk.length, total);
-      if (read === 0) break;
-      const newline = chunk.subarray(0, read).indexOf(0x0a);
-      if (newline >= 0) {
-        chunks.push(Buffer.from(chunk.subarray(0, newline)));
-        return Buffer.concat(chunks).toString('utf8');
-      }
-      chunks.push(Buffer.from(chunk.subarray(0, read)));
-      total += read;
-    }
-    return undefined;
-  } finally {
-    closeSync(fd);
-  }
+  return first;
 }
 
 /**

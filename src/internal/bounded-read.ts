@@ -4,7 +4,9 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
  * Reading a file a user names, with a ceiling. `readFileSync` reads until the end of the file, and some
  * files have none: `--context /dev/zero` grew the process by gigabytes in seconds. Here a regular file
  * over the limit is refused from its size before a byte is read, and anything else (a device, a pipe,
- * standard input) is read in chunks and refused as soon as it passes the limit.
+ * standard input) is read in chunks and refused as soon as it passes the limit. Whole-JSON inputs get a
+ * total ceiling (`readTextWithLimit`); line files (runs, tournaments) a ceiling per line (`forEachLine`),
+ * since a run may rightly hold millions of lines but never one of megabytes.
  */
 
 /**
@@ -79,6 +81,103 @@ function readChunk(fd: number, buffer: Buffer): number {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
     }
+  }
+}
+
+/**
+ * The default ceiling for one line of a JSONL file (a run's session, a tournament's match): 8 MiB.
+ * haggle's choice: the longest session record a run writes is tens of kilobytes (a few dozen turns of
+ * short messages), so 8 MiB leaves a hundredfold room and still refuses `/dev/zero` (endless, without a
+ * newline) after 8 MiB read. `HAGGLE_MAX_LINE_MIB` raises or lowers it for one run.
+ */
+export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
+
+/** The line ceiling in force: `HAGGLE_MAX_LINE_MIB` when set to a positive number, else the default. */
+export function maxLineBytes(env: Record<string, string | undefined> = process.env): number {
+  const mib = Number(env.HAGGLE_MAX_LINE_MIB);
+  return Number.isFinite(mib) && mib > 0 ? Math.floor(mib * 1024 * 1024) : DEFAULT_MAX_LINE_BYTES;
+}
+
+/** A line of a line file is longer than the ceiling allows. */
+export class LineTooLongError extends Error {
+  readonly lineNumber: number;
+  readonly limitBytes: number;
+
+  constructor(lineNumber: number, limitBytes: number) {
+    super(
+      `line ${lineNumber} is longer than the ${formatBytes(limitBytes)} limit for a line; is it a haggle JSONL file? (raise the limit with HAGGLE_MAX_LINE_MIB)`,
+    );
+    this.name = 'LineTooLongError';
+    this.lineNumber = lineNumber;
+    this.limitBytes = limitBytes;
+  }
+}
+
+/** One line of a line file: its bytes without the newline, where it lies, and whether it has its newline. */
+export interface FileLine {
+  /** 1-based. */
+  number: number;
+  /** The line's bytes, without its newline (a view: copy it to keep it past the call). */
+  bytes: Buffer;
+  /** Byte offset of the line's first byte in the file. */
+  start: number;
+  /** Byte offset just past the line's newline (or past its last byte when it has none). */
+  end: number;
+  /** False for a last line that the file ends without a newline (a line torn by a crash). */
+  complete: boolean;
+}
+
+/**
+ * Calls `visit` for each line of a file, in order, holding at most one line (and one chunk) in memory;
+ * `visit` returns `false` to stop early. Past `limitBytes` for one line, throws `LineTooLongError` as
+ * soon as the limit is passed, so an endless file without newlines (`/dev/zero`) ends after that many
+ * bytes. The file system's own errors (`ENOENT`, `EISDIR`, ...) are thrown as they come.
+ */
+export function forEachLine(path: string, limitBytes: number, visit: (line: FileLine) => unknown): void {
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    // The bytes of the current line read so far, in pieces (a line may span many chunks).
+    let pieces: Buffer[] = [];
+    let pending = 0;
+    let lineStart = 0;
+    let lineNumber = 1;
+    let position = 0;
+    for (;;) {
+      const read = readChunk(fd, chunk);
+      if (read === 0) break;
+      let from = 0;
+      while (from < read) {
+        const newline = chunk.indexOf(0x0a, from);
+        const stop = newline >= 0 && newline < read ? newline : read;
+        if (pending + (stop - from) > limitBytes) throw new LineTooLongError(lineNumber, limitBytes);
+        if (stop === read) {
+          pieces.push(Buffer.from(chunk.subarray(from, read)));
+          pending += read - from;
+          break;
+        }
+        const bytes =
+          pending === 0 ? chunk.subarray(from, stop) : Buffer.concat([...pieces, chunk.subarray(from, stop)]);
+        const end = position + stop + 1;
+        if (visit({ number: lineNumber, bytes, start: lineStart, end, complete: true }) === false) return;
+        pieces = [];
+        pending = 0;
+        lineStart = end;
+        lineNumber++;
+        from = stop + 1;
+      }
+      position += read;
+    }
+    if (pending > 0)
+      visit({
+        number: lineNumber,
+        bytes: Buffer.concat(pieces),
+        start: lineStart,
+        end: position,
+        complete: false,
+      });
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { InputTooLargeError, maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
 import { ModelFolderError } from './prompt-errors.js';
 
 /**
@@ -42,8 +42,11 @@ export async function readModelJson(
 /** Reads `folder/name` as text; `undefined` when it does not exist and is not required. */
 export async function readText(path: string, required: boolean): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8');
+    // Bounded like every file a user names: a model folder is a path, and a path may be a device.
+    return readTextWithLimit(path, maxInputBytes());
   } catch (error) {
+    if (error instanceof InputTooLargeError)
+      throw new ModelFolderError(path, `${path} ${error.message}`, { cause: error });
     const code = (error as NodeJS.ErrnoException).code;
     if (!required && code === 'ENOENT') return undefined;
     const why =

@@ -10,8 +10,8 @@ import { analysisTables, pooledVerdicts } from '../evaluation/analysis/analysis-
 import { loadTournament } from '../evaluation/load-tournament.js';
 import { formatEstimate } from '../evaluation/statistics.js';
 import type { TournamentHeader } from '../evaluation/tournament.js';
-import { readTournamentFile } from '../evaluation/tournament-file.js';
 import type { TournamentResults } from '../evaluation/tournament-results.js';
+import { firstLineType } from '../simulation/indexed-jsonl.js';
 import { renderBarChart } from './bar-chart.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
@@ -91,11 +91,10 @@ function negotiatorsAndProvenance(header: TournamentHeader): string {
   return `<h2>Negotiators and provenance</h2><section class="card"><dl class="negotiators">${entries.join('')}</dl><h3>Provenance</h3>${renderProvenance(header.provenance)}</section>`;
 }
 
-/** Whether a JSONL file is a tournament's results (its header says so). */
+/** Whether a JSONL file is a tournament's results (its header says so); only its first line is read. */
 export function isTournamentFile(path: string): boolean {
   try {
-    const { header } = readTournamentFile(path);
-    return header?.type === 'tournament';
+    return firstLineType(path) === 'tournament';
   } catch {
     return false;
   }

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { type FileLine, forEachLine, LineTooLongError, maxLineBytes } from '../internal/bounded-read.js';
 import { fileStep, RunFileError } from './run-file-error.js';
 
 /**
@@ -42,19 +43,16 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
   format: IndexedJsonlFormat,
 ): IndexedJsonlContents<Header, Record> {
   if (!existsSync(path)) throw new RunFileError(path, 'no such file', { systemCode: 'ENOENT' });
-  const buffer = fileStep(path, 'reading', () => readFileSync(path));
-  const completeBytes = buffer.lastIndexOf(0x0a) + 1;
   let header: Header | undefined;
   let headerBytes = 0;
+  let completeBytes = 0;
   const entries: { record: Record; span: RecordSpan; line: number }[] = [];
-  let lineNumber = 0;
-  for (let start = 0; start < completeBytes; ) {
-    const end = buffer.indexOf(0x0a, start) + 1;
-    lineNumber++;
-    const text = buffer.toString('utf8', start, end - 1);
-    const lineStart = start;
-    start = end;
-    if (text.trim() === '') continue;
+  readLines(path, (line) => {
+    if (!line.complete) return; // torn by a crash: the run that resumes writes it again
+    const { number: lineNumber, start: lineStart, end } = line;
+    completeBytes = end;
+    const text = line.bytes.toString('utf8');
+    if (text.trim() === '') return;
     let value: { type?: unknown; index?: unknown };
     try {
       value = JSON.parse(text) as { type?: unknown };
@@ -81,7 +79,7 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
     } else {
       throw new RunFileError(path, `line ${lineNumber}: unknown record type ${JSON.stringify(value?.type)}`);
     }
-  }
+  });
   if (header !== undefined) {
     // Only a file a run wrote promises one line per index; real sessions keep the order they came in.
     entries.sort((a, b) => a.span.index - b.span.index);
@@ -123,18 +121,23 @@ export function firstLineValue(path: string): unknown {
 }
 
 function firstLine(path: string): string {
-  const fd = fileStep(path, 'reading', () => openSync(path, 'r'));
+  let first = '';
+  readLines(path, (line) => {
+    first = line.bytes.toString('utf8');
+    return false;
+  });
+  return first;
+}
+
+/**
+ * Every line read goes through the bounded line reader: a line past the limit (or an endless file
+ * without newlines, such as /dev/zero) is one `RunFileError` naming the file, the line and the limit.
+ */
+function readLines(path: string, visit: (line: FileLine) => unknown): void {
   try {
-    const chunks: Buffer[] = [];
-    const buffer = Buffer.alloc(1 << 16);
-    for (let position = 0; ; ) {
-      const read = fileStep(path, 'reading', () => readSync(fd, buffer, 0, buffer.length, position));
-      const newline = buffer.subarray(0, read).indexOf(0x0a);
-      chunks.push(Buffer.from(buffer.subarray(0, newline >= 0 ? newline : read)));
-      if (newline >= 0 || read === 0) return Buffer.concat(chunks).toString('utf8');
-      position += read;
-    }
-  } finally {
-    closeSync(fd);
+    fileStep(path, 'reading', () => forEachLine(path, maxLineBytes(), visit));
+  } catch (error) {
+    if (error instanceof LineTooLongError) throw new RunFileError(path, error.message, { cause: error });
+    throw error;
   }
 }

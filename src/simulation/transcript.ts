@@ -92,12 +92,20 @@ export function formatMoney(value: number, currency: string): string {
   return `${value.toFixed(2)} ${currency}`;
 }
 
-/** Simulated time, readably: `25 min`, `3 h`, `2 d 4 h`. */
+/**
+ * Simulated time, readably: `25 min`, `3 h`, `5.5 h`, `2 d 4 h`. Each unit is rounded before it is
+ * shown, and a rounding that reaches the next unit carries into it: 59.7 min is `1.0 h`, 23.97 h is
+ * `1 d`, 47.6 h is `2 d` (never `60 min`, `24.0 h` or `1 d 24 h`). The one formatter of durations for
+ * `haggle show` and the HTML report.
+ */
 export function formatHours(hours: number): string {
-  if (hours < 1) return `${Math.round(hours * 60)} min`;
-  if (hours < 24) return `${Number.isInteger(hours) ? hours : hours.toFixed(1)} h`;
-  const days = Math.floor(hours / 24);
-  const rest = Math.round(hours - days * 24);
+  const minutes = Math.round(hours * 60);
+  if (minutes < 60) return `${minutes} min`;
+  const tenths = Math.round(hours * 10);
+  if (tenths < 24 * 10) return Number.isInteger(hours) ? `${hours} h` : `${(tenths / 10).toFixed(1)} h`;
+  const whole = Math.round(hours);
+  const days = Math.floor(whole / 24);
+  const rest = whole - days * 24;
   return rest === 0 ? `${days} d` : `${days} d ${rest} h`;
 }
 
