@@ -54,7 +54,7 @@ describe.concurrent('runnable docs', () => {
   // One scratch folder per doc file; its shell blocks in order.
   const shellFiles = [...new Set(blocks.filter(isRunnableShell).map((block) => block.file))];
   it.each(shellFiles)(
-    '%s: its runnable shell blocks exit 0 against the built CLI',
+    '%s: its runnable shell blocks exit 0 against the built CLI and print their text output',
     async (file) => {
       const dir = join(scratch, file.replace(/[/.]/g, '_'));
       mkdirSync(dir, { recursive: true });
