@@ -222,7 +222,7 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
         'the card gives no sample for 34.0%; it stands in the Evaluation section, so it is read as taken on the same 2,000 held-out sessions',
     },
     readings: [
-      { reading: 'haggle ships no profile for this checkpoint', why: 'its weights are not published' },
+      { reading: 'haggle ships no profile for this checkpoint', why: 'the card names no model id for it' },
     ],
   },
   {
