@@ -94,6 +94,14 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
     readings: [],
   },
   {
+    id: 'lora-rank',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '| LoRA rank | 64 |',
+    where: 'Training Details table',
+    measures: 'the rank of the LoRA fine-tune',
+    readings: [],
+  },
+  {
     id: 'framework',
     about: [CARD_MODELS['50k-ep3']],
     quote: '| Framework | LLaMA Factory |',

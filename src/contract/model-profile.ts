@@ -87,7 +87,9 @@ const ASSUMED_FACTS: ProfileFact[] = [
 ];
 
 const FACTS_50K_EP3: ProfileFact[] = [
-  known('base', 'Qwen3-4B with a LoRA fine-tune', 'base-model'),
+  known('base', 'Qwen3-4B', 'base-model'),
+  known('fine-tune', 'a LoRA fine-tune, rank 64', 'lora-rank'),
+  known('checkpoint', 'checkpoint 9777, epoch 3 of 3', 'checkpoint'),
   known('framework', 'trained with LLaMA Factory', 'framework'),
   known('template', 'trained with the qwen3_nothink template: no thinking tokens in the loss', 'template'),
   known(
