@@ -24,6 +24,7 @@ export type VerdictMethod = 'fisher-exact' | 'rounding-range' | 'exact-interval'
 /** The difference a run must be able to tell before it may be called consistent: 2 percentage points. */
 export const TELL_DIFFERENCE = 0.02;
 
+/** A verdict with what it rests on: the method, the test's p-value, the rounding range, the sessions needed. */
 export interface VerdictResult {
   verdict: Verdict;
   method: VerdictMethod;
