@@ -167,7 +167,12 @@ describe('published references', () => {
     );
     expect(text).toContain('“| Deal rate | ~43% | 38.2% | −4.8 pp |”');
     expect(text).toContain('2,000 held-out sessions from the 200k uniform pool');
-    expect(text).toMatch(/haggle's synthetic listings is another population/);
+    expect(text).toMatch(
+      /haggle's synthetic listings is another population than those held-out eBay sessions/,
+    );
+    expect(text).toContain(
+      '“Evaluated on eBay negotiation data; behavior on other negotiation domains is untested.”',
+    );
     expect(text).not.toMatch(/on (message|msg) sessions/);
   });
 });

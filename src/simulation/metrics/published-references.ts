@@ -63,6 +63,8 @@ export interface ReferenceSet {
   source: string;
   /** What the source's numbers were measured on, in its words: what a run is not, unless it holds those sessions. */
   population: string;
+  /** Where those sessions come from, in the source's words (eBay, for the card). */
+  domain: string;
   values: readonly PublishedValue[];
 }
 
@@ -128,6 +130,7 @@ export const CARD_REFERENCE_SET: ReferenceSet = Object.freeze({
   source:
     'the model card of xinyang-hu-00/qwen3-4b-negotiation-50k-ep3 (which also reports the msg-sessions model), quoted verbatim in src/contract/model-card.ts',
   population: factById('50k-ep3-deal-rate').sample?.quote ?? '',
+  domain: CARD_FACTS.find((f) => f.id === 'evaluation-domain')?.quote ?? '',
   values: Object.freeze(VALUES.map(publishedValue)),
 });
 

@@ -59,7 +59,8 @@ export function referenceNotes(comparison: ReferenceComparison): string[] {
       `${how.join('; ')}. "consistent" also needs enough sessions to tell a ${Math.round(TELL_DIFFERENCE * 100)} pp difference; ` +
       'fewer is "too few sessions to tell". * the card gives no sample for this number; haggle reads it so.',
     `Not the card's sessions: the card measured its model as “${comparison.set.population}” ` +
-      "A run on haggle's synthetic listings is another population of listings (unless the run file holds those sessions), so a verdict says whether this run agrees with a number, not that it repeats the card's evaluation.",
+      `and says “${comparison.set.domain}” ` +
+      "A run on haggle's synthetic listings is another population than those held-out eBay sessions (unless the run file holds them), so a verdict says whether this run agrees with a number, not that it repeats the card's evaluation.",
   ];
 }
 

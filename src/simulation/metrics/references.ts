@@ -38,7 +38,7 @@ export interface ReferenceRow {
 
 /** A run set beside a published reference set, value by value. */
 export interface ReferenceComparison {
-  set: { id: string; title: string; source: string; population: string };
+  set: { id: string; title: string; source: string; population: string; domain: string };
   /** Sessions in the run, and how many of them finished (errored and aborted ones are left out). */
   sessions: { total: number; finished: number };
   level: number;
@@ -133,6 +133,7 @@ export function compareToReferences(
       title: resolved.title,
       source: resolved.source,
       population: resolved.population,
+      domain: resolved.domain,
     },
     sessions: { total: sessions.length, finished: finished.length },
     level,
