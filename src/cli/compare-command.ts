@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
 import { compare } from '../simulation/metrics/compare.js';
 import { formatComparison } from '../simulation/metrics/format.js';
-import {
-  compareToReferences,
-  formatReferenceComparison,
-  isReferenceSetId,
-} from '../simulation/metrics/references.js';
+import { formatReferenceComparison } from '../simulation/metrics/reference-format.js';
+import { compareToReferences, isReferenceSetId } from '../simulation/metrics/references.js';
 import { readRunFile } from '../simulation/run-file.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
@@ -21,7 +18,8 @@ interface CompareCliOptions {
 /**
  * `haggle compare RUN.jsonl --reference FILE|card:ID`: the report's comparison as a text table on the
  * terminal. Against a run file, every metric with the delta and its interval (as `compare()`); against
- * a published set, each published number beside the run's estimate and interval.
+ * a published set, each published number beside the run's estimate, its exact interval and a verdict
+ * (`consistent`, `inconsistent`, `too-few`).
  */
 export function registerCompareCommand(program: Command, io: CliIo): void {
   program
@@ -34,18 +32,24 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
     )
     .option(
       '--resamples <count>',
-      'bootstrap resamples for the confidence intervals',
+      'bootstrap resamples for the intervals against a run file (against card: they are exact)',
       parseIntegerOption('resamples', 10, 100_000),
       1000,
     )
-    .option('-s, --seed <seed>', 'bootstrap seed', parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER), 0)
+    .option(
+      '-s, --seed <seed>',
+      'bootstrap seed (against a run file)',
+      parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER),
+      0,
+    )
     .option('--json', 'print the comparison as one JSON object')
     .action((run: string, options: CompareCliOptions) => {
       const sessions = readRunFile(run).sessions;
       if (sessions.length === 0) throw new CliUsageError(`${run} holds no sessions`);
       const bootstrap = { resamples: options.resamples, seed: options.seed };
       if (isReferenceSetId(options.reference)) {
-        const result = compareToReferences(sessions, options.reference, bootstrap);
+        // Exact intervals and tests: the bootstrap options play no part against published numbers.
+        const result = compareToReferences(sessions, options.reference);
         io.stdout.write(
           options.json ? `${JSON.stringify(result)}\n` : `${formatReferenceComparison(result)}\n`,
         );

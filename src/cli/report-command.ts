@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { isTournamentFile, writeTournamentReport } from '../report/tournament-report.js';
 import { writeReport } from '../report/write-report.js';
-import { formatReferenceComparison } from '../simulation/metrics/references.js';
+import { formatReferenceComparison } from '../simulation/metrics/reference-format.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
 

@@ -42,6 +42,8 @@ export {
   ListingContextSchema,
   ParticipantProfileSchema,
 } from './listing-context.js';
+export type { CardFact, CardNumber, CardReading, CardSample, CardSubject } from './model-card.js';
+export { CARD_FACTS, CARD_MODELS, cardFact } from './model-card.js';
 export type {
   BuiltInProfileId,
   LabelVocabulary,

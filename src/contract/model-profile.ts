@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from './errors.js';
+import { cardFact } from './model-card.js';
 import { TimeUnitSchema } from './time-unit.js';
 import { SNAKE_CASE } from './turn-rules.js';
 
@@ -29,11 +30,13 @@ export type SamplingDefaults = z.infer<typeof SamplingDefaultsSchema>;
 /** Whether a statement about a model comes from its card (`known`) or is our working guess (`assumed`). */
 export const ProvenanceSchema = z.enum(['known', 'assumed']);
 
-/** Validates one statement of a profile, with its provenance. */
+/** Validates one statement of a profile, with its provenance and, for a card fact, the card's words. */
 export const ProfileFactSchema = z.strictObject({
   subject: z.string(),
   statement: z.string(),
   provenance: ProvenanceSchema,
+  /** The card's words the statement rests on, verbatim (built-in profiles take them from `CARD_FACTS`). */
+  quote: z.string().optional(),
 });
 /** One statement about a model, with whether it comes from its card (`known`) or is `assumed`. */
 export type ProfileFact = z.infer<typeof ProfileFactSchema>;
@@ -65,33 +68,70 @@ export const CARD_EXAMPLE_LABELS = [
   'invoke_compromise',
 ] as const;
 
-const SHARED_FACTS: ProfileFact[] = [
-  { subject: 'base', statement: 'Qwen3-4B with a LoRA fine-tune', provenance: 'known' },
-  {
-    subject: 'template',
-    statement: "trained with LLaMA-Factory's qwen3_nothink template: no thinking tokens",
-    provenance: 'known',
-  },
-  {
-    subject: 'sampling',
-    statement: 'evaluated at temperature 1.0 by rolling out whole sessions; greedy decoding loops',
-    provenance: 'known',
-  },
-  {
-    subject: 'labels',
-    statement: 'uses 20 strategy labels; the card names 5 of them; the full list is not public',
-    provenance: 'known',
-  },
-  {
-    subject: 'responseTimeUnit',
-    statement: 'the card does not state the unit of response_time; hours is our assumption',
-    provenance: 'assumed',
-  },
-  {
-    subject: 'prompt wording',
-    statement: 'the wording of the training prompt is not public; the default template is our own',
-    provenance: 'assumed',
-  },
+/** A statement the card makes about the model, resting on the card fact `factId`'s words. */
+function known(subject: string, statement: string, factId: string): ProfileFact {
+  return { subject, statement, provenance: 'known', quote: cardFact(factId).quote };
+}
+
+function assumed(subject: string, statement: string): ProfileFact {
+  return { subject, statement, provenance: 'assumed' };
+}
+
+/** Facts both profiles assume: the card states neither. */
+const ASSUMED_FACTS: ProfileFact[] = [
+  assumed('responseTimeUnit', 'the card does not state the unit of response_time; hours is our assumption'),
+  assumed(
+    'prompt wording',
+    'the wording of the training prompt is not public; the default template is our own',
+  ),
+];
+
+const FACTS_50K_EP3: ProfileFact[] = [
+  known('base', 'Qwen3-4B', 'base-model'),
+  known('fine-tune', 'a LoRA fine-tune, rank 64', 'lora-rank'),
+  known('checkpoint', 'checkpoint 9777, epoch 3 of 3', 'checkpoint'),
+  known('framework', 'trained with LLaMA Factory', 'framework'),
+  known('template', 'trained with the qwen3_nothink template: no thinking tokens in the loss', 'template'),
+  known(
+    'sampling',
+    'rolled out at temperature 1.0 for simulation; greedy decoding (T=0) produces degenerate loops',
+    'temperature',
+  ),
+  known(
+    'labels',
+    'uses 20 strategy labels; the card names 5 of them (4 in its list, invoke_compromise in its example turn); the full list is not public',
+    'labels',
+  ),
+  known('trainingData', '50k uniform sessions', 'training-data'),
+  known('use', 'best for population-representative macro simulation', 'best-use'),
+  known(
+    'dealRate',
+    'deal rate 38.2% in rollouts on 2,000 held-out sessions; the source sessions ~43%',
+    '50k-ep3-deal-rate',
+  ),
+  ...ASSUMED_FACTS,
+];
+
+const FACTS_MSG_SESSIONS_EP4: ProfileFact[] = [
+  known('trainingData', '14k message-only sessions', 'training-data'),
+  known('use', 'best for message strategy analysis', 'best-use'),
+  known('labels', 'M6 label calibration strong (94% directional)', 'label-calibration'),
+  known(
+    'dealRate',
+    'deal rate (sim) 45.2%; the card states neither the sessions it was measured on nor their number',
+    'msg-sessions-ep4-deal-rate',
+  ),
+  assumed(
+    'base',
+    'Qwen3-4B with a LoRA fine-tune, as its name says; the card states the base only for the 50k model',
+  ),
+  assumed('template', 'qwen3_nothink, as the 50k model; the card states the template only for the 50k model'),
+  assumed(
+    'sampling',
+    'temperature 1.0, as the card says for the 50k model’s rollouts; not stated for this model',
+  ),
+  assumed('label list', 'the 20 labels of the 50k model; not stated for this model'),
+  ...ASSUMED_FACTS,
 ];
 
 function builtIn(input: ModelProfileInput): ModelProfile {
@@ -103,29 +143,22 @@ export const MODEL_PROFILES = {
   'qwen3-4b-negotiation-50k-ep3': builtIn({
     id: 'qwen3-4b-negotiation-50k-ep3',
     description:
-      'Trained on 50k sessions for 3 epochs; the better of the two for population-level simulation (deal rate 38.2% against a source population of about 43%).',
+      'Trained on 50k uniform sessions, checkpoint of epoch 3 of 3; the card’s pick for population-representative macro simulation (deal rate 38.2% in simulated rollouts, source population ~43%).',
     labels: { kind: 'open', examples: [...CARD_EXAMPLE_LABELS] },
     responseTimeUnit: 'hours',
     template: 'qwen3_nothink',
     sampling: { temperature: 1.0 },
-    facts: [
-      ...SHARED_FACTS,
-      { subject: 'use', statement: 'best for population-level simulation', provenance: 'known' },
-      { subject: 'dealRate', statement: 'deal rate 38.2%; source population about 43%', provenance: 'known' },
-    ],
+    facts: FACTS_50K_EP3,
   }),
   'qwen3-4b-negotiation-msg-sessions-ep4': builtIn({
     id: 'qwen3-4b-negotiation-msg-sessions-ep4',
     description:
-      'Trained on sessions with messages for 4 epochs; the better of the two for message-strategy analysis.',
+      'Trained on 14k message-only sessions (the card’s sft-msg-sessions ep4); the card’s pick for message strategy analysis (deal rate (sim) 45.2%).',
     labels: { kind: 'open', examples: [...CARD_EXAMPLE_LABELS] },
     responseTimeUnit: 'hours',
     template: 'qwen3_nothink',
     sampling: { temperature: 1.0 },
-    facts: [
-      ...SHARED_FACTS,
-      { subject: 'use', statement: 'best for message-strategy analysis', provenance: 'known' },
-    ],
+    facts: FACTS_MSG_SESSIONS_EP4,
   }),
 } as const satisfies Record<string, ModelProfile>;
 

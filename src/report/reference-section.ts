@@ -1,8 +1,10 @@
 import {
+  formatPublishedSample,
   formatPublishedValue,
-  type ReferenceComparison,
+  referenceNotes,
   referenceVerdict,
-} from '../simulation/metrics/references.js';
+} from '../simulation/metrics/reference-format.js';
+import type { ReferenceComparison, ReferenceRow } from '../simulation/metrics/references.js';
 import { dataNumber, escapeHtml } from './html.js';
 
 const percent = (v: number) => `${(v * 100).toFixed(1)}%`;
@@ -13,8 +15,9 @@ const LEFT = 460;
 const RIGHT = 24;
 
 /**
- * One row per published value: the run's interval as a line with its estimate as a dot, the published
- * value as a diamond. A diamond on the line is a number the run is consistent with.
+ * One row per published value: the run's exact interval as a line with its estimate as a dot, the
+ * published value as a diamond coloured by the verdict (which also counts the card's own sample, so a
+ * diamond just off the line can still be consistent).
  */
 function forestPlot(comparison: ReferenceComparison): string {
   const rows = comparison.rows;
@@ -44,24 +47,40 @@ function forestPlot(comparison: ReferenceComparison): string {
     if (row.run !== null) parts.push(`<circle class="estimate" cx="${x(row.run)}" cy="${y}" r="4"/>`);
     const p = x(row.reference.value);
     parts.push(
-      `<path class="published ${row.inside ? 'inside' : 'outside'}" d="M${p} ${y - 7}L${p + 7} ${y}L${p} ${y + 7}L${p - 7} ${y}Z"><title>${escapeHtml(`published ${formatPublishedValue(row.reference)}`)}</title></path>`,
+      `<path class="published ${row.verdict}" d="M${p} ${y - 7}L${p + 7} ${y}L${p} ${y + 7}L${p - 7} ${y}Z"><title>${escapeHtml(`published ${formatPublishedValue(row.reference)}`)}</title></path>`,
     );
   });
   return `<svg class="forest" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="published values against the run's intervals">${parts.join('')}</svg>`;
 }
 
+/** The card's words, where they stand, and haggle's readings of them: the first cell of a row. */
+function describeRow(row: ReferenceRow): string {
+  const ref = row.reference;
+  const sample = ref.sample
+    ? `<br><span class="note">sample: ${ref.sample.sessions.toLocaleString('en-US')} sessions, “${escapeHtml(ref.sample.quote)}”${ref.sample.reading ? ` (haggle's reading: ${escapeHtml(ref.sample.reading)})` : ''}</span>`
+    : '<br><span class="note">sample: not stated by the card</span>';
+  const readings = ref.readings
+    .map(
+      (r) =>
+        `<br><span class="note">haggle's reading: ${escapeHtml(r.reading)}, because ${escapeHtml(r.why)}</span>`,
+    )
+    .join('');
+  return `${escapeHtml(ref.name)}${row.runModel ? ' <span class="tag">this run’s model</span>' : ''}<br><span class="note">the card: “${escapeHtml(ref.quote)}” (${escapeHtml(ref.where)}); ${escapeHtml(ref.measures)}</span>${sample}${readings}`;
+}
+
 /** The run beside a published reference set: a table and a forest plot. */
 export function renderReferenceSection(comparison: ReferenceComparison): string {
-  const level = `${Math.round(comparison.level * 100)}% CI`;
+  const level = `${Math.round(comparison.level * 100)}% CI (exact)`;
   const rows = comparison.rows.map((row) => {
-    const assumed = row.reference.assumed
-      ? `<br><span class="note">haggle's reading: ${escapeHtml(row.reference.assumed)}</span>`
-      : '';
-    return `<tr data-reference-row="${escapeHtml(row.reference.id)}" data-published="${row.reference.value}" data-run="${dataNumber(row.run)}" data-low="${dataNumber(row.ci?.[0] ?? null)}" data-high="${dataNumber(row.ci?.[1] ?? null)}" data-inside="${row.inside === null ? '' : String(row.inside)}"${row.runModel ? ' class="run-model"' : ''}><td>${escapeHtml(row.reference.name)}${row.runModel ? ' <span class="tag">this run’s model</span>' : ''}<br><span class="note">source: “${escapeHtml(row.reference.quote)}”</span>${assumed}</td><td>${escapeHtml(formatPublishedValue(row.reference))}</td><td>${row.run === null ? '–' : percent(row.run)}</td><td>${row.ci ? `${percent(row.ci[0])} – ${percent(row.ci[1])}` : '–'}</td><td>${row.n}</td><td class="verdict ${row.inside === null ? '' : row.inside ? 'inside' : 'outside'}">${escapeHtml(referenceVerdict(row))}</td></tr>`;
+    return `<tr data-reference-row="${escapeHtml(row.reference.id)}" data-published="${row.reference.value}" data-run="${dataNumber(row.run)}" data-low="${dataNumber(row.ci?.[0] ?? null)}" data-high="${dataNumber(row.ci?.[1] ?? null)}" data-verdict="${row.verdict}" data-method="${row.method}"${row.runModel ? ' class="run-model"' : ''}><td>${describeRow(row)}</td><td>${escapeHtml(formatPublishedValue(row.reference))}</td><td>${escapeHtml(formatPublishedSample(row.reference))}</td><td>${row.run === null ? '–' : percent(row.run)}</td><td>${row.ci ? `${percent(row.ci[0])} – ${percent(row.ci[1])}` : '–'}</td><td>${row.n}</td><td class="verdict ${row.verdict}">${escapeHtml(referenceVerdict(row))}</td></tr>`;
   });
   const { total, finished } = comparison.sessions;
+  const notes = referenceNotes(comparison)
+    .map((note) => `<p class="note">${escapeHtml(note)}</p>`)
+    .join('\n');
   return `<p class="note">${escapeHtml(comparison.set.title)} (<code>${escapeHtml(comparison.set.id)}</code>). Source: ${escapeHtml(comparison.set.source)}.</p>
-<table class="metrics references" data-table="references"><thead><tr><th>published value</th><th>published</th><th>this run</th><th>${level}</th><th>n</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<figure class="chart" data-chart="references"><figcaption>Published values (diamonds) against this run's estimates (dots) and ${level} (lines)</figcaption>${forestPlot(comparison)}</figure>
-<p class="note">The run: ${finished} of ${total} sessions finished (errored and aborted ones are left out of these rates). Intervals: percentile bootstrap over sessions, ${comparison.resamples} resamples, seed ${comparison.seed}. A published value inside the interval is one this run is consistent with; the published numbers' own uncertainty is not stated, so they are taken as exact.</p>`;
+<table class="metrics references" data-table="references"><thead><tr><th>card value</th><th>card</th><th>card n</th><th>this run</th><th>${level}</th><th>n</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<figure class="chart" data-chart="references"><figcaption>Published values (diamonds, coloured by verdict) against this run's estimates (dots) and ${level} (lines)</figcaption>${forestPlot(comparison)}</figure>
+<p class="note">The run: ${finished} of ${total} sessions finished (errored and aborted ones are left out of these rates).</p>
+${notes}`;
 }

@@ -136,7 +136,9 @@ export function buildReportData(input: ReportInput): ReportData {
     title: input.title ?? (reference ? `${run.name} against ${reference.name}` : run.name),
     run: figures(run, bootstrap),
     reference: reference ? figures(reference, bootstrap) : undefined,
-    published: input.published ? compareToReferences(run.sessions, input.published, bootstrap) : undefined,
+    published: input.published
+      ? compareToReferences(run.sessions, input.published, { level: bootstrap.level ?? 0.95 })
+      : undefined,
     transcripts: sample.map((session) => sessionTranscript(session)),
     transcriptSeed,
     comparison: reference

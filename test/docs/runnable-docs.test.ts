@@ -10,7 +10,7 @@ import { type DocBlock, docFiles, readDocBlocks } from './doc-blocks.js';
 // bin/haggle.js), each doc file in its own scratch folder, block after block, so a later block may use
 // the files an earlier one wrote. TypeScript blocks are type-checked together (one tsc run) with
 // 'haggle' resolved through the package's exports; those followed by a `text output` block are also
-// run (from the sources, through tsx), and must print exactly that. Every sh or ts block is either runnable or says why
+// run (from the sources, through tsx), and must print exactly that, as must a shell block followed by one. Every sh or ts block is either runnable or says why
 // not in a `<!-- not runnable: … -->` comment above it. The marker is documented in docs/testing.md.
 
 const run = promisify(execFile);
@@ -54,7 +54,7 @@ describe.concurrent('runnable docs', () => {
   // One scratch folder per doc file; its shell blocks in order.
   const shellFiles = [...new Set(blocks.filter(isRunnableShell).map((block) => block.file))];
   it.each(shellFiles)(
-    '%s: its runnable shell blocks exit 0 against the built CLI',
+    '%s: its runnable shell blocks exit 0 against the built CLI and print their text output',
     async (file) => {
       const dir = join(scratch, file.replace(/[/.]/g, '_'));
       mkdirSync(dir, { recursive: true });
@@ -65,17 +65,24 @@ describe.concurrent('runnable docs', () => {
 }
 ${block.code}
 `;
+        let stdout = '';
         const result = await run('bash', ['-euo', 'pipefail', '-c', script], {
           cwd: dir,
           timeout: 60_000,
           env: { ...process.env, NO_COLOR: '1' },
         }).then(
-          () => undefined,
+          (done) => {
+            stdout = done.stdout;
+            return undefined;
+          },
           (error: { code?: number; stderr?: string }) => error,
         );
         expect(result, `${where(block)} failed (exit ${result?.code}): ${result?.stderr?.slice(-2000)}`).toBe(
           undefined,
         );
+        // A `text output` block after a shell block is what its commands print on stdout, exactly.
+        const output = expectedOutput(block);
+        if (output !== undefined) expect(stdout.trimEnd(), `${where(block)} printed`).toBe(output.trimEnd());
       }
     },
     120_000,

@@ -194,8 +194,8 @@ describe('the HTML report in headless Chromium', () => {
       await page.setViewportSize({ width: 1400, height: 900 });
       await page.goto(pathToFileURL(cardHtmlPath).href);
 
-      // Published references: each row's verdict agrees with its own interval, and the numbers are the run's.
-      const expected = compareToReferences(llmLike, 'card:qwen3-4b-negotiation-50k-ep3', { resamples: 200 });
+      // Published references: each row's verdict and exact interval are the comparison's, the numbers the run's.
+      const expected = compareToReferences(llmLike, 'card:qwen3-4b-negotiation-50k-ep3');
       const rows = await page.locator('tr[data-reference-row]').evaluateAll((trs) =>
         trs.map((tr) => ({
           id: tr.getAttribute('data-reference-row'),
@@ -203,14 +203,18 @@ describe('the HTML report in headless Chromium', () => {
           run: Number(tr.getAttribute('data-run')),
           low: Number(tr.getAttribute('data-low')),
           high: Number(tr.getAttribute('data-high')),
-          inside: tr.getAttribute('data-inside'),
+          verdict: tr.getAttribute('data-verdict'),
+          cell: tr.querySelector('td.verdict')?.textContent ?? '',
         })),
       );
       expect(rows.map((r) => r.id)).toEqual(expected.rows.map((r) => r.reference.id));
       expect(rows.map((r) => r.published)).toEqual([0.43, 0.382, 0.34, 0.452, 0.03]);
       for (const [i, row] of rows.entries()) {
         expect(row.run).toBe(expected.rows[i]?.run);
-        expect(row.inside).toBe(String(row.published >= row.low && row.published <= row.high));
+        expect([row.low, row.high]).toEqual(expected.rows[i]?.ci);
+        expect(row.high).toBeGreaterThan(row.low); // exact intervals are never zero-width
+        expect(row.verdict).toBe(expected.rows[i]?.verdict);
+        expect(row.cell).toMatch(/^(consistent|inconsistent|too few sessions to tell)/);
       }
       expect(await page.locator('figure[data-chart="references"] path.published').count()).toBe(5);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/contract/errors.js';
-import { DEFAULT_MODEL_PROFILE, MODEL_PROFILES } from '../../src/contract/model-profile.js';
+import { CARD_FACTS } from '../../src/contract/model-card.js';
 import {
   CARD_REFERENCE_SET,
   compareToReferences,
@@ -44,71 +44,135 @@ function session(
   };
 }
 
+/** `n` finished sessions, the first `deals` of them deals and the first `messages` with a message. */
+function counted(n: number, deals: number, messages = 0, profile?: string): SessionResult[] {
+  return Array.from({ length: n }, (_, i) => session(i, i < deals, i < messages, undefined, profile));
+}
+
+const rowOf = (sessions: SessionResult[], id: string) =>
+  compareToReferences(sessions, CARD_REFERENCE_SET).rows.find((r) => r.reference.id === id);
+
 describe('published references', () => {
-  it("the card's numbers are the ones the built-in profiles quote", () => {
-    const facts = MODEL_PROFILES['qwen3-4b-negotiation-50k-ep3'].facts.map((f) => f.statement).join(' ');
-    for (const value of CARD_REFERENCE_SET.values.filter(
-      (v) => v.quote === 'deal rate 38.2%; source population about 43%',
-    )) {
-      expect(facts).toContain(value.quote);
-    }
-    expect(DEFAULT_MODEL_PROFILE.description).toContain('38.2%');
-    expect(CARD_REFERENCE_SET.values.map((v) => [v.id, v.value])).toEqual([
-      ['population-deal-rate', 0.43],
-      ['50k-ep3-deal-rate', 0.382],
-      ['50k-epoch-4-deal-rate', 0.34],
-      ['msg-sessions-ep4-deal-rate-message-sessions', 0.452],
-      ['population-message-session-share', 0.03],
+  it("are the card's numbers, each a fact of the card table with its words, place and sample", () => {
+    expect(CARD_REFERENCE_SET.values.map((v) => [v.id, v.value, v.written, v.statistic])).toEqual([
+      ['population-deal-rate', 0.43, '~43%', 'deal-rate'],
+      ['50k-ep3-deal-rate', 0.382, '38.2%', 'deal-rate'],
+      ['50k-epoch-4-deal-rate', 0.34, '34.0%', 'deal-rate'],
+      // 45.2% is the msg-sessions model's simulated deal rate, over all its sessions: the card defines
+      // no deal rate "on message sessions".
+      ['msg-sessions-ep4-deal-rate', 0.452, '45.2%', 'deal-rate'],
+      ['population-message-share', 0.03, '~3%', 'message-session-share'],
     ]);
+    for (const value of CARD_REFERENCE_SET.values) {
+      const fact = CARD_FACTS.find((f) => f.id === value.id);
+      expect(value.quote).toBe(fact?.quote);
+      expect(value.quote).toContain(value.written);
+    }
+    const sampleOf = (id: string) => CARD_REFERENCE_SET.values.find((v) => v.id === id)?.sample;
+    expect(sampleOf('50k-ep3-deal-rate')).toMatchObject({ sessions: 2000 });
+    expect(sampleOf('50k-ep3-deal-rate')?.reading).toBeUndefined();
+    expect(sampleOf('50k-epoch-4-deal-rate')?.reading).toMatch(/gives no sample/);
+    expect(sampleOf('msg-sessions-ep4-deal-rate')).toBeUndefined();
     expect(resolveReferenceSet('card:qwen3-4b-negotiation-msg-sessions-ep4')).toBe(CARD_REFERENCE_SET);
     expect(() => resolveReferenceSet('card:gpt')).toThrow(InvalidInputError);
     expect(() => resolveReferenceSet('card:gpt')).toThrow(/known sets: card:qwen3-4b-negotiation-50k-ep3/);
   });
 
-  it('estimates each statistic over the right sessions, leaves errors out, and says inside or outside', () => {
-    // 100 finished sessions: 40 deals; 10 message sessions, 6 of them deals; and 20 errored sessions.
-    const sessions: SessionResult[] = [];
-    for (let i = 0; i < 100; i++) sessions.push(session(i, i < 40, i < 6 || (i >= 90 && i < 94)));
-    for (let i = 100; i < 120; i++) sessions.push(session(i, false, true, 'error'));
-    const result = compareToReferences(sessions, 'card:qwen3-4b-negotiation-50k-ep3', {
-      resamples: 400,
-      seed: 3,
+  it('3 deals of 19 sessions: too few to tell about 38.2% and 34.0%, with an exact interval', () => {
+    const sessions = counted(19, 3);
+    const card = rowOf(sessions, '50k-ep3-deal-rate');
+    expect(card).toMatchObject({
+      successes: 3,
+      n: 19,
+      verdict: 'too-few',
+      method: 'fisher-exact',
+      needed: 2268,
     });
-    const row = (id: string) => result.rows.find((r) => r.reference.id === id);
-    expect(result.sessions).toEqual({ total: 120, finished: 100 });
-
-    const population = row('population-deal-rate');
-    expect(population?.run).toBe(0.4);
-    expect(population?.n).toBe(100);
-    expect(population?.inside).toBe(true); // 43% within a 95% interval around 40% of 100
-    // The metric agrees: errors are no no-deals anywhere.
-    expect(dealRate(sessions)).toBeCloseTo(population?.run as number);
-
-    const messages = row('msg-sessions-ep4-deal-rate-message-sessions');
-    expect(messages?.n).toBe(10);
-    expect(messages?.run).toBe(0.6);
-
-    const share = row('population-message-session-share');
-    expect(share?.run).toBe(0.1);
-    expect(share?.ci?.[0]).toBeGreaterThan(0.03);
-    expect(share?.inside).toBe(false);
-
-    // The 50k-ep3 row is marked as the run's model; the msg-sessions model's row is not.
-    expect(row('50k-ep3-deal-rate')?.runModel).toBe(true);
-    expect(messages?.runModel).toBe(false);
-
-    const text = formatReferenceComparison(result);
-    expect(text).toContain('source population: deal rate');
-    expect(text).toContain('about 43%');
-    expect(text).toMatch(/share of message sessions\s+about 3%\s+10\.0%.*outside the interval/);
-    expect(text).toContain('100 of 120 sessions finished');
+    // Clopper-Pearson [3.4%, 39.6%], where the bootstrap gave [0.0%, 31.7%] and called 38.2% outside.
+    expect(card?.ci?.[0]).toBeCloseTo(0.0338, 4);
+    expect(card?.ci?.[1]).toBeCloseTo(0.3958, 4);
+    expect(card?.pValue).toBeCloseTo(0.0561, 4);
+    expect(rowOf(sessions, '50k-epoch-4-deal-rate')?.verdict).toBe('too-few');
+    // "~43%" is out of reach of [3.4%, 39.6%] however it was rounded.
+    expect(rowOf(sessions, 'population-deal-rate')?.verdict).toBe('inconsistent');
   });
 
-  it('a run without message sessions says so instead of inventing a rate', () => {
-    const sessions = Array.from({ length: 30 }, (_, i) => session(i, i % 2 === 0, false));
-    const row = compareToReferences(sessions, CARD_REFERENCE_SET, { resamples: 100 }).rows.find(
-      (r) => r.reference.statistic === 'deal-rate-message-sessions',
+  it('19 of 19 sessions with a message: an interval of non-zero width, and inconsistent with ~3%', () => {
+    const share = rowOf(counted(19, 3, 19), 'population-message-share');
+    expect(share?.run).toBe(1);
+    expect(share?.ci?.[0]).toBeCloseTo(0.8235, 4);
+    expect(share?.ci?.[1]).toBe(1);
+    expect(share).toMatchObject({ verdict: 'inconsistent', method: 'rounding-range', range: [0.025, 0.035] });
+  });
+
+  it('"~43%" is the range its rounding allows: 42.2% of 20,000 is consistent, 41.0% is not', () => {
+    const near = rowOf(counted(20_000, 8440), 'population-deal-rate');
+    expect(near?.ci?.[1]).toBeGreaterThan(0.425); // [41.5%, 42.9%] reaches [42.5%, 43.5%)
+    expect(near).toMatchObject({ verdict: 'consistent', method: 'rounding-range' });
+    expect(near?.range?.[0]).toBeCloseTo(0.425, 10);
+    expect(near?.range?.[1]).toBeCloseTo(0.435, 10);
+    expect(rowOf(counted(20_000, 8600), 'population-deal-rate')?.verdict).toBe('consistent');
+    expect(rowOf(counted(20_000, 8200), 'population-deal-rate')?.verdict).toBe('inconsistent');
+    // The same 42.2% from 500 sessions cannot tell 2 pp: too few, not consistent.
+    expect(rowOf(counted(500, 211), 'population-deal-rate')).toMatchObject({
+      verdict: 'too-few',
+      needed: 2354,
+    });
+  });
+
+  it("a sample on both sides: 30% of 2,000 is inconsistent with the card's 38.2% of 2,000", () => {
+    const row = rowOf(counted(2000, 600), '50k-ep3-deal-rate');
+    expect(row).toMatchObject({ verdict: 'inconsistent', method: 'fisher-exact' });
+    expect(row?.pValue).toBeLessThan(1e-6);
+    // 38.0% of 3,000: within the noise of both samples, and enough sessions to tell 2 pp.
+    expect(rowOf(counted(3000, 1140), '50k-ep3-deal-rate')?.verdict).toBe('consistent');
+  });
+
+  it('45.2% has no sample on the card: taken as exact, against the run’s exact interval', () => {
+    const row = rowOf(
+      counted(3000, 1356, 0, 'qwen3-4b-negotiation-msg-sessions-ep4'),
+      'msg-sessions-ep4-deal-rate',
     );
-    expect(row).toMatchObject({ run: null, ci: null, n: 0, inside: null });
+    expect(row).toMatchObject({
+      verdict: 'consistent',
+      method: 'exact-interval',
+      pValue: null,
+      runModel: true,
+    });
+    expect(rowOf(counted(3000, 1200), 'msg-sessions-ep4-deal-rate')?.verdict).toBe('inconsistent');
+  });
+
+  it('leaves errored sessions out, marks the run’s model, and a run without sessions is too few', () => {
+    const sessions = [...counted(100, 40, 10)];
+    for (let i = 100; i < 120; i++) sessions.push(session(i, false, true, 'error'));
+    const result = compareToReferences(sessions, 'card:qwen3-4b-negotiation-50k-ep3');
+    expect(result.sessions).toEqual({ total: 120, finished: 100 });
+    const population = result.rows.find((r) => r.reference.id === 'population-deal-rate');
+    expect(population?.run).toBe(0.4);
+    expect(dealRate(sessions)).toBeCloseTo(population?.run as number);
+    expect(result.rows.find((r) => r.reference.id === 'population-message-share')?.run).toBe(0.1);
+    expect(result.rows.find((r) => r.reference.id === '50k-ep3-deal-rate')?.runModel).toBe(true);
+    expect(result.rows.find((r) => r.reference.id === 'msg-sessions-ep4-deal-rate')?.runModel).toBe(false);
+
+    const errorsOnly = compareToReferences([session(0, false, false, 'error')], CARD_REFERENCE_SET);
+    for (const row of errorsOnly.rows)
+      expect(row).toMatchObject({ run: null, ci: null, n: 0, verdict: 'too-few' });
+    expect(() => compareToReferences(sessions, CARD_REFERENCE_SET, { level: 1 })).toThrow(InvalidInputError);
+  });
+
+  it("prints the verdicts, the card's words and that the run is not the card's sessions", () => {
+    const text = formatReferenceComparison(compareToReferences(counted(19, 3), CARD_REFERENCE_SET));
+    expect(text).toMatch(
+      /qwen3-4b-negotiation-50k-ep3: deal rate.*38\.2%\s+2,000\s+15\.8%\s+\[3\.4%, 39\.6%\]\s+19\s+too few sessions to tell \(19 of 2,268 needed, p = 0\.056\)/,
+    );
+    expect(text).toContain('“| Deal rate | ~43% | 38.2% | −4.8 pp |”');
+    expect(text).toContain('2,000 held-out sessions from the 200k uniform pool');
+    expect(text).toMatch(
+      /haggle's synthetic listings is another population than those held-out eBay sessions/,
+    );
+    expect(text).toContain(
+      '“Evaluated on eBay negotiation data; behavior on other negotiation domains is untested.”',
+    );
+    expect(text).not.toMatch(/on (message|msg) sessions/);
   });
 });

@@ -18,20 +18,27 @@ export { hasMessage, MESSAGE_SESSION_RATE_METRIC, messageSessionRate } from './m
 export type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
 export type { HistogramBin, PriceRatioHistogramOptions } from './price-ratios.js';
 export { priceRatioHistogram } from './price-ratios.js';
+export { clopperPearson, fisherExactTest, sessionsToTell } from './proportion-tests.js';
 export type {
   PublishedValue,
   ReferenceSet,
   ReferenceStatistic,
 } from './published-references.js';
 export { CARD_REFERENCE_SET, REFERENCE_SETS } from './published-references.js';
-export type { ReferenceComparison, ReferenceRow } from './references.js';
 export {
-  compareToReferences,
+  formatPublishedSample,
   formatPublishedValue,
   formatReferenceComparison,
+  referenceNotes,
+  referenceVerdict,
+} from './reference-format.js';
+export type { Verdict, VerdictMethod, VerdictResult } from './reference-verdict.js';
+export { judgeReference, TELL_DIFFERENCE, verdictMethod } from './reference-verdict.js';
+export type { ReferenceComparison, ReferenceOptions, ReferenceRow } from './references.js';
+export {
+  compareToReferences,
   isMessageSession,
   isReferenceSetId,
-  referenceVerdict,
   resolveReferenceSet,
 } from './references.js';
 export type { SegmentRow } from './segments.js';

@@ -18,8 +18,8 @@ export function hasMessage(result: SessionResult): boolean {
 
 /**
  * Message session rate: the share of sessions with at least one message, over sessions that did not
- * fail; null when none counts. The model card reports it for its population (about 3%: about 1,500 of
- * 50,000 sessions) and compares its two models on message sessions.
+ * fail; null when none counts. The model card gives it for its training data (~3%: ~1,500 of 50,000
+ * sessions, fact `population-message-share` of CARD_FACTS) and a "Message rate" per model.
  */
 export function messageSessionRate(sessions: readonly SessionResult[]): number | null {
   const counted = sessions.filter(isFinished);

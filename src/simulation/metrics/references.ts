@@ -1,38 +1,54 @@
 import { InvalidInputError } from '../../contract/errors.js';
-import { deriveSeed } from '../../internal/random.js';
+import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
-import { type BootstrapOptions, bootstrapCi, resolveBootstrapOptions } from './bootstrap.js';
+import { hasMessage } from './message-sessions.js';
+import { clopperPearson } from './proportion-tests.js';
 import {
   type PublishedValue,
   REFERENCE_SETS,
   type ReferenceSet,
   type ReferenceStatistic,
 } from './published-references.js';
+import { judgeReference, type Verdict, type VerdictMethod } from './reference-verdict.js';
 
-/** One published value beside the run's own estimate of the same statistic. */
+/** One published value beside the run's own estimate of the same statistic, with a verdict. */
 export interface ReferenceRow {
   reference: PublishedValue;
   /** The run's value of `reference.statistic`; null when no session qualifies. */
   run: number | null;
-  /** Its percentile bootstrap interval at the comparison's level; null when it cannot be drawn. */
-  ci: [number, number] | null;
-  /** Sessions the run's value stands on (finished ones, or finished message sessions). */
+  /** The sessions that count as a success (deals, message sessions) of `n`. */
+  successes: number;
+  /** Sessions the run's value stands on: the finished ones. */
   n: number;
-  /** Whether the published value lies inside the run's interval; null without an interval. */
-  inside: boolean | null;
+  /** The run's Clopper-Pearson interval at the comparison's level; null when n is 0. */
+  ci: [number, number] | null;
+  /** `consistent`, `inconsistent` or `too-few` (too few sessions to tell a 2 pp difference). */
+  verdict: Verdict;
+  /** How the verdict was reached (see `VerdictMethod`). */
+  method: VerdictMethod;
+  /** With `fisher-exact`: the test's two-sided p-value. */
+  pValue: number | null;
+  /** With `rounding-range`: the values the card's rounding allows, [low, high). */
+  range: [number, number] | null;
+  /** Sessions a run needs to tell a 2 pp difference from this value. */
+  needed: number;
   /** The row is about the model this run's negotiators use (by profile id). */
   runModel: boolean;
 }
 
 /** A run set beside a published reference set, value by value. */
 export interface ReferenceComparison {
-  set: { id: string; title: string; source: string };
+  set: { id: string; title: string; source: string; population: string; domain: string };
   /** Sessions in the run, and how many of them finished (errored and aborted ones are left out). */
   sessions: { total: number; finished: number };
-  resamples: number;
-  seed: number;
   level: number;
   rows: ReferenceRow[];
+}
+
+/** Options of `compareToReferences`; bootstrap settings passed here are ignored (every interval is exact). */
+export interface ReferenceOptions {
+  /** Confidence level of the intervals and tests. Default 0.95. */
+  level?: number;
 }
 
 /** Whether a `--reference` value names a published set (`card:...`) rather than a run file. */
@@ -50,27 +66,18 @@ export function resolveReferenceSet(id: string): ReferenceSet {
   ]);
 }
 
-/** A session that ran to an end of its own: not cut by an error or an abort. */
-function finished(session: SessionResult): boolean {
-  return session.outcome.reason !== 'error' && session.outcome.reason !== 'aborted';
-}
+/**
+ * @deprecated Use `hasMessage`: the one definition of a message session (a turn that broke no rule
+ * carries a non-empty message).
+ */
+export const isMessageSession: (session: SessionResult) => boolean = hasMessage;
 
-/** Some turn carries a non-empty message (see the set's note on what a "message session" is). */
-export function isMessageSession(session: SessionResult): boolean {
-  return session.turns.some((t) => !t.violation && t.turn.message.trim() !== '');
-}
-
-/** [numerator, denominator] of one session for a statistic; denominator 0 leaves the session out. */
-function contribution(statistic: ReferenceStatistic, session: SessionResult): [number, number] {
-  if (!finished(session)) return [0, 0];
-  const deal = session.outcome.status === 'deal' ? 1 : 0;
+function isSuccess(statistic: ReferenceStatistic, session: SessionResult): boolean {
   switch (statistic) {
     case 'deal-rate':
-      return [deal, 1];
-    case 'deal-rate-message-sessions':
-      return isMessageSession(session) ? [deal, 1] : [0, 0];
+      return session.outcome.status === 'deal';
     case 'message-session-share':
-      return [isMessageSession(session) ? 1 : 0, 1];
+      return hasMessage(session);
   }
 }
 
@@ -84,90 +91,52 @@ function profilesOf(sessions: readonly SessionResult[]): Set<string> {
   return profiles;
 }
 
+function checkLevel(level: number): void {
+  if (!(level > 0 && level < 1))
+    throw new InvalidInputError('ReferenceOptions', [
+      { path: 'level', message: `must lie strictly between 0 and 1, got ${level}` },
+    ]);
+}
+
 /**
- * Sets a run beside a published set: for each value, the run's estimate of the same statistic with
- * its percentile bootstrap interval (sessions resampled; seeded), and whether the published value lies
- * inside it. Inside means the run is consistent with the number at that level; outside means the run
- * differs by more than its own sampling noise explains (the published value's own uncertainty is not
- * known, so it is taken as exact).
+ * Sets a run beside a published set: for each value, the run's share of finished sessions with its
+ * exact (Clopper-Pearson) interval, and a verdict that counts the published value's own uncertainty
+ * as far as the card states it (see `judgeReference`). Deterministic: no resampling.
  */
 export function compareToReferences(
   sessions: readonly SessionResult[],
   set: ReferenceSet | string,
-  options: BootstrapOptions = {},
+  options: ReferenceOptions = {},
 ): ReferenceComparison {
   const resolved = typeof set === 'string' ? resolveReferenceSet(set) : set;
-  const { resamples, seed, level } = resolveBootstrapOptions(options);
+  const level = options.level ?? 0.95;
+  checkLevel(level);
+  const finished = sessions.filter(isFinished);
   const profiles = profilesOf(sessions);
   const rows = resolved.values.map((reference): ReferenceRow => {
-    const pairs = sessions
-      .map((session) => contribution(reference.statistic, session))
-      .filter(([, denominator]) => denominator > 0);
-    // The metrics table's stream (deriveSeed(seed, 0)): over the same sessions, the deal rate's interval
-    // here is the one the table shows.
-    const { value, ci } = bootstrapCi(pairs, { resamples, seed: deriveSeed(seed, 0), level });
+    const n = finished.length;
+    const successes = finished.filter((s) => isSuccess(reference.statistic, s)).length;
+    const judged = judgeReference(successes, n, reference, level);
     return {
       reference,
-      run: value,
-      ci,
-      n: pairs.length,
-      inside: ci === null ? null : reference.value >= ci[0] && reference.value <= ci[1],
+      run: n === 0 ? null : successes / n,
+      successes,
+      n,
+      ci: n === 0 ? null : clopperPearson(successes, n, level),
+      ...judged,
       runModel: reference.profile !== undefined && profiles.has(reference.profile),
     };
   });
   return {
-    set: { id: resolved.id, title: resolved.title, source: resolved.source },
-    sessions: { total: sessions.length, finished: sessions.filter(finished).length },
-    resamples,
-    seed,
+    set: {
+      id: resolved.id,
+      title: resolved.title,
+      source: resolved.source,
+      population: resolved.population,
+      domain: resolved.domain,
+    },
+    sessions: { total: sessions.length, finished: finished.length },
     level,
     rows,
   };
-}
-
-const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
-
-/** How a published value reads: `about 43%` (as precise as the source), `38.2%`. */
-export function formatPublishedValue(reference: PublishedValue): string {
-  return reference.approximate ? `about ${Math.round(reference.value * 100)}%` : percent(reference.value);
-}
-
-/** What the row says about the run: inside or outside the interval, or why it cannot say. */
-export function referenceVerdict(row: ReferenceRow): string {
-  if (row.n === 0) return 'no sessions to compare';
-  if (row.inside === null) return 'too few sessions for an interval';
-  return row.inside ? 'inside the interval' : 'outside the interval';
-}
-
-/** The comparison as an aligned text table (the terminal twin of the report's section). */
-export function formatReferenceComparison(comparison: ReferenceComparison): string {
-  const level = `${Math.round(comparison.level * 100)}% CI`;
-  const header = ['published value', 'published', 'this run', level, 'n', 'verdict'];
-  const rows = comparison.rows.map((row) => [
-    `${row.reference.name}${row.runModel ? ' (this run’s model)' : ''}`,
-    formatPublishedValue(row.reference),
-    row.run === null ? '–' : percent(row.run),
-    row.ci === null ? '–' : `[${percent(row.ci[0])}, ${percent(row.ci[1])}]`,
-    String(row.n),
-    referenceVerdict(row),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) =>
-        i === 0 || i === cells.length - 1
-          ? cell.padEnd(widths[i] as number)
-          : cell.padStart(widths[i] as number),
-      )
-      .join('  ')
-      .trimEnd();
-  const { total, finished: done } = comparison.sessions;
-  return [
-    `${comparison.set.title} (${comparison.set.id})`,
-    line(header),
-    ...rows.map(line),
-    `Run: ${done} of ${total} sessions finished (errored and aborted ones are left out of every rate). ` +
-      `Intervals: percentile bootstrap over sessions, ${comparison.resamples} resamples, seed ${comparison.seed}.`,
-    `Source: ${comparison.set.source}.`,
-  ].join('\n');
 }
