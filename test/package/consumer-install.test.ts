@@ -10,7 +10,15 @@
 //
 // Needs dist/ built (`npm test` builds before the unit tests; alone: `npm run build` first).
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -95,11 +103,14 @@ describe('the packed tarball installed into a fresh project with onnxruntime-nod
     ).stdout.trim();
 
     // Packed as `npm publish` packs it (prepack and postpack run), from the dist/ already built.
-    const packed = await run('npm', ['pack', '--json', '--pack-destination', consumer], {
+    const packDir = join(work, 'pack');
+    mkdirSync(packDir);
+    await run('npm', ['pack', '--pack-destination', packDir], {
       cwd: repoRoot,
       env: { ...repoEnv, HAGGLE_PACK_PREBUILT: '1' },
     });
-    const [{ filename }] = JSON.parse(packed.stdout) as [{ filename: string }];
+    const [filename] = readdirSync(packDir).filter((name) => name.endsWith('.tgz')) as [string];
+    renameSync(join(packDir, filename), join(consumer, filename));
     const tarballManifest = JSON.parse(
       (
         await run('tar', ['-xzOf', join(consumer, filename), 'package/package.json'], {
