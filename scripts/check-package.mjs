@@ -1,6 +1,7 @@
 // Package hygiene, run by `npm test` after the build: the published shape must work for every user.
 // 1. publint: the exports map, files and fields are consistent.
-// 2. @arethetypeswrong/cli: types resolve correctly for ESM and CommonJS consumers.
+// 2. The packed tarball: its package.json has no scripts (npm 11 would ask a consumer to approve
+//    `prepare`), and @arethetypeswrong/cli finds its types under node10, node16 and bundler.
 // 3. Smoke tests: the built package loads by name with `import` and with `require` (Node resolves a
 //    package's own name through its exports map), every subpath included, and the `haggle` bin runs.
 // 4. The main entry outside Node: a browser bundler (esbuild, platform browser) and Deno resolve
@@ -31,10 +32,33 @@ async function step(name, fn) {
 
 await step('publint', () => run(bin('publint'), ['--strict']).trim().split('\n').pop());
 
+// One tarball for the checks of the published shape, packed as `npm publish` packs (prepack and
+// postpack run), from the dist/ that `npm test` has just built.
+const packDir = mkdtempSync(join(tmpdir(), 'haggle-pack-'));
+process.on('exit', () => rmSync(packDir, { recursive: true, force: true }));
+const manifestBefore = readFileSync(join(root, 'package.json'), 'utf8');
+const [{ filename: tarballName }] = JSON.parse(
+  run('npm', ['pack', '--json', '--pack-destination', packDir], {
+    env: { ...process.env, HAGGLE_PACK_PREBUILT: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }),
+);
+const tarball = join(packDir, tarballName);
+
+await step('packed package.json has no scripts; the repository one is put back', () => {
+  const packed = JSON.parse(run('tar', ['-xzOf', tarball, 'package/package.json']));
+  // npm 11 asks a consumer to approve `prepare` of a .tgz or git source; no script is needed there.
+  if ('scripts' in packed)
+    throw new Error(`the tarball's package.json has scripts: ${Object.keys(packed.scripts)}`);
+  if (readFileSync(join(root, 'package.json'), 'utf8') !== manifestBefore)
+    throw new Error('package.json differs after npm pack (postpack did not restore it)');
+  return tarballName;
+});
+
 await step('arethetypeswrong', () => {
-  // node16 profile: every `exports` condition for ESM and CJS; node10 cannot see subpath exports at all.
-  run(bin('attw'), ['--pack', '.', '--profile', 'node16', '--format', 'table-flipped']);
-  return 'no problems';
+  // strict profile: node10 (typesVersions maps every subpath), node16 from CJS and ESM, bundler.
+  run(bin('attw'), [tarball, '--profile', 'strict', '--format', 'table-flipped']);
+  return 'no problems under node10, node16 (CJS, ESM) and bundler';
 });
 
 const expectedExports = [
