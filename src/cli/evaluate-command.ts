@@ -86,6 +86,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       const tournament = evaluateTournament(options, command, signal);
       const out = tournament.out;
       const run = runTournament(tournament);
+      run.on('note', ({ message }) => io.stderr.write(`haggle: note: ${message}\n`));
       const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
       let progress = { completed: 0, total: 0 };
       run.on('progress', (p) => {
