@@ -1,6 +1,6 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
@@ -155,6 +155,29 @@ describe(`two writers on one run file, started together (${TRIALS} trials each)`
         const run = readRunFile(out);
         const seed = writer.stderr.includes('-s 5') ? 5 : 9;
         expect(run.header?.seed).toBe(seed);
+      }
+    },
+    60_000 + TRIALS * 30_000,
+  );
+
+  it(
+    'a stale lock found by both at once: one takes it over (with a note), the other exits 2 naming it',
+    async () => {
+      for (let trial = 0; trial < TRIALS; trial++) {
+        const out = join(dir, `stale-${trial}.jsonl`);
+        copyFileSync(partial, out);
+        const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+        const dead = Number(String(gone.stdout));
+        writeFileSync(
+          `${out}.lock`,
+          `${JSON.stringify({ pid: dead, host: hostname(), started: '2026-01-02T03:04:05.000Z', nonce: 'x' })}\n`,
+        );
+        const args = [...LONG_RUN, '-s', '3', '--out', out, '--resume'];
+        const { writer } = await race(args, args, `${out}.lock`, 'SIGTERM');
+        expect(writer.stderr).toContain(
+          `haggle: note: ${out}: took over the stale lock ${out}.lock of process ${dead}`,
+        );
+        expectWholeLines(out);
       }
     },
     60_000 + TRIALS * 30_000,
