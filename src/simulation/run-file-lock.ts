@@ -195,7 +195,8 @@ function takeOver(lockPath: string, stale: string): boolean {
   try {
     fd = openSync(guard, 'wx');
   } catch (error) {
-    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    if ((error as { code?: unknown }).code !== 'EEXIST')
+      throw fileSystemError(lockPath, 'taking over a stale lock', error);
     // A taker that died between these few steps leaves its guard; an old one is its own stale lock.
     try {
       if (Date.now() - statSync(guard).mtimeMs > TAKEOVER_GUARD_STALE_MS) rmSync(guard, { force: true });
