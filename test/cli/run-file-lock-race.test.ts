@@ -1,8 +1,16 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { readTournamentFile } from '../../src/evaluation/index.js';
 import { readRunFile } from '../../src/index.js';
@@ -128,6 +136,8 @@ describe(`two writers on one run file, started together (${TRIALS} trials each)`
     merged = join(dir, 'merged.jsonl');
     expect(await runCli(['merge', ...shards, '--out', merged], captureIo())).toBe(0);
   }, 120_000);
+  // Tens of megabytes of shards and runs: not left in /tmp.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it(
     'simulate --resume: one resumes, the other exits 2, the file is whole (SIGTERM ends the writer)',
