@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { ANALYSIS_METRICS, type AnalysisMetric } from '../evaluation/analysis/analysis-metric.js';
+import { plannedMatchCount } from '../evaluation/planned-matches.js';
 import { runTournament } from '../evaluation/tournament.js';
 import { type EvaluateInputOptions, evaluateTournament } from './evaluate-inputs.js';
 import { parseMetrics, writeEvaluateOutput } from './evaluate-output.js';
 import { addFailureLimitOptions, enforceFailureLimit, printFailures } from './failure-limit.js';
 import type { CliIo } from './io.js';
+import { confirmLargeTournament } from './large-run.js';
 import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
@@ -18,6 +20,7 @@ interface EvaluateCliOptions extends EvaluateInputOptions {
   metrics?: AnalysisMetric[];
   progress: boolean;
   maxErrorRate: number;
+  yes?: boolean;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -73,6 +76,11 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     .option('-o, --out <file>', 'write each match to this JSONL file the moment it finishes')
     .option('--resume', 'continue the tournament in --out')
     .option('--overwrite', 'replace an existing --out')
+    .option(
+      '--allow-out-anywhere',
+      'let the experiment file\'s "out" lie outside the experiment file\'s folder',
+    )
+    .option('--yes', 'run a tournament of more than 100,000 matches without asking')
     .option('--json', 'print scores and analyses as one JSON object')
     .option('--report <file>', 'also write the scores and analyses as a self-contained HTML report')
     .option(
@@ -84,8 +92,10 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {
       const tournament = evaluateTournament(options, command, signal);
+      confirmLargeTournament(plannedMatchCount(tournament), options.yes);
       const out = tournament.out;
       const run = runTournament(tournament);
+      run.on('note', ({ message }) => io.stderr.write(`haggle: note: ${message}\n`));
       const bar = new ProgressBar(io.stderr as NodeJS.WriteStream, 'evaluate');
       let progress = { completed: 0, total: 0 };
       run.on('progress', (p) => {

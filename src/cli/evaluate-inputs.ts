@@ -30,6 +30,7 @@ export interface EvaluateInputOptions {
   out?: string;
   resume?: boolean;
   overwrite?: boolean;
+  allowOutAnywhere?: boolean;
   earlyStop: number;
 }
 
@@ -69,6 +70,7 @@ export function evaluateTournament(
       ...run,
       env,
       ...(options.out !== undefined ? { out: options.out } : {}),
+      ...(options.allowOutAnywhere ? { allowOutAnywhere: true } : {}),
       ...(command.getOptionValueSource('concurrency') === 'cli' ? { concurrency: options.concurrency } : {}),
     }).options;
   }

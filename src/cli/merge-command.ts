@@ -19,7 +19,10 @@ export function registerMergeCommand(program: Command, io: CliIo): void {
     .requiredOption('-o, --out <file>', 'the merged file (parent folders are created)')
     .option('--overwrite', 'replace an existing --out')
     .action((files: string[], options: MergeCliOptions) => {
-      const merged = mergeRuns(files, options.out, options.overwrite ? { overwrite: true } : {});
+      const merged = mergeRuns(files, options.out, {
+        ...(options.overwrite ? { overwrite: true } : {}),
+        onNote: (message) => io.stderr.write(`haggle: note: ${message}\n`),
+      });
       const noun = merged.kind === 'run' ? 'sessions' : 'matches';
       io.stdout.write(`merged ${merged.shards} shards into ${merged.out} (${merged.records} ${noun})\n`);
     });

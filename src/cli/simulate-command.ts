@@ -127,6 +127,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
         ...(options.overwrite ? { overwrite: true } : {}),
         earlyStop: options.earlyStop,
       });
+      run.on('note', ({ message }) => io.stderr.write(`haggle: note: ${message}\n`));
       const bar = new ProgressBar(io.stderr, 'simulate', { unit: 'sessions' });
       let completed = 0;
       // Failures of the sessions played now; 'session-end' comes just before 'progress'.

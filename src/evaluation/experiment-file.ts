@@ -48,8 +48,36 @@ function experimentIssues(error: z.core.$ZodError): ValidationIssue[] {
   });
 }
 
+// Keys that change an object's prototype when copied into one (`{ ...}`, `Object.assign`, zod's records):
+// JSON.parse keeps `"__proto__"` as an own key, but the copy drops it (an arm vanishes) or worse.
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** JSON paths of every prototype key in a parsed JSON value, the first few. */
+function prototypeKeyPaths(value: unknown, path: (string | number)[] = [], found: string[] = []): string[] {
+  if (found.length >= 5 || value === null || typeof value !== 'object') return found;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) prototypeKeyPaths(item, [...path, i], found);
+    return found;
+  }
+  for (const key of Object.keys(value)) {
+    if (PROTOTYPE_KEYS.has(key)) found.push(readablePath([...path, key]));
+    else prototypeKeyPaths((value as Record<string, unknown>)[key], [...path, key], found);
+  }
+  return found;
+}
+
 /** Validates an experiment given as a value (every problem at once, never echoing a value). */
 export function parseExperiment(value: unknown, file?: string): Experiment {
+  const reserved = prototypeKeyPaths(value);
+  if (reserved.length > 0)
+    throw new ExperimentFileError(
+      file,
+      reserved.map((path) => ({
+        path,
+        message:
+          'is a name JavaScript reserves for prototypes (__proto__, constructor, prototype), which would be lost or change objects when read: rename it',
+      })),
+    );
   const parsed = ExperimentSchema.safeParse(value);
   if (!parsed.success) throw new ExperimentFileError(file, experimentIssues(parsed.error));
   return parsed.data;

@@ -2,6 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { Role } from '../contract/history.js';
 import type { Shard } from '../simulation/shard.js';
 import { ExperimentFileError, type LoadedExperiment } from './experiment-file.js';
+import { experimentOut } from './experiment-out.js';
 import { type ExperimentParticipantsOptions, experimentParticipants } from './experiment-participants.js';
 import { type ExperimentRecord, experimentRecord } from './experiment-record.js';
 import type { Experiment } from './experiment-schema.js';
@@ -14,6 +15,11 @@ export interface ExperimentRunOptions extends ExperimentParticipantsOptions {
   baseDir?: string;
   /** Replaces the experiment's `out` (relative to the working folder, as a command-line path is). */
   out?: string;
+  /**
+   * Let the experiment's own `out` lie outside the experiment file's folder (`--allow-out-anywhere`).
+   * Without it such an `out` is refused: see experiment-out.ts.
+   */
+  allowOutAnywhere?: boolean;
   /** Replaces the experiment's `concurrency`. */
   concurrency?: number;
   resume?: boolean;
@@ -68,7 +74,11 @@ export function experimentTournament(
     ...(file !== undefined ? { file } : {}),
   });
   const roles: Role[] = experiment.roles === 'both' ? ['seller', 'buyer'] : [experiment.roles ?? 'seller'];
-  const out = options.out ?? (experiment.out !== undefined ? resolve(baseDir, experiment.out) : undefined);
+  const out =
+    options.out ??
+    (experiment.out !== undefined
+      ? experimentOut(experiment.out, baseDir, file, options.allowOutAnywhere === true)
+      : undefined);
   const concurrency = options.concurrency ?? experiment.concurrency;
   return {
     suite,

@@ -122,6 +122,7 @@ export {
 export type { RankedOutcomes } from './outcome-ranking.js';
 export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
 export type { ParticipantLabel, ParticipantLabels } from './participant-label.js';
+export { plannedMatchCount } from './planned-matches.js';
 export type { RewardOptions } from './reward.js';
 export { bargainingReward } from './reward.js';
 export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
@@ -156,6 +157,7 @@ export type {
   TournamentRun,
 } from './tournament.js';
 export { runTournament } from './tournament.js';
+
 export { readTournamentFile } from './tournament-file.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
 export {

@@ -118,6 +118,8 @@ export interface TournamentEvents {
   'match-end': MatchRecord;
   progress: { completed: number; total: number; resumed: number };
   error: { source: 'listener'; error: unknown };
+  /** Something worth saying that is no error: the stale lock of a dead writer of `out` was taken over. */
+  note: { message: string };
 }
 
 /** A tournament in progress: listen to its events, await `done()` for the results. */
@@ -276,6 +278,8 @@ async function execute(
     ? openRunOutput<TournamentHeader, MatchRecord>({
         path: options.out,
         resume: options.resume === true,
+        overwrite: options.overwrite === true,
+        onNote: (message) => emitter.emit('note', { message }),
         header: plan.header,
         read: readTournamentFile,
         plays: (index) => index < plan.matches.length && inShard(index, options.shard),

@@ -84,6 +84,8 @@ export { currentProvenance, provenanceChanges, sameRunSettings } from './provena
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
 export { RunFileError } from './run-file-error.js';
 export { RUN_FILE_FORMAT, RUN_FILE_VERSION } from './run-file-format.js';
+export type { RunFileLockHolder } from './run-file-locked-error.js';
+export { RunFileLockedError } from './run-file-locked-error.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';
 export { Session } from './session.js';
 export type {

@@ -4,6 +4,7 @@ import { InvalidInputError } from '../contract/errors.js';
 import { firstLineType, type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
 import { readRunFile } from './run-file.js';
 import { fileStep, RunFileError } from './run-file-error.js';
+import { lockRunFile } from './run-file-lock.js';
 import { holdsData } from './run-output.js';
 import { readSegments, type Segment, writeAtomically } from './run-writer.js';
 import { inShard, type Shard, shardSize } from './shard.js';
@@ -18,6 +19,8 @@ import { inShard, type Shard, shardSize } from './shard.js';
 export interface MergeRunsOptions {
   /** Replace an existing `out`. Without it an existing file is never overwritten. */
   overwrite?: boolean;
+  /** Told when a stale lock (of a writer of `out` that no longer runs) was taken over. */
+  onNote?: (message: string) => void;
 }
 
 /** What `mergeRuns` wrote: the file, its kind, and how many records it holds. */
@@ -57,7 +60,18 @@ export function mergeRuns(
       message: `${out} already holds data; pass overwrite: true (--overwrite) to replace it`,
     });
   if (problems.length > 0) throw new InvalidInputError('mergeRuns', problems);
+  // One writer per file (run-file-lock.ts): held from before `out` is checked again until it is written.
+  const lock = lockRunFile(out, options.onNote ? { onNote: options.onNote } : {});
+  try {
+    if (!options.overwrite && holdsData(out))
+      throw new RunFileError(out, 'already holds data; pass overwrite: true (--overwrite) to replace it');
+    return mergeLocked(inputs, out);
+  } finally {
+    lock.release();
+  }
+}
 
+function mergeLocked(inputs: readonly string[], out: string): MergeRunsResult {
   const kind = headerType(inputs[0] as string);
   const files = inputs.map((path) => readShard(path, kind));
   const { record, total: totalKey } = KINDS[kind];

@@ -2,6 +2,7 @@ import { closeSync, openSync, statSync } from 'node:fs';
 import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
 import { sameRunSettings } from './provenance.js';
 import { fileStep, RunFileError } from './run-file-error.js';
+import { lockRunFile, type RunFileLock } from './run-file-lock.js';
 import { RunWriter, readSegments, writeAtomically } from './run-writer.js';
 
 /** A run's output file, open for appending, with the records a resumed file already held. */
@@ -24,6 +25,8 @@ export function holdsData(path: string): boolean {
 export interface OpenRunOutputOptions<Header, Record extends { index: number }> {
   path: string;
   resume: boolean;
+  /** Replace a file that holds data; without it (or `resume`) such a file is refused. */
+  overwrite: boolean;
   header: Header;
   /** Reads (and validates) a file of this kind. */
   read: (path: string) => IndexedJsonlContents<Header, Record>;
@@ -38,29 +41,55 @@ export interface OpenRunOutputOptions<Header, Record extends { index: number }> 
    * so the file never holds an index twice.
    */
   replay?: (record: Record) => boolean;
+  /** Told when a stale lock (of a writer that no longer runs) was taken over. */
+  onNote?: (message: string) => void;
 }
 
+/** Who writes each kind of file, and how it is resumed: for the message that refuses another kind. */
+const WRITERS = new Map([
+  ['run', { noun: 'a simulation run', verb: 'haggle simulate', api: 'simulate()' }],
+  ['tournament', { noun: 'a tournament', verb: 'haggle evaluate', api: 'runTournament()' }],
+]);
+
 /**
- * Starts the output file, or continues it when resuming. A resumed file must be one this kind of run
- * wrote with the same settings: a file without a header (someone else's data) or with another header is
- * refused, and nothing is cut from a file that is refused. An empty or missing file simply starts.
+ * Starts the output file, or continues it when resuming, holding the file's lock (run-file-lock.ts)
+ * from before anything is read for keeps, cut or truncated: a second writer is refused with
+ * `RunFileLockedError`. A resumed file must be one this kind of run wrote with the same settings: a
+ * file without a header (someone else's data) or with another header is refused, and nothing is cut
+ * from a file that is refused. An empty or missing file simply starts. The writer releases the lock.
  */
 export function openRunOutput<Header, Record extends { index: number }>(
   options: OpenRunOutputOptions<Header, Record>,
 ): RunOutput<Record> {
-  const { path, kind, noun } = options;
-  if (!options.resume || !holdsData(path)) {
-    return { writer: RunWriter.start<Record>(path, options.header), kept: [] };
+  const lock = lockRunFile(options.path, options.onNote ? { onNote: options.onNote } : {});
+  try {
+    return openLocked(options, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
   }
-  // Someone else's file is refused before it is parsed: its lines need not be ours to be kept intact.
-  const contents = firstLineType(path) === kind ? options.read(path) : undefined;
-  if (contents?.header === undefined) {
+}
+
+function openLocked<Header, Record extends { index: number }>(
+  options: OpenRunOutputOptions<Header, Record>,
+  lock: RunFileLock,
+): RunOutput<Record> {
+  const { path, kind, noun } = options;
+  const hasData = holdsData(path);
+  // Checked again under the lock: a writer that finished since the caller's check may have filled it.
+  if (hasData && !options.resume && !options.overwrite) {
     throw new RunFileError(
       path,
-      `has no ${kind} header (its first line), so no haggle ${kind} wrote it: refusing to resume or change it. ` +
-        'Choose another output file, or replace this one with overwrite (--overwrite)',
+      'already holds data; resume its run (--resume, resume: true) or replace it (--overwrite, overwrite: true)',
     );
   }
+  if (!options.resume || !hasData) {
+    return { writer: RunWriter.start<Record>(path, options.header, lock), kept: [] };
+  }
+  // Someone else's file is refused before it is parsed: its lines need not be ours to be kept intact.
+  const type = firstLineType(path);
+  const contents = type === kind ? options.read(path) : undefined;
+  if (contents?.header === undefined) throw otherKind(path, kind, type);
   if (!sameRunSettings(contents.header as object, options.header as object)) {
     throw new RunFileError(
       path,
@@ -74,13 +103,30 @@ export function openRunOutput<Header, Record extends { index: number }>(
   }
   const replayed = options.replay ? contents.records.filter(options.replay) : [];
   if (replayed.length === 0) {
-    return { writer: RunWriter.continue<Record>(path, contents), kept: contents.records };
+    return { writer: RunWriter.continue<Record>(path, contents, lock), kept: contents.records };
   }
   dropRecords(path, contents, new Set(replayed.map((record) => record.index)));
   const rest = options.read(path);
-  return { writer: RunWriter.continue<Record>(path, rest), kept: rest.records };
+  return { writer: RunWriter.continue<Record>(path, rest, lock), kept: rest.records };
 }
 
+/** The refusal of a file this kind of run did not write, naming what did and what resumes it. */
+function otherKind(path: string, kind: string, type: unknown): RunFileError {
+  const ours = WRITERS.get(kind);
+  const theirs = typeof type === 'string' ? WRITERS.get(type) : undefined;
+  if (theirs === undefined || ours === undefined || theirs === ours)
+    return new RunFileError(
+      path,
+      `has no ${kind} header (its first line), so no haggle ${kind} wrote it: refusing to resume or change it. ` +
+        'Choose another output file, or replace this one with overwrite (--overwrite)',
+    );
+  return new RunFileError(
+    path,
+    `holds ${theirs.noun} (written by ${theirs.verb}, ${theirs.api}), not ${ours.noun}: resume it with ` +
+      `${theirs.verb} --resume (${theirs.api} with resume: true). Refusing to change it here: choose another ` +
+      'output file, or replace this one with overwrite (--overwrite)',
+  );
+}
 /** Rewrites the file without the given records (a temporary file, then a rename): all or nothing. */
 function dropRecords<Header, Record extends { index: number }>(
   path: string,

@@ -12,6 +12,7 @@ import {
 import { dirname } from 'node:path';
 import type { RecordSpan } from './indexed-jsonl.js';
 import { fileStep, fileSystemError, RunFileError } from './run-file-error.js';
+import type { RunFileLock } from './run-file-lock.js';
 
 /**
  * Writes a run's JSONL so that nothing finished is lost: every record is appended the moment it
@@ -25,6 +26,9 @@ import { fileStep, fileSystemError, RunFileError } from './run-file-error.js';
  * only a machine that loses power could lose the last lines, and an fsync per session would cost
  * more than most sessions. The rewrite is fsynced before its rename, so the completed file is never
  * half-written.
+ *
+ * The writer holds the file's lock (see run-file-lock.ts) from before the file is opened until it is
+ * closed, the final rewrite included: `close()` and `finish()` release it, whatever happened.
  */
 export class RunWriter<Record extends { index: number }> {
   private fd: number | undefined;
@@ -37,12 +41,20 @@ export class RunWriter<Record extends { index: number }> {
     private readonly headerBytes: number,
     /** Where each record's line lies, in the order they were appended. */
     private readonly spans: RecordSpan[],
+    private readonly lock: RunFileLock | undefined,
   ) {
     this.fd = fd;
   }
 
-  /** Starts a new file (its parent folders too) with the header line, replacing any file there. */
-  static start<Record extends { index: number }>(path: string, header: unknown): RunWriter<Record> {
+  /**
+   * Starts a new file (its parent folders too) with the header line, replacing any file there. The
+   * caller holds `lock` (the writer releases it when closed).
+   */
+  static start<Record extends { index: number }>(
+    path: string,
+    header: unknown,
+    lock?: RunFileLock,
+  ): RunWriter<Record> {
     makeParentFolder(path);
     const fd = fileStep(path, 'opening for writing', () => openSync(path, 'w'));
     const line = Buffer.from(`${JSON.stringify(header)}\n`);
@@ -52,7 +64,7 @@ export class RunWriter<Record extends { index: number }> {
       closeSync(fd);
       throw fileSystemError(path, 'writing the run header', error);
     }
-    return new RunWriter<Record>(path, fd, line.length, line.length, []);
+    return new RunWriter<Record>(path, fd, line.length, line.length, [], lock);
   }
 
   /**
@@ -62,6 +74,7 @@ export class RunWriter<Record extends { index: number }> {
   static continue<Record extends { index: number }>(
     path: string,
     contents: { headerBytes: number; spans: readonly RecordSpan[]; completeBytes: number },
+    lock?: RunFileLock,
   ): RunWriter<Record> {
     const fd = fileStep(path, 'opening to resume', () => openSync(path, 'r+'), { resumable: true });
     try {
@@ -70,7 +83,14 @@ export class RunWriter<Record extends { index: number }> {
       closeSync(fd);
       throw fileSystemError(path, 'cutting off a torn last line', error, { resumable: true });
     }
-    return new RunWriter<Record>(path, fd, contents.completeBytes, contents.headerBytes, [...contents.spans]);
+    return new RunWriter<Record>(
+      path,
+      fd,
+      contents.completeBytes,
+      contents.headerBytes,
+      [...contents.spans],
+      lock,
+    );
   }
 
   /** Records on file (kept from a resumed file, and appended since). */
@@ -99,8 +119,16 @@ export class RunWriter<Record extends { index: number }> {
    * run at concurrency 1 would have written.
    */
   finish(): void {
-    this.close();
-    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.closeFile();
+      if (this.failure !== undefined) throw this.failure;
+      this.putInIndexOrder();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  private putInIndexOrder(): void {
     const ordered = [...this.spans].sort((a, b) => a.index - b.index);
     const inPlace = ordered.every(
       (span, i) => span.start === (i === 0 ? this.headerBytes : ordered[i - 1]?.end),
@@ -122,7 +150,16 @@ export class RunWriter<Record extends { index: number }> {
     }
   }
 
+  /** Closes the file and releases its lock (a run that stops before `finish()`: its lines stay as they are). */
   close(): void {
+    try {
+      this.closeFile();
+    } finally {
+      this.lock?.release();
+    }
+  }
+
+  private closeFile(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
   }

@@ -88,6 +88,8 @@ export interface SimulationEvents {
   progress: SimulationProgress;
   /** A session failed (recorded with reason `error`), or a listener threw. */
   error: { index?: number; source: 'negotiator' | 'listener'; error: unknown };
+  /** Something worth saying that is no error: the stale lock of a dead writer of `out` was taken over. */
+  note: { message: string };
 }
 
 /** A simulation in progress: listen to its events, await `done()` for the summary. */
@@ -257,7 +259,7 @@ async function execute(
 
   const accumulator = new SummaryAccumulator();
   const yieldNow = new EventLoopYield();
-  const output = openOutput(plan);
+  const output = openOutput(plan, (message) => emitter.emit('note', { message }));
   if (output) state.output = output;
   const writer = output?.writer;
   const resumed = output?.kept.length ?? 0;
@@ -328,13 +330,15 @@ async function execute(
   }
 }
 
-function openOutput(plan: RunPlan): RunOutput<SessionRecord> | undefined {
-  const { out, resume } = plan.options;
+function openOutput(plan: RunPlan, onNote: (message: string) => void): RunOutput<SessionRecord> | undefined {
+  const { out, resume, overwrite } = plan.options;
   const { files } = plan;
   if (!out || !files) return undefined;
   return files.openRunOutput<RunHeader, SessionRecord>({
     path: out,
     resume: resume === true,
+    overwrite: overwrite === true,
+    onNote,
     header: plan.header,
     read: (path) => {
       const { sessions, ...rest } = files.readRunFile(path);

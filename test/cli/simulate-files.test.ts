@@ -35,18 +35,19 @@ describe('haggle simulate --out: files', () => {
     expect(readRunFile(out).sessions).toHaveLength(60);
   });
 
-  it('a folder as --out, a path through a file and a full disk: one line each, exit 2', async () => {
+  it('a folder as --out, a path through a file and a device: one line each, exit 2', async () => {
     const dir = tmp();
     expect(await oneLineFailure(['simulate', '-n', '5', '--out', dir])).toBe(
-      `haggle: ${dir}: opening for writing failed: is a folder, not a file (EISDIR)`,
+      `haggle: ${dir}: is a folder, not a regular file: name a file to write the run to`,
     );
     const file = join(dir, 'file');
     writeFileSync(file, '');
     expect(await oneLineFailure(['simulate', '-n', '5', '--out', join(file, 'a.jsonl')])).toMatch(
       /\(ENOTDIR\)$/,
     );
+    // A device is refused before anything is written (the writer's ENOSPC: test/simulation/run-file-io).
     expect(await oneLineFailure(['simulate', '-n', '5', '--out', '/dev/full'])).toBe(
-      'haggle: /dev/full: writing the run header failed: the disk is full: free some space (ENOSPC)',
+      'haggle: /dev/full: is a device, not a regular file: name a file to write the run to',
     );
   });
 

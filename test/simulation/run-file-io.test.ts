@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PopulationAgent, RunFileError, readRunFile, simulate } from '../../src/index.js';
+import { RunWriter } from '../../src/simulation/run-writer.js';
 import { slowPopulation } from './fixtures/slow-negotiator.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-run-io-'));
@@ -26,13 +27,12 @@ describe('run files on disk', () => {
     expect(readRunFile(out).sessions).toHaveLength(30);
   });
 
-  it('a folder as `out` (EISDIR) and a path through a file (ENOTDIR) are one-line RunFileErrors', async () => {
+  it('a folder as `out` and a path through a file (ENOTDIR) are one-line RunFileErrors', async () => {
     const dir = tmp();
     const folder = join(dir, 'a-folder');
     mkdirSync(folder);
     const isDir = await failure(run(folder));
-    expect(isDir.systemCode).toBe('EISDIR');
-    expect(isDir.message).toBe(`${folder}: opening for writing failed: is a folder, not a file (EISDIR)`);
+    expect(isDir.message).toBe(`${folder}: is a folder, not a regular file: name a file to write the run to`);
     const file = join(dir, 'a-file');
     writeFileSync(file, 'x');
     const notDir = await failure(run(join(file, 'runs', 'a.jsonl')));
@@ -40,29 +40,30 @@ describe('run files on disk', () => {
     expect(notDir.message).not.toContain('\n');
   });
 
-  it('a folder it may not write to: EACCES (as root, where permissions do not bind, /sys refuses)', async () => {
-    // Root ignores a folder's mode bits, so there the test writes where the kernel itself refuses.
+  it('a folder it may not write to: EACCES (as root, whom mode bits do not bind: a path in /proc, refused first)', async () => {
+    // Root ignores a folder's mode bits, so there the test writes where the kernel refuses: /proc/1 is
+    // not writable even by root, and is refused before anything is tried, as a kernel file system.
     const asRoot = process.getuid?.() === 0;
-    let out: string;
     if (asRoot) {
-      out = '/sys/kernel/haggle-run.jsonl';
-    } else {
-      const locked = join(tmp(), 'locked');
-      mkdirSync(locked, { mode: 0o500 });
-      out = join(locked, 'a.jsonl');
+      const error = await failure(run('/proc/1/haggle-run.jsonl'));
+      expect(error.message).toMatch(/lies on the kernel's proc file system/);
+      return;
     }
-    const error = await failure(run(out));
+    const locked = join(tmp(), 'locked');
+    mkdirSync(locked, { mode: 0o500 });
+    const error = await failure(run(join(locked, 'a.jsonl')));
     expect(['EACCES', 'EPERM', 'EROFS']).toContain(error.systemCode);
-    expect(error.message).toMatch(/^\/.*: opening for writing failed: .* \(E[A-Z]+\)$/);
+    // The lock file is the first thing written beside the run.
+    expect(error.message).toMatch(/^\/.*: creating its lock file .* failed: .* \(E[A-Z]+\)$/);
   });
 
-  it('a full disk (/dev/full): ENOSPC, one line', async () => {
+  it('a full disk (/dev/full): ENOSPC, one line, from the writer; a run refuses the device before writing', async () => {
     expect(existsSync('/dev/full'), 'Linux has /dev/full').toBe(true);
-    const error = await failure(run('/dev/full'));
-    expect(error.systemCode).toBe('ENOSPC');
-    expect(error.message).toBe(
+    expect(() => RunWriter.start('/dev/full', { type: 'run' })).toThrow(
       '/dev/full: writing the run header failed: the disk is full: free some space (ENOSPC)',
     );
+    const error = await failure(run('/dev/full'));
+    expect(error.message).toBe('/dev/full: is a device, not a regular file: name a file to write the run to');
   });
 
   it('a final rewrite that cannot be made keeps every session and is resumable', async () => {

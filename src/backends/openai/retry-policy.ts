@@ -30,8 +30,10 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * Milliseconds a server asked us to wait, from `retry-after-ms` (OpenAI's) or `retry-after` (seconds
- * or an HTTP date); undefined when absent or unreadable.
+ * Milliseconds a server asked us to wait, from `retry-after-ms` (OpenAI's) or `retry-after`; undefined
+ * when absent or unreadable. `retry-after` is read as RFC 9110 §10.2.3 defines it: `HTTP-date /
+ * delay-seconds` with `delay-seconds = 1*DIGIT`, so `1e3`, `1.5`, `-1` or ` 0x10` are no delay at all
+ * (ignored, and the backoff applies) rather than numbers JavaScript happens to read.
  */
 export function parseRetryAfter(headers: HeaderLookup, now = Date.now()): number | undefined {
   const ms = headers.get('retry-after-ms');
@@ -39,13 +41,26 @@ export function parseRetryAfter(headers: HeaderLookup, now = Date.now()): number
     const value = Number(ms);
     if (Number.isFinite(value) && value >= 0) return value;
   }
-  const raw = headers.get('retry-after');
-  if (raw === null || raw.trim() === '') return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
-  const date = Date.parse(raw);
+  const raw = headers.get('retry-after')?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  if (/^[0-9]+$/.test(raw)) return Number(raw) * 1000;
+  if (!HTTP_DATE.test(raw)) return undefined;
+  // asctime-date carries no zone but means GMT; Date.parse would read it in the local one.
+  const date = Date.parse(raw.endsWith(' GMT') ? raw : `${raw} GMT`);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
+
+// RFC 9110 §5.6.7's preferred IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete forms
+// a recipient must accept: rfc850-date (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime-date
+// (`Sun Nov  6 08:49:37 1994`). `Date.parse` alone would take `1e3` or `2024` as a date.
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const LONG_DAY = '(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '[0-9]{2}:[0-9]{2}:[0-9]{2}';
+const HTTP_DATE = new RegExp(
+  `^(?:${DAY}, [0-9]{2} ${MONTH} [0-9]{4} ${TIME} GMT|${LONG_DAY}, [0-9]{2}-${MONTH}-[0-9]{2} ${TIME} GMT|` +
+    `${DAY} ${MONTH} [ 0-9][0-9] ${TIME} [0-9]{4})$`,
+);
 
 /**
  * Exponential backoff with full jitter (a uniform draw up to the exponential step): concurrent

@@ -46,6 +46,23 @@ describe('retry policy', () => {
     expect(parseRetryAfter(new Headers())).toBeUndefined();
   });
 
+  it('reads retry-after as RFC 9110 says: delay-seconds are digits only, dates in the three HTTP forms', () => {
+    const waitOf = (value: string, now?: number) =>
+      parseRetryAfter(new Headers({ 'retry-after': value }), now);
+    // Numbers JavaScript reads but the RFC does not: ignored, so the backoff applies instead.
+    for (const value of ['1e3', '1.5', '-1', '+5', '0x10', '1_000', 'Infinity', '5 s'])
+      expect(waitOf(value), value).toBeUndefined();
+    expect(waitOf('0')).toBe(0);
+    expect(waitOf(' 7 ')).toBe(7000); // header whitespace is not part of the value
+    const now = Date.parse('1994-11-06T08:49:30Z');
+    expect(waitOf('Sun, 06 Nov 1994 08:49:37 GMT', now)).toBe(7000);
+    expect(waitOf('Sunday, 06-Nov-94 08:49:37 GMT', now)).toBe(7000);
+    expect(waitOf('Sun Nov  6 08:49:37 1994', now)).toBe(7000);
+    // Dates Date.parse would take but HTTP does not write.
+    for (const value of ['1994-11-06T08:49:37Z', 'Nov 6 1994', 'tomorrow'])
+      expect(waitOf(value, now), value).toBeUndefined();
+  });
+
   it('backs off exponentially with full jitter, capped', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, initialDelayMs: 100, maxDelayMs: 1000 };
     expect([0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(policy, retry, () => 0.999999))).toEqual([
