@@ -109,6 +109,8 @@ function charts(data: ReportData): string {
   return [
     renderBarChart({
       id: 'price-ratio',
+      xLabel: 'final price / list price',
+      yLabel: 'share of deals',
       title: 'Final price / list price (share of deals)',
       ...price,
       format: percentAxis,
@@ -117,24 +119,30 @@ function charts(data: ReportData): string {
     }),
     renderBarChart({
       id: 'session-length',
+      xLabel: 'turns',
+      yLabel: 'share of sessions',
       title: 'Session length (share of sessions by number of turns)',
       ...lengths,
       format: percentAxis,
     }),
     renderBarChart({
       id: 'deal-rate-by-tier',
+      xLabel: 'list price (USD)',
+      yLabel: 'deal rate',
       title: 'Deal rate by list-price tier (USD)',
       ...tiers,
       format: percentAxis,
     }),
     renderBarChart({
       id: 'label-deal-rate',
+      yLabel: 'deal rate',
       title: 'M6: deal rate of sessions in which a side used a label',
       ...m6,
       format: percentAxis,
     }),
     renderBarChart({
       id: 'label-concession',
+      yLabel: 'next concession / list price',
       title: "M7: the opponent's next concession after a label (share of list price)",
       ...m7,
       format: percentAxis,
