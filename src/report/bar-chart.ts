@@ -42,12 +42,25 @@ interface Bar {
   interval: [number, number] | null;
 }
 
+/** Where one series' bars sit inside a category's band, in pixels (see `seriesSlices`). */
+interface Slice {
+  left: number;
+  right: number;
+  width: number;
+  centre: number;
+}
+
 const WIDTH = 760;
 const HEIGHT = 320;
 /** Room above the plot for the title and the legend. */
 const MARGIN_TOP = 62;
 /** Many categories or long names get slanted labels, which need room below. */
 const SLANTED_BOTTOM = 150;
+const MARGIN_LEFT = 64;
+const MARGIN_RIGHT = 16;
+const PLOT_WIDTH = WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
+/** Between categories' bands and at both ends, as a share of a band's step. */
+const BAND_PADDING = 0.2;
 const NUMERIC_ATTRIBUTES = ['x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'transform', 'd'];
 
 /**
@@ -73,7 +86,7 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
   // The axis reaches the top of every whisker, so none is cut off.
   const top = Math.max(0, ...bars.map((bar) => Math.max(bar.value, bar.interval?.[1] ?? 0)));
   const rotate = spec.categories.length > 8 || spec.categories.some((c) => c.length > 14);
-  const seriesIndices = spec.series.map((_s, s) => s);
+  const slices = seriesSlices(spec);
   const describe = (bar: Bar) => {
     const series = spec.series[bar.series] as BarSeries;
     const interval = bar.interval
@@ -88,19 +101,19 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
     width: WIDTH,
     height: HEIGHT + (rotate ? SLANTED_BOTTOM - 40 : 0),
     marginTop: MARGIN_TOP,
-    marginLeft: 64,
-    marginRight: 16,
+    marginLeft: MARGIN_LEFT,
+    marginRight: MARGIN_RIGHT,
     marginBottom: rotate ? SLANTED_BOTTOM : 48,
     style: { fontSize: '11px', fontFamily: 'system-ui, sans-serif', background: 'white', color: '#374151' },
-    fx: {
+    x: {
       domain: spec.categories.map((_c, c) => c),
       tickFormat: (c: number) => spec.categories[c] ?? '',
       tickRotate: rotate ? -40 : 0,
       label: spec.xLabel ?? null,
       labelAnchor: 'center',
-      padding: 0.15,
+      labelArrow: 'none',
+      padding: BAND_PADDING,
     },
-    x: { domain: seriesIndices, axis: null, padding: 0.08 },
     y: {
       domain: [0, top > 0 ? top : 1],
       nice: true,
@@ -110,41 +123,44 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
       // Drawn by `heading`, under the title: Plot puts it at the very top, where the title is.
       label: null,
     },
-    color: { domain: seriesIndices, range: spec.series.map((s) => s.color) },
-    marks: [
-      Plot.barY(bars, {
-        fx: 'category',
-        x: 'series',
-        y: 'value',
-        fill: 'series',
-        title: describe,
-        className: 'bars',
-      }),
-      Plot.ruleX(withInterval, {
-        fx: 'category',
-        x: 'series',
-        y1: (bar: Bar) => bar.interval?.[0],
-        y2: (bar: Bar) => bar.interval?.[1],
-        stroke: '#111827',
-        strokeWidth: 1.2,
-        className: 'whiskers',
-      }),
-      ...(['low', 'high'] as const).map((end) =>
-        Plot.tickY(withInterval, {
-          fx: 'category',
-          x: 'series',
-          y: (bar: Bar) => bar.interval?.[end === 'low' ? 0 : 1],
-          stroke: '#111827',
-          strokeWidth: 1.2,
-          // Caps a third of the bar wide, centred.
-          inset: 0,
-          insetLeft: Math.max(1, barWidth(spec) / 3),
-          insetRight: Math.max(1, barWidth(spec) / 3),
-          className: 'whisker-caps',
-        }),
-      ),
-      Plot.ruleY([0], { stroke: '#9ca3af' }),
-    ],
+    // One mark per series, each bar a slice of its category's band (insets), rather than Plot's facets:
+    // a facet per category draws its own axes and grid and made a chart several times slower.
+    marks: spec.series
+      .flatMap((series, s) => {
+        const slice = slices[s] as Slice;
+        const mine = { filter: (bar: Bar) => bar.series === s };
+        const whisker = { x: 'category', stroke: '#111827', strokeWidth: 1.2, ...mine };
+        return [
+          Plot.barY(bars, {
+            x: 'category',
+            y: 'value',
+            fill: series.color,
+            title: describe,
+            insetLeft: slice.left + 1,
+            insetRight: slice.right + 1,
+            className: 'bars',
+            ...mine,
+          }),
+          Plot.ruleX(withInterval, {
+            ...whisker,
+            y1: (bar: Bar) => bar.interval?.[0],
+            y2: (bar: Bar) => bar.interval?.[1],
+            dx: slice.centre,
+            className: 'whiskers',
+          }),
+          // Caps a third of the bar wide, centred on it.
+          ...[0, 1].map((end) =>
+            Plot.tickY(withInterval, {
+              ...whisker,
+              y: (bar: Bar) => bar.interval?.[end],
+              insetLeft: slice.left + slice.width / 3,
+              insetRight: slice.right + slice.width / 3,
+              className: 'whisker-caps',
+            }),
+          ),
+        ];
+      })
+      .concat(Plot.ruleY([0], { stroke: '#9ca3af' })),
   }) as unknown as ChartElement;
 
   for (const rect of svg.querySelectorAll('g.bars rect')) {
@@ -185,11 +201,22 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
   return svg.outerHTML;
 }
 
-/** The width of one bar in pixels, as Plot's band scales lay them out (for the whiskers' caps). */
-function barWidth(spec: BarChartSpec): number {
-  const groups = Math.max(1, spec.categories.length);
-  const group = ((WIDTH - 64 - 16) / groups) * (1 - 0.15);
-  return (group * (1 - 0.08)) / Math.max(1, spec.series.length);
+/**
+ * Where each series' bar sits in its category's band, in pixels: what to cut from the band's left and
+ * right (Plot's insets), its width, and its centre's offset from the band's centre (the whisker's `dx`).
+ * The band follows Plot's band scale: `BAND_PADDING` of a step between bands and at both ends.
+ */
+function seriesSlices(spec: BarChartSpec): Slice[] {
+  const step = PLOT_WIDTH / (Math.max(1, spec.categories.length) + BAND_PADDING);
+  const band = step * (1 - BAND_PADDING);
+  const count = Math.max(1, spec.series.length);
+  const width = band / count;
+  return spec.series.map((_series, s) => ({
+    left: s * width,
+    right: (count - 1 - s) * width,
+    width,
+    centre: (s + 0.5) * width - band / 2,
+  }));
 }
 
 /**
