@@ -51,11 +51,12 @@ interface Slice {
 }
 
 const WIDTH = 760;
-const HEIGHT = 320;
+/** The plot's own height, between the heading and the x axis. */
+const PLOT_HEIGHT = 218;
 /** Room above the plot for the title and the legend. */
 const MARGIN_TOP = 62;
-/** Many categories or long names get slanted labels, which need room below. */
-const SLANTED_BOTTOM = 150;
+/** Under the x axis: the category names, then the axis's label. */
+const MARGIN_BOTTOM = 48;
 const MARGIN_LEFT = 64;
 const MARGIN_RIGHT = 16;
 const PLOT_WIDTH = WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
@@ -85,7 +86,13 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
   const withInterval = bars.filter((bar) => bar.interval !== null);
   // The axis reaches the top of every whisker, so none is cut off.
   const top = Math.max(0, ...bars.map((bar) => Math.max(bar.value, bar.interval?.[1] ?? 0)));
+  // Many categories or long names are slanted, and the margin grows with the longest (about 6.5 px a
+  // character at 11 px, 40 degrees: sin 40° of it downwards).
   const rotate = spec.categories.length > 8 || spec.categories.some((c) => c.length > 14);
+  const longest = Math.max(0, ...spec.categories.map((c) => c.length));
+  const marginBottom = rotate
+    ? Math.ceil(MARGIN_BOTTOM + longest * 6.5 * Math.sin((40 * Math.PI) / 180))
+    : MARGIN_BOTTOM;
   const slices = seriesSlices(spec);
   const describe = (bar: Bar) => {
     const series = spec.series[bar.series] as BarSeries;
@@ -99,11 +106,11 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
     document: document as never,
     className: 'haggle-chart',
     width: WIDTH,
-    height: HEIGHT + (rotate ? SLANTED_BOTTOM - 40 : 0),
+    height: MARGIN_TOP + PLOT_HEIGHT + marginBottom,
     marginTop: MARGIN_TOP,
     marginLeft: MARGIN_LEFT,
     marginRight: MARGIN_RIGHT,
-    marginBottom: rotate ? SLANTED_BOTTOM : 48,
+    marginBottom,
     style: { fontSize: '11px', fontFamily: 'system-ui, sans-serif', background: 'white', color: '#374151' },
     x: {
       domain: spec.categories.map((_c, c) => c),
