@@ -1,7 +1,9 @@
 import { InvalidInputError } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
+import { textTable, wrapText } from '../../internal/text-table.js';
 import type { SessionResult } from '../session-result.js';
 import { type BootstrapOptions, bootstrapCi, resolveBootstrapOptions } from './bootstrap.js';
+import type { FormatTableOptions } from './format.js';
 import {
   type PublishedValue,
   REFERENCE_SETS,
@@ -140,7 +142,11 @@ export function referenceVerdict(row: ReferenceRow): string {
 }
 
 /** The comparison as an aligned text table (the terminal twin of the report's section). */
-export function formatReferenceComparison(comparison: ReferenceComparison): string {
+export function formatReferenceComparison(
+  comparison: ReferenceComparison,
+  options: FormatTableOptions = {},
+): string {
+  const width = options.width ?? Number.POSITIVE_INFINITY;
   const level = `${Math.round(comparison.level * 100)}% CI`;
   const header = ['published value', 'published', 'this run', level, 'n', 'verdict'];
   const rows = comparison.rows.map((row) => [
@@ -151,23 +157,19 @@ export function formatReferenceComparison(comparison: ReferenceComparison): stri
     String(row.n),
     referenceVerdict(row),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) =>
-        i === 0 || i === cells.length - 1
-          ? cell.padEnd(widths[i] as number)
-          : cell.padStart(widths[i] as number),
-      )
-      .join('  ')
-      .trimEnd();
   const { total, finished: done } = comparison.sessions;
   return [
-    `${comparison.set.title} (${comparison.set.id})`,
-    line(header),
-    ...rows.map(line),
-    `Run: ${done} of ${total} sessions finished (errored and aborted ones are left out of every rate). ` +
-      `Intervals: percentile bootstrap over sessions, ${comparison.resamples} resamples, seed ${comparison.seed}.`,
-    `Source: ${comparison.set.source}.`,
+    wrapText(`${comparison.set.title} (${comparison.set.id})`, width, '  '),
+    textTable(header, rows, {
+      align: ['left', 'right', 'right', 'right', 'right', 'left'],
+      width,
+      wrapFirstColumn: true,
+    }),
+    wrapText(
+      `Run: ${done} of ${total} sessions finished (errored and aborted ones are left out of every rate). ` +
+        `Intervals: percentile bootstrap over sessions, ${comparison.resamples} resamples, seed ${comparison.seed}.`,
+      width,
+    ),
+    wrapText(`Source: ${comparison.set.source}.`, width),
   ].join('\n');
 }
