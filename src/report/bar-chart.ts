@@ -155,10 +155,12 @@ export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {
             dx: slice.centre,
             className: 'whiskers',
           }),
-          // Caps a third of the bar wide, centred on it.
+          // Caps a third of the bar wide, centred on it; none on an interval of zero width (a share of
+          // 0 with every resample 0), which would draw a dash on the axis.
           ...[0, 1].map((end) =>
             Plot.tickY(withInterval, {
               ...whisker,
+              filter: (bar: Bar) => bar.series === s && bar.interval?.[0] !== bar.interval?.[1],
               y: (bar: Bar) => bar.interval?.[end],
               insetLeft: slice.left + slice.width / 3,
               insetRight: slice.right + slice.width / 3,
