@@ -33,6 +33,8 @@ export function load(app) {
   /** @type {Map<import('typedoc').DeclarationReflection, string>} */
   const filed = new Map();
   app.converter.on(Converter.EVENT_CREATE_DECLARATION, (context, reflection) => {
+    // Exports of a module only: the modules themselves (the project's children) stay one list.
+    if (reflection.kindOf(ReflectionKind.Module)) return;
     if (!reflection.parent?.kindOf(ReflectionKind.Module | ReflectionKind.Project)) return;
     const file = context.getSymbolFromReflection(reflection)?.declarations?.[0]?.getSourceFile().fileName;
     const category = categoryOf(reflection, file);
