@@ -77,6 +77,21 @@ export interface AgentUsage {
  * a turn under the turn's JSON Schema, and returns only turns that are valid, allowed by the rules and
  * inside the guardrails. Stateless between calls apart from the warnings it has seen and the usage it
  * has counted (neither changes a decision), so one agent can play many concurrent sessions.
+ *
+ * @example
+ * ```ts
+ * import { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';
+ *
+ * const agent = new NegotiationAgent({
+ *   backend: new OpenAICompatibleBackend({ baseURL: 'http://localhost:8000/v1', model: 'qwen3-4b-negotiation' }),
+ *   sampling: { temperature: 1.0, seed: 7 }, // the model card evaluates at 1.0
+ *   guardrails: { seller: { minPrice: 40 } }, // never sell below 40, whatever the model writes
+ * });
+ * // `context` is the listing, `history` the conversation so far; the turn is validated and legal.
+ * const turn = await agent.predict({ context, history, role: 'seller' }, { signal });
+ * console.log(turn.action, turn.price, turn.message);
+ * ```
+ * @see The guide: [NegotiationAgent](../../docs/negotiation-agent.md).
  */
 export class NegotiationAgent implements Negotiator {
   readonly backend: LanguageBackend;

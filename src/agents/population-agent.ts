@@ -46,6 +46,17 @@ export interface PopulationAgentOptions {
  *
  * Stateless: each decision is drawn from the history and a `Random` seeded by `options.seed`, so one
  * instance can play many sessions at once and the same seed replays the same turn.
+ *
+ * @example
+ * ```ts
+ * import { PopulationAgent } from 'haggle';
+ *
+ * const seller = new PopulationAgent();
+ * // The same seed and history give the same turn.
+ * const turn = await seller.predict({ context, history, role: 'seller' }, { seed: 3 });
+ * console.log(turn.action, turn.price);
+ * ```
+ * @see The guide: [Baseline agents](../../docs/baseline-agents.md).
  */
 export class PopulationAgent implements Negotiator {
   readonly responseTimeUnit = 'hours' as const;

@@ -7,6 +7,7 @@ import { readRunFile } from '../simulation/run-file.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
+import { terminalWidth } from './terminal-width.js';
 
 interface CompareCliOptions {
   reference: string;
@@ -47,11 +48,12 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
       const sessions = readRunFile(run).sessions;
       if (sessions.length === 0) throw new CliUsageError(`${run} holds no sessions`);
       const bootstrap = { resamples: options.resamples, seed: options.seed };
+      const layout = { width: terminalWidth(io.stdout) };
       if (isReferenceSetId(options.reference)) {
         // Exact intervals and tests: the bootstrap options play no part against published numbers.
         const result = compareToReferences(sessions, options.reference);
         io.stdout.write(
-          options.json ? `${JSON.stringify(result)}\n` : `${formatReferenceComparison(result)}\n`,
+          options.json ? `${JSON.stringify(result)}\n` : `${formatReferenceComparison(result, layout)}\n`,
         );
         return;
       }
@@ -61,6 +63,6 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
         ...bootstrap,
         labels: { run: 'run', reference: 'reference' },
       });
-      io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatComparison(result)}\n`);
+      io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatComparison(result, layout)}\n`);
     });
 }

@@ -11,10 +11,12 @@ import {
 import { type AnalysisTable, analysisTables, pooledVerdicts } from '../evaluation/analysis/analysis-rows.js';
 import { formatEstimate } from '../evaluation/statistics.js';
 import type { ArmScore, TournamentResults } from '../evaluation/tournament-results.js';
+import { textTable, wrapText } from '../internal/text-table.js';
 import { writeTournamentReportFile } from '../report/tournament-report.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { commaList } from './options.js';
+import { terminalWidth } from './terminal-width.js';
 
 /** What `haggle evaluate` and `haggle analyse` print and write once the matches are in. */
 export interface EvaluateOutputOptions extends AnalyseTournamentOptions {
@@ -38,9 +40,10 @@ export function writeEvaluateOutput(
   if (options.json) {
     io.stdout.write(`${JSON.stringify(evaluateJson(results, analysis))}\n`);
   } else {
-    io.stdout.write(`${formatScores(analysis.scores)}\n`);
-    for (const table of analysisTables(analysis)) io.stdout.write(`\n${formatAnalysisTable(table)}\n`);
-    const verdicts = pooledVerdicts(analysis);
+    const width = terminalWidth(io.stdout);
+    io.stdout.write(`${formatScores(analysis.scores, width)}\n`);
+    for (const table of analysisTables(analysis)) io.stdout.write(`\n${formatAnalysisTable(table, width)}\n`);
+    const verdicts = pooledVerdicts(analysis).map((verdict) => wrapText(verdict, width ?? Infinity, '  '));
     if (verdicts.length > 0) io.stdout.write(`\n${verdicts.join('\n')}\n`);
   }
   if (options.report) {
@@ -89,19 +92,24 @@ export function parseMetrics(text: string): AnalysisMetric[] {
   return [...new Set(names)] as AnalysisMetric[];
 }
 
-function alignedTable(header: readonly string[], rows: readonly string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: readonly string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] as number))
-      .join('  ')
-      .trimEnd();
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+/** The columns that name a row of an analysis table: those before its first number (`n`, an estimate). */
+function keyColumns(header: readonly string[]): number {
+  const first = header.findIndex((name) => name === 'n' || name.includes('['));
+  return first > 0 ? first : 1;
 }
 
-/** A titled analysis table with its note on method. */
-export function formatAnalysisTable(table: AnalysisTable): string {
-  return `${table.title}: ${table.note}\n${alignedTable(table.header, table.rows)}`;
+/**
+ * A titled analysis table with its note on method; within `width` columns when given (the table then
+ * prints one block per row if its columns do not fit).
+ */
+export function formatAnalysisTable(table: AnalysisTable, width?: number): string {
+  const title = wrapText(`${table.title}: ${table.note}`, width ?? Number.POSITIVE_INFINITY, '  ');
+  const body = textTable(table.header, table.rows, {
+    rule: true,
+    ...(width === undefined ? {} : { width }),
+    keyColumns: keyColumns(table.header),
+  });
+  return `${title}\n${body}`;
 }
 
 const mean3 = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
@@ -109,9 +117,10 @@ const mean3 = (v: number) => (Number.isNaN(v) ? '–' : v.toFixed(3));
 /**
  * Scores as an aligned table: one row per arm and opponent, then the pooled row (`*`). Estimates stand
  * on the matches that finished; `failed` counts the others, which are no result (`–` when none finished).
- * Welfare is the sum of both sides' utilities; Nash and Pareto distances are over deals.
+ * Welfare is the sum of both sides' utilities; Nash and Pareto distances are over deals. Within `width`
+ * columns when given: a table wider than that prints one block per arm and opponent.
  */
-export function formatScores(scores: readonly ArmScore[]): string {
+export function formatScores(scores: readonly ArmScore[], width?: number): string {
   // The failed column appears when a match failed, so a clean tournament's table stays as it was.
   const anyFailed = scores.some((s) => s.errors > 0);
   // Matches the opponent broke are void for the arm: counted in their own column, never scored.
@@ -146,5 +155,5 @@ export function formatScores(scores: readonly ArmScore[]): string {
     Number.isNaN(s.rounds.mean) ? '–' : s.rounds.mean.toFixed(2),
     s.irViolationRate === null ? '–' : `${(s.irViolationRate * 100).toFixed(1)}%`,
   ]);
-  return alignedTable(header, rows);
+  return textTable(header, rows, { rule: true, ...(width === undefined ? {} : { width }), keyColumns: 2 });
 }

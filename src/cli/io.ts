@@ -2,10 +2,13 @@ import { readTextWithLimit } from '../internal/bounded-read.js';
 import { terminalText } from '../internal/terminal-text.js';
 
 /** A stream the CLI writes text to. */
-export type TextStream = NodeJS.WriteStream | { write(text: string): unknown; isTTY?: boolean };
+export type TextStream =
+  | NodeJS.WriteStream
+  | { write(text: string): unknown; isTTY?: boolean; columns?: number };
 
 /** Where the CLI reads and writes; tests pass their own. */
 export interface CliIo {
+  /** `columns`: a terminal's width, which tables fit (see terminal-width.ts). */
   stdout: TextStream;
   stderr: TextStream;
   /** All of standard input as text; past `limitBytes` (when given), an `InputTooLargeError`. */
@@ -54,6 +57,9 @@ function escaping(stream: TextStream): TextStream {
     write: (text: string) => stream.write(terminalText(text)),
     get isTTY() {
       return stream.isTTY;
+    },
+    get columns() {
+      return (stream as { columns?: number }).columns;
     },
     [OWN_SEQUENCES]: stream,
   } as TextStream;

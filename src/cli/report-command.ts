@@ -4,6 +4,7 @@ import { writeReport } from '../report/write-report.js';
 import { formatReferenceComparison } from '../simulation/metrics/reference-format.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
+import { terminalWidth } from './terminal-width.js';
 
 interface ReportCliOptions {
   reference?: string;
@@ -83,7 +84,10 @@ export function registerReportCommand(program: Command, io: CliIo): void {
             : ''
           : ` against ${result.sessions.reference} reference sessions`;
       // The published comparison is a few lines: the terminal gets it too, as `compare` prints its table.
-      if (result.published) io.stdout.write(`${formatReferenceComparison(result.published)}\n\n`);
+      if (result.published)
+        io.stdout.write(
+          `${formatReferenceComparison(result.published, { width: terminalWidth(io.stdout) })}\n\n`,
+        );
       io.stdout.write(`wrote ${result.out} (${result.sessions.run} sessions${against})\n`);
     });
 }

@@ -27,6 +27,7 @@ import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js
 import { resumeProvenanceNote } from './resume-note.js';
 import { parseShardOption } from './shard-option.js';
 import { formatSummaryTable } from './summary-table.js';
+import { terminalWidth } from './terminal-width.js';
 
 interface SimulateCliOptions extends BackendCliOptions {
   sessions: number;
@@ -158,7 +159,10 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
       }
       bar.finish();
       if (options.json) io.stdout.write(`${JSON.stringify(summary)}\n`);
-      else io.stdout.write(`${formatSummaryTable(summary, (performance.now() - startedAt) / 1000)}\n`);
+      else
+        io.stdout.write(
+          `${formatSummaryTable(summary, (performance.now() - startedAt) / 1000, terminalWidth(io.stdout))}\n`,
+        );
       const counts = {
         total: summary.sessions,
         unfinished: summary.sessions - summary.finished,

@@ -1,3 +1,4 @@
+import { labelled } from '../internal/text-table.js';
 import type { Distribution } from '../simulation/distribution.js';
 import type { SimulationSummary } from '../simulation/summary.js';
 
@@ -27,8 +28,15 @@ function dealRateCell(summary: SimulationSummary): string {
   return `${percent(summary.dealRate)} (${summary.deals} deals of ${summary.finished} finished sessions)`;
 }
 
-/** The run summary as an aligned two-column table for a terminal. */
-export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: number): string {
+/**
+ * The run summary as an aligned two-column table for a terminal; a value longer than `width` allows
+ * goes on on the next line, under itself.
+ */
+export function formatSummaryTable(
+  summary: SimulationSummary,
+  elapsedSeconds?: number,
+  width: number = Number.POSITIVE_INFINITY,
+): string {
   const outcomes = Object.entries(summary.outcomes)
     .filter(([, count]) => count > 0)
     .map(([reason, count]) => `${reason} ${count}`)
@@ -58,6 +66,6 @@ export function formatSummaryTable(summary: SimulationSummary, elapsedSeconds?: 
   ];
   if (summary.illegalTurns > 0) rows.push(['illegal turns', String(summary.illegalTurns)]);
   if (elapsedSeconds !== undefined) rows.push(['wall time', `${elapsedSeconds.toFixed(1)} s`]);
-  const width = Math.max(...rows.map(([name]) => name.length));
-  return rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join('\n');
+  const nameWidth = Math.max(...rows.map(([name]) => name.length));
+  return rows.map(([name, value]) => labelled(`${name.padEnd(nameWidth)}  `, value, width)).join('\n');
 }

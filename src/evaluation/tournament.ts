@@ -149,6 +149,28 @@ interface PlannedMatch {
  * with a seed per match shared by all arms, so arms can be compared pairwise on identical negotiations.
  * Resumable like `simulate()`: every finished match is on file at once, the completed file is in match
  * order, and a resumed run plays only what is missing.
+ *
+ * @example
+ * ```ts
+ * import {
+ *   compareArms,
+ *   generateSuite,
+ *   runTournament,
+ *   utilityBoulware,
+ *   utilityConceder,
+ *   utilityLinear,
+ * } from 'haggle/evaluation';
+ *
+ * const suite = generateSuite({ seed: 2026, scenarios: 8, seedsPerPair: 3, opponents: ['utility-conceder'] });
+ * const results = await runTournament({
+ *   suite,
+ *   arms: { boulware: utilityBoulware(), linear: utilityLinear() },
+ *   opponents: { 'utility-conceder': utilityConceder() },
+ * }).done();
+ * // Paired over identical matches: the same scenario, opponent and seed for both arms.
+ * console.log(compareArms(results, 'boulware', 'linear').verdict);
+ * ```
+ * @see The guide: [Multi-issue bargaining evaluation](../../docs/evaluation.md).
  */
 export function runTournament(options: TournamentOptions): TournamentRun {
   const plan = planTournament(options);

@@ -433,9 +433,13 @@ export {
   /** @deprecated Import from `haggle/report`. */
   type BarSeries,
   /** @deprecated Import from `haggle/report`. */
+  barChartSvg,
+  /** @deprecated Import from `haggle/report`. */
   buildReportData,
   /** @deprecated Import from `haggle/report`. */
   type ChartIntervals,
+  /** @deprecated Import from `haggle/report`. */
+  ChartLibraryError,
   /** @deprecated Import from `haggle/report`. */
   escapeHtml,
   /** @deprecated Import from `haggle/report`. */
@@ -458,6 +462,10 @@ export {
   renderReport,
   /** @deprecated Import from `haggle/report`. */
   renderTournamentReport,
+  /** @deprecated Import from `haggle/report`. */
+  reportChartSpecs,
+  /** @deprecated Import from `haggle/report`. */
+  tournamentChartSpecs,
   /** @deprecated Import from `haggle/report`. */
   type WriteReportOptions,
   /** @deprecated Import from `haggle/report`. */

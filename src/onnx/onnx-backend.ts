@@ -47,6 +47,23 @@ interface Pending {
  * onnxruntime-node in a worker thread, with haggle's own decode loop (KV cache, continuous batching,
  * the constrained decoder's mask and jump-forward every step, a seeded sampler per sequence).
  * Create with `OnnxBackend.load(folder, options)`; call `dispose()` when done.
+ *
+ * @example
+ * ```ts
+ * import { NegotiationAgent } from 'haggle';
+ * import { OnnxBackend } from 'haggle/onnx';
+ *
+ * // CUDA when onnxruntime-node has its CUDA provider; otherwise the CPU, with a warning that says so.
+ * const backend = await OnnxBackend.load('./qwen3-4b-negotiation-onnx', { device: 'cuda' });
+ * try {
+ *   const agent = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7 } });
+ *   const turn = await agent.predict({ context, history, role: 'buyer' }, { signal });
+ *   console.log(turn);
+ * } finally {
+ *   await backend.dispose(); // ends the worker thread, frees the model's native memory
+ * }
+ * ```
+ * @see The guide: [Local ONNX backend](../../docs/local-onnx.md).
  */
 export class OnnxBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;

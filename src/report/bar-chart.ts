@@ -1,4 +1,5 @@
 import { dataNumber, escapeHtml } from './html.js';
+import { type ChartDocument, type ChartElement, plotRuntime } from './plot-runtime.js';
 
 /** One series of a bar chart: its key, legend and values. */
 export interface BarSeries {
@@ -23,119 +24,270 @@ export interface BarChartSpec {
   series: readonly BarSeries[];
   /** How tick labels and tooltips show a value. */
   format: (value: number) => string;
+  /** The x axis's label, under the category names (none if omitted). */
+  xLabel?: string;
+  /** The y axis's label, above its ticks (none if omitted). */
+  yLabel?: string;
   /** Caption under the chart. */
   caption?: string;
+  /** What the whiskers are, said under the chart when a bar has one (default: a session bootstrap's 95%). */
+  whiskers?: string;
+}
+
+/** One bar: where it sits (indices, so two equal category names stay two groups) and its value. */
+interface Bar {
+  category: number;
+  series: number;
+  value: number;
+  interval: [number, number] | null;
+}
+
+/** Where one series' bars sit inside a category's band, in pixels (see `seriesSlices`). */
+interface Slice {
+  left: number;
+  right: number;
+  width: number;
+  centre: number;
 }
 
 const WIDTH = 760;
-const HEIGHT = 300;
-const BASE_MARGIN = { top: 16, right: 16, bottom: 40, left: 56 };
-/** Many categories get slanted labels, which need room below and to the left. */
-const SLANTED_MARGIN = { top: 16, right: 16, bottom: 150, left: 150 };
+/** The plot's own height, between the heading and the x axis. */
+const PLOT_HEIGHT = 218;
+/** Room above the plot for the title and the legend. */
+const MARGIN_TOP = 62;
+/** Under the x axis: the category names, then the axis's label. */
+const MARGIN_BOTTOM = 48;
+const MARGIN_LEFT = 64;
+const MARGIN_RIGHT = 16;
+const PLOT_WIDTH = WIDTH - MARGIN_LEFT - MARGIN_RIGHT;
+/** Between categories' bands and at both ends, as a share of a band's step. */
+const BAND_PADDING = 0.2;
+const NUMERIC_ATTRIBUTES = ['x', 'y', 'x1', 'x2', 'y1', 'y2', 'width', 'height', 'transform', 'd'];
 
-/** A rounded upper bound for the y axis, so ticks fall on readable values. */
-function niceMax(max: number): number {
-  if (max <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(max));
-  // Steps whose quarters are round too: the axis has four gridlines above 0.
-  for (const step of [1, 2, 4, 6, 8, 10]) if (step * magnitude >= max) return step * magnitude;
-  return 10 * magnitude;
-}
+/**
+ * A grouped bar chart as one standalone SVG document, drawn by Observable Plot: one group per category,
+ * one bar per series, a y axis with ticks, gridlines and a label, the categories (and their label) under
+ * the x axis, a whisker with caps over every bar that has an interval, the title and a legend on top.
+ * Each bar keeps its exact value in `data-value` and a `<title>` tooltip, each whisker its ends in
+ * `data-low`/`data-high`, so the page needs no script and a test can read the numbers back. The same
+ * function draws the HTML report's charts and the notebooks' (haggle's choice: one chart code to keep
+ * right). Text from the spec is untrusted; the DOM escapes it when the SVG is serialised.
+ */
+export function barChartSvg(spec: BarChartSpec, options: { title?: boolean } = {}): string {
+  const { Plot, document } = plotRuntime();
+  const bars: Bar[] = spec.series.flatMap((series, s) =>
+    spec.categories.flatMap((_category, c) => {
+      const value = series.values[c] ?? null;
+      return value === null
+        ? []
+        : [{ category: c, series: s, value, interval: series.intervals?.[c] ?? null }];
+    }),
+  );
+  const withInterval = bars.filter((bar) => bar.interval !== null);
+  // The axis reaches the top of every whisker, so none is cut off.
+  const top = Math.max(0, ...bars.map((bar) => Math.max(bar.value, bar.interval?.[1] ?? 0)));
+  // Many categories or long names are slanted, and the margin grows with the longest (about 6.5 px a
+  // character at 11 px, 40 degrees: sin 40° of it downwards).
+  const rotate = spec.categories.length > 8 || spec.categories.some((c) => c.length > 14);
+  const longest = Math.max(0, ...spec.categories.map((c) => c.length));
+  const marginBottom = rotate
+    ? Math.ceil(MARGIN_BOTTOM + longest * 6.5 * Math.sin((40 * Math.PI) / 180))
+    : MARGIN_BOTTOM;
+  const slices = seriesSlices(spec);
+  const describe = (bar: Bar) => {
+    const series = spec.series[bar.series] as BarSeries;
+    const interval = bar.interval
+      ? ` (95% CI ${spec.format(bar.interval[0])} – ${spec.format(bar.interval[1])})`
+      : '';
+    return `${series.name}, ${spec.categories[bar.category]}: ${spec.format(bar.value)}${interval}`;
+  };
+  const svg = Plot.plot({
+    // Plot's types name the browser's Document; linkedom's has what Plot calls.
+    document: document as never,
+    className: 'haggle-chart',
+    width: WIDTH,
+    height: MARGIN_TOP + PLOT_HEIGHT + marginBottom,
+    marginTop: MARGIN_TOP,
+    marginLeft: MARGIN_LEFT,
+    marginRight: MARGIN_RIGHT,
+    marginBottom,
+    style: { fontSize: '11px', fontFamily: 'system-ui, sans-serif', background: 'white', color: '#374151' },
+    x: {
+      domain: spec.categories.map((_c, c) => c),
+      tickFormat: (c: number) => spec.categories[c] ?? '',
+      tickRotate: rotate ? -40 : 0,
+      label: spec.xLabel ?? null,
+      labelAnchor: 'center',
+      labelArrow: 'none',
+      padding: BAND_PADDING,
+    },
+    y: {
+      domain: [0, top > 0 ? top : 1],
+      nice: true,
+      grid: true,
+      ticks: 5,
+      tickFormat: spec.format,
+      // Drawn by `heading`, under the title: Plot puts it at the very top, where the title is.
+      label: null,
+    },
+    // One mark per series, each bar a slice of its category's band (insets), rather than Plot's facets:
+    // a facet per category draws its own axes and grid and made a chart several times slower.
+    marks: spec.series
+      .flatMap((series, s) => {
+        const slice = slices[s] as Slice;
+        const mine = { filter: (bar: Bar) => bar.series === s };
+        const whisker = { x: 'category', stroke: '#111827', strokeWidth: 1.2, ...mine };
+        return [
+          Plot.barY(bars, {
+            x: 'category',
+            y: 'value',
+            fill: series.color,
+            title: describe,
+            insetLeft: slice.left + 1,
+            insetRight: slice.right + 1,
+            className: 'bars',
+            ...mine,
+          }),
+          Plot.ruleX(withInterval, {
+            ...whisker,
+            y1: (bar: Bar) => bar.interval?.[0],
+            y2: (bar: Bar) => bar.interval?.[1],
+            dx: slice.centre,
+            className: 'whiskers',
+          }),
+          // Caps a third of the bar wide, centred on it; none on an interval of zero width (a share of
+          // 0 with every resample 0), which would draw a dash on the axis.
+          ...[0, 1].map((end) =>
+            Plot.tickY(withInterval, {
+              ...whisker,
+              filter: (bar: Bar) => bar.series === s && bar.interval?.[0] !== bar.interval?.[1],
+              y: (bar: Bar) => bar.interval?.[end],
+              insetLeft: slice.left + slice.width / 3,
+              insetRight: slice.right + slice.width / 3,
+              className: 'whisker-caps',
+            }),
+          ),
+        ];
+      })
+      .concat(Plot.ruleY([0], { stroke: '#9ca3af' })),
+  }) as unknown as ChartElement;
 
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
-}
-
-function intervalText(interval: [number, number] | null | undefined, format: (v: number) => string): string {
-  return interval ? ` (95% CI ${format(interval[0])} – ${format(interval[1])})` : '';
-}
-
-/** A vertical line from the interval's low to its high end, with caps: the bar's 95% interval. */
-function whisker(
-  series: string,
-  category: string,
-  [low, high]: [number, number],
-  centre: number,
-  barWidth: number,
-  y: (v: number) => number,
-): string {
-  const x = round(centre);
-  const cap = round(Math.min(6, barWidth / 3));
-  const top = round(y(high));
-  const bottom = round(y(low));
-  return `<g class="whisker" data-series="${escapeHtml(series)}" data-category="${escapeHtml(category)}" data-low="${dataNumber(low)}" data-high="${dataNumber(high)}"><line x1="${x}" x2="${x}" y1="${top}" y2="${bottom}"/><line x1="${round(x - cap)}" x2="${round(x + cap)}" y1="${top}" y2="${top}"/><line x1="${round(x - cap)}" x2="${round(x + cap)}" y1="${bottom}" y2="${bottom}"/></g>`;
+  for (const rect of svg.querySelectorAll('g.bars rect')) {
+    const bar = bars[(rect as unknown as { __data__: number }).__data__] as Bar;
+    rect.setAttribute('data-value', dataNumber(bar.value));
+    rect.setAttribute('data-category', spec.categories[bar.category] as string);
+    rect.setAttribute('data-series', (spec.series[bar.series] as BarSeries).key);
+    rect.setAttribute('class', 'bar');
+  }
+  // Each whisker's line in a group that names its bar and its ends, in the line's own coordinates.
+  for (const line of svg.querySelectorAll('g.whiskers line')) {
+    const bar = withInterval[(line as unknown as { __data__: number }).__data__] as Bar;
+    const [low, high] = bar.interval as [number, number];
+    const group = document.createElementNS('http://www.w3.org/2000/svg', 'g');
+    group.setAttribute('class', 'whisker');
+    group.setAttribute('data-series', (spec.series[bar.series] as BarSeries).key);
+    group.setAttribute('data-category', spec.categories[bar.category] as string);
+    group.setAttribute('data-low', dataNumber(low));
+    group.setAttribute('data-high', dataNumber(high));
+    line.replaceWith(group);
+    group.appendChild(line);
+  }
+  svg.insertBefore(heading(document, spec, options.title ?? true), svg.querySelector('g'));
+  svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', spec.title);
+  for (const element of svg.querySelectorAll('*')) {
+    for (const name of NUMERIC_ATTRIBUTES) {
+      const value = element.getAttribute(name);
+      // Two decimals of a pixel: the same picture in a third of the bytes.
+      if (value)
+        element.setAttribute(
+          name,
+          value.replace(/-?\d+\.\d{3,}/g, (n: string) => String(Number(Number(n).toFixed(2)))),
+        );
+    }
+  }
+  return svg.outerHTML;
 }
 
 /**
- * A grouped bar chart as inline SVG: one group per category, one bar per series. Each bar carries
- * its exact value in `data-value` and a `<title>` tooltip, so the page needs no script and a test
- * can read the numbers back.
+ * Where each series' bar sits in its category's band, in pixels: what to cut from the band's left and
+ * right (Plot's insets), its width, and its centre's offset from the band's centre (the whisker's `dx`).
+ * The band follows Plot's band scale: `BAND_PADDING` of a step between bands and at both ends.
+ */
+function seriesSlices(spec: BarChartSpec): Slice[] {
+  const step = PLOT_WIDTH / (Math.max(1, spec.categories.length) + BAND_PADDING);
+  const band = step * (1 - BAND_PADDING);
+  const count = Math.max(1, spec.series.length);
+  const width = band / count;
+  return spec.series.map((_series, s) => ({
+    left: s * width,
+    right: (count - 1 - s) * width,
+    width,
+    centre: (s + 0.5) * width - band / 2,
+  }));
+}
+
+/**
+ * The title and, under it, the y axis's label at the left; one swatch and name per series at the
+ * right; inside the SVG, so it stands alone.
+ */
+function heading(document: ChartDocument, spec: BarChartSpec, withTitle: boolean): ChartElement {
+  const ns = 'http://www.w3.org/2000/svg';
+  const group = document.createElementNS(ns, 'g');
+  group.setAttribute('class', 'legend');
+  group.setAttribute('text-anchor', 'start');
+  const title = document.createElementNS(ns, 'text');
+  title.setAttribute('class', 'chart-title');
+  title.setAttribute('x', '8');
+  title.setAttribute('y', '14');
+  title.setAttribute('font-size', '13');
+  title.setAttribute('font-weight', '600');
+  title.textContent = spec.title;
+  if (withTitle) group.appendChild(title);
+  if (spec.yLabel) {
+    const label = document.createElementNS(ns, 'text');
+    label.setAttribute('class', 'y-label');
+    label.setAttribute('x', '8');
+    label.setAttribute('y', String(MARGIN_TOP - 16));
+    label.textContent = spec.yLabel;
+    group.appendChild(label);
+  }
+  // About 6.5 px a character at 11 px: room for each name, then a gap.
+  const widths = spec.series.map((series) => 14 + Math.ceil(series.name.length * 6.5) + 18);
+  let x = Math.max(8, WIDTH - 16 - widths.reduce((a, b) => a + b, 0) + 18);
+  for (const series of spec.series) {
+    const swatch = document.createElementNS(ns, 'rect');
+    for (const [name, value] of [
+      ['x', x],
+      ['y', 8],
+      ['width', 10],
+      ['height', 10],
+      ['fill', series.color],
+    ] as const)
+      swatch.setAttribute(name, String(value));
+    const name = document.createElementNS(ns, 'text');
+    name.setAttribute('x', String(x + 14));
+    name.setAttribute('y', '17');
+    name.textContent = series.name;
+    group.append(swatch, name);
+    x += widths.shift() ?? 0;
+  }
+  return group;
+}
+
+/**
+ * A bar chart for the HTML report: `barChartSvg` in a `<figure>` that names the chart (`data-chart`),
+ * its title in the caption above rather than inside the SVG, its captions under it.
  */
 export function renderBarChart(spec: BarChartSpec): string {
-  const rotate = spec.categories.length > 8 || spec.categories.some((c) => c.length > 14);
-  const MARGIN = rotate ? SLANTED_MARGIN : BASE_MARGIN;
-  const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
-  const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const values = spec.series.flatMap((s) => [
-    ...s.values.filter((v): v is number => v !== null),
-    // The axis reaches the top of every whisker, so none is cut off.
-    ...(s.intervals ?? []).flatMap((interval) => (interval ? [interval[1]] : [])),
-  ]);
-  const top = niceMax(Math.max(0, ...values));
-  const y = (v: number) => MARGIN.top + plotHeight - (Math.max(0, v) / top) * plotHeight;
-  const groupWidth = plotWidth / Math.max(1, spec.categories.length);
-  const barWidth = Math.max(1, (groupWidth * 0.8) / Math.max(1, spec.series.length));
-  const parts: string[] = [];
-
-  for (let i = 0; i <= 4; i++) {
-    const v = (top * i) / 4;
-    const at = round(y(v));
-    parts.push(
-      `<line class="grid" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${at}" y2="${at}"/>`,
-      `<text class="tick" x="${MARGIN.left - 6}" y="${at + 4}" text-anchor="end">${escapeHtml(spec.format(v))}</text>`,
-    );
-  }
-  spec.categories.forEach((category, c) => {
-    const groupX = MARGIN.left + c * groupWidth + groupWidth * 0.1;
-    spec.series.forEach((series, s) => {
-      const value = series.values[c] ?? null;
-      if (value === null) return;
-      const x = round(groupX + s * barWidth);
-      const top = round(y(value));
-      const height = round(MARGIN.top + plotHeight - top);
-      parts.push(
-        `<rect class="bar" data-series="${escapeHtml(series.key)}" data-category="${escapeHtml(category)}" data-value="${dataNumber(value)}" x="${x}" y="${top}" width="${round(barWidth)}" height="${height}" fill="${series.color}"><title>${escapeHtml(`${series.name}, ${category}: ${spec.format(value)}${intervalText(series.intervals?.[c], spec.format)}`)}</title></rect>`,
-      );
-      const interval = series.intervals?.[c];
-      if (interval) parts.push(whisker(series.key, category, interval, x + barWidth / 2, barWidth, y));
-    });
-    const labelX = round(MARGIN.left + (c + 0.5) * groupWidth);
-    const labelY = MARGIN.top + plotHeight + 14;
-    parts.push(
-      rotate
-        ? `<text class="category" x="${labelX}" y="${labelY}" text-anchor="end" transform="rotate(-40 ${labelX} ${labelY})">${escapeHtml(category)}</text>`
-        : `<text class="category" x="${labelX}" y="${labelY}" text-anchor="middle">${escapeHtml(category)}</text>`,
-    );
-  });
-  parts.push(
-    `<line class="axis" x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${MARGIN.top + plotHeight}" y2="${MARGIN.top + plotHeight}"/>`,
-  );
-  const legend = spec.series
-    .map(
-      (s) =>
-        `<span class="legend-item"><span class="swatch" style="background:${s.color}"></span>${escapeHtml(s.name)}</span>`,
-    )
-    .join('');
   return [
     `<figure class="chart" data-chart="${escapeHtml(spec.id)}">`,
     `<figcaption>${escapeHtml(spec.title)}</figcaption>`,
-    `<div class="legend">${legend}</div>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${escapeHtml(spec.title)}">`,
-    ...parts,
-    '</svg>',
+    barChartSvg(spec, { title: false }),
     spec.caption ? `<p class="caption">${escapeHtml(spec.caption)}</p>` : '',
-    spec.series.some((series) => series.intervals)
-      ? '<p class="caption">Whiskers: 95% percentile bootstrap intervals (sessions resampled).</p>'
+    spec.series.some((series) => series.intervals?.some(Boolean))
+      ? `<p class="caption">Whiskers: ${escapeHtml(spec.whiskers ?? '95% percentile bootstrap intervals (sessions resampled).')}</p>`
       : '',
     '</figure>',
   ].join('\n');

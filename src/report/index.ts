@@ -1,14 +1,16 @@
 export type { BarChartSpec, BarSeries } from './bar-chart.js';
-export { renderBarChart } from './bar-chart.js';
+export { barChartSvg, renderBarChart } from './bar-chart.js';
 export type { ChartIntervals, Interval } from './chart-intervals.js';
 export { escapeHtml } from './html.js';
 export type { OutcomeRow } from './outcome-breakdown.js';
-export { renderReport } from './render-report.js';
+export { ChartLibraryError } from './plot-runtime.js';
+export { renderReport, reportChartSpecs } from './render-report.js';
 export type { ReportData, ReportInput, ReportRun, RunFigures } from './report-data.js';
 export { buildReportData } from './report-data.js';
 export {
   isTournamentFile,
   renderTournamentReport,
+  tournamentChartSpecs,
   writeTournamentReport,
   writeTournamentReportFile,
 } from './tournament-report.js';

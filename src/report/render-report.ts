@@ -1,7 +1,7 @@
 import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulation/metrics/format.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { labelKey } from '../simulation/metrics/session-facts.js';
-import { type BarSeries, renderBarChart } from './bar-chart.js';
+import { type BarChartSpec, type BarSeries, renderBarChart } from './bar-chart.js';
 import type { Interval } from './chart-intervals.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';
@@ -68,7 +68,12 @@ function series<T>(
   };
 }
 
-function charts(data: ReportData): string {
+/**
+ * The report's five charts as specs (price ratios, session lengths, deal rate by tier, M6, M7), the run
+ * and the reference side by side with their intervals: what the page draws, for a notebook to draw too
+ * with `barChartSvg`.
+ */
+export function reportChartSpecs(data: ReportData): BarChartSpec[] {
   const price = series(
     data,
     (f) => f.priceRatio.bins,
@@ -107,39 +112,47 @@ function charts(data: ReportData): string {
     (r, _i, f) => f.intervals.labelConcession.get(labelKey(r.role, r.label)) ?? null,
   );
   return [
-    renderBarChart({
+    {
       id: 'price-ratio',
+      xLabel: 'final price / list price',
+      yLabel: 'share of deals',
       title: 'Final price / list price (share of deals)',
       ...price,
       format: percentAxis,
       caption:
         'Agreed price over list price, in bins of 5% of the list price; each run sums to 100% of its deals.',
-    }),
-    renderBarChart({
+    },
+    {
       id: 'session-length',
+      xLabel: 'turns',
+      yLabel: 'share of sessions',
       title: 'Session length (share of sessions by number of turns)',
       ...lengths,
       format: percentAxis,
-    }),
-    renderBarChart({
+    },
+    {
       id: 'deal-rate-by-tier',
+      xLabel: 'list price (USD)',
+      yLabel: 'deal rate',
       title: 'Deal rate by list-price tier (USD)',
       ...tiers,
       format: percentAxis,
-    }),
-    renderBarChart({
+    },
+    {
       id: 'label-deal-rate',
+      yLabel: 'deal rate',
       title: 'M6: deal rate of sessions in which a side used a label',
       ...m6,
       format: percentAxis,
-    }),
-    renderBarChart({
+    },
+    {
       id: 'label-concession',
+      yLabel: 'next concession / list price',
       title: "M7: the opponent's next concession after a label (share of list price)",
       ...m7,
       format: percentAxis,
-    }),
-  ].join('\n');
+    },
+  ];
 }
 
 function metricsTable(data: ReportData): string {
@@ -213,7 +226,7 @@ export function renderReport(data: ReportData): string {
 ${outcomesSection(data)}</section>
 ${data.published ? `<section data-section="references"><h2>Published references</h2>\n${renderReferenceSection(data.published)}</section>` : ''}
 <section data-section="charts"><h2>Charts</h2>
-<div class="charts">${charts(data)}</div></section>
+<div class="charts">${reportChartSpecs(data).map(renderBarChart).join('\n')}</div></section>
 <section data-section="transcripts"><h2>Sample sessions</h2>
 ${renderTranscripts(data.transcripts, { seed: data.transcriptSeed, of: data.run.sessions })}</section>
 <section data-section="metrics"><h2>Metrics</h2>

@@ -16,6 +16,8 @@ h1 { font-size: 22px; margin: 0; } h2 { font-size: 18px; margin-top: 32px; } h3 
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { border-bottom: 1px solid #e5e7eb; padding: 4px 8px; text-align: right; vertical-align: top; }
 th:first-child, td:first-child { text-align: left; }
+/* A number, an interval or a name never breaks inside itself; a wide table scrolls in its own box. */
+td { white-space: nowrap; font-variant-numeric: tabular-nums; } .table-scroll { overflow-x: auto; }
 table.labels td:nth-child(2) { text-align: left; }
 tr.significant td:nth-child(4) { font-weight: 600; }
 thead th { background: #f9fafb; }
@@ -24,19 +26,16 @@ td.bar-cell, th.bar-cell { width: 220px; text-align: left; white-space: nowrap; 
 .share-bar { display: inline-block; height: 10px; max-width: 150px; background: #6b7280; margin-right: 6px; vertical-align: middle; border-radius: 2px; }
 .share-bar.kind-deal { background: #16a34a; } .share-bar.kind-no-deal { background: #9ca3af; } .share-bar.kind-failed { background: #dc2626; }
 tr.kind-failed td:first-child { color: #b91c1c; font-weight: 600; }
-table.references td:first-child { max-width: 520px; } tr.run-model td:first-child { font-weight: 600; }
+table.references td:first-child { max-width: 520px; white-space: normal; } tr.run-model td:first-child { font-weight: 600; }
 .tag { font-size: 11px; background: #dbeafe; color: #1e40af; border-radius: 4px; padding: 0 5px; font-weight: 500; }
 td.verdict.consistent { color: #15803d; } td.verdict.inconsistent { color: #b91c1c; font-weight: 600; } td.verdict.too-few { color: #92400e; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 8px 32px; }
 figure.chart { margin: 16px 0 24px; min-width: 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
 figure.chart svg { width: 100%; height: auto; max-width: 1000px; }
-.legend { font-size: 12px; margin-bottom: 4px; } .legend-item { margin-right: 16px; }
-.swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
 .failures { border-left: 3px solid #dc2626; padding: 4px 12px; margin: 8px 0; } .failure-headline { font-weight: 600; color: #991b1b; }
-table.errors td.error-message { text-align: left; font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
+table.errors td.error-message { white-space: normal; text-align: left; font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
 table.outcomes tr.unfinished td { color: #991b1b; } .big.failed { color: #991b1b; }
 svg text { font-size: 11px; fill: #374151; } svg .grid { stroke: #e5e7eb; } svg .axis { stroke: #9ca3af; }
-svg .whisker line { stroke: #111827; stroke-width: 1.2; }
 svg.forest .ci { stroke: #2563eb; stroke-width: 3; stroke-linecap: round; } svg.forest .estimate { fill: #1e3a8a; }
 svg.forest .published { fill: #f59e0b; stroke: #92400e; } svg.forest .published.inconsistent { fill: #ef4444; stroke: #7f1d1d; } svg.forest .published.consistent { fill: #22c55e; stroke: #14532d; }
 .transcripts { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)); gap: 16px; }

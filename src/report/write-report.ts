@@ -52,6 +52,15 @@ function loadRun(path: string, name: string | undefined, option: string): Report
 /**
  * Reads a run (and a reference), computes the metrics and charts, and writes one self-contained HTML
  * file. Written to a temporary name and renamed, so a reader never sees half a report.
+ *
+ * @example
+ * ```ts
+ * import { writeReport } from 'haggle/report';
+ *
+ * const { out } = writeReport({ run: 'runs/model.jsonl', reference: 'runs/population.jsonl', out: 'report.html' });
+ * console.log(`open ${out}`);
+ * ```
+ * @see The guide: [HTML report](../../docs/report.md).
  */
 export function writeReport(options: WriteReportOptions): WriteReportResult {
   const run = loadRun(options.run, options.runName, 'run');

@@ -58,6 +58,18 @@ export interface ListenOptions {
  * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
  * it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
  * request (tokens, deadline, queue, nesting: see `RequestLimits`); client mistakes are 4xx.
+ *
+ * @example
+ * ```ts
+ * import { OpenAIServer } from 'haggle/server';
+ *
+ * // Any backend, e.g. a local OnnxBackend, behind /v1/chat/completions.
+ * const server = new OpenAIServer({ backend });
+ * const baseURL = await server.listen({ port: 8000 });
+ * console.log(`serving at ${baseURL}`);
+ * await server.close();
+ * ```
+ * @see The guide: [Remote backend and haggle serve](../../docs/remote.md).
  */
 export class OpenAIServer {
   readonly backend: LanguageBackend;

@@ -12,6 +12,7 @@ export type {
   CompareOptions,
   Comparison,
   ComparisonRow,
+  FormatTableOptions,
   HistogramBin,
   LabelEffect,
   LabelFacts,

@@ -46,6 +46,17 @@ export interface SessionRunOptions {
  * One negotiation between two negotiators under a set of rules, on a simulated clock driven by each
  * turn's `response_time`. Emits `session-start`, `turn` and `session-end`; a listener that throws is
  * reported as an `error` event and never breaks the session.
+ *
+ * @example
+ * ```ts
+ * import { PopulationAgent, Session, boulware } from 'haggle';
+ *
+ * const session = new Session({ context, buyer: new PopulationAgent(), seller: boulware(), seed: 1 });
+ * session.on('turn', (event) => console.log(event.role, event.turn.action, event.turn.price));
+ * const { outcome } = await session.run({ signal });
+ * console.log(outcome.status, outcome.reason, outcome.turns);
+ * ```
+ * @see The guide: [Simulation](../../docs/simulation.md).
  */
 export class Session {
   readonly id: string;

@@ -120,6 +120,23 @@ const MAX_SESSIONS = 10_000_000;
  * after calling. Writing `out` needs file access: under Node, `haggle` resolves to a build that has it;
  * in other runtimes `out` is refused with `InvalidInputError` (take `simulate` from `haggle/node` where
  * the runtime has Node's `fs`, as Deno and Bun do).
+ *
+ * @example
+ * ```ts
+ * import { PopulationAgent, boulware, generateContexts, simulate } from 'haggle';
+ *
+ * const run = simulate({
+ *   contexts: generateContexts({ count: 200, seed: 1 }),
+ *   buyer: new PopulationAgent(),
+ *   seller: boulware(),
+ *   seed: 7,
+ *   concurrency: 8,
+ * });
+ * run.on('progress', ({ completed, total }) => console.log(`${completed}/${total}`));
+ * const summary = await run.done();
+ * console.log(summary.finished, summary.dealRate);
+ * ```
+ * @see The guide: [Simulation](../../docs/simulation.md).
  */
 export function simulate(options: SimulateOptions): SimulationRun {
   return runSimulation(options, undefined);

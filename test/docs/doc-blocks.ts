@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 /**
  * A fenced code block of a Markdown file. The marker of a block that the docs test runs is the word
@@ -17,6 +17,8 @@ export interface DocBlock {
   output: boolean;
   /** The reason given in a `<!-- not runnable: … -->` comment right above the block, if any. */
   notRunnable?: string;
+  /** For an `@example` of a doc comment: the name the comment documents. */
+  subject?: string;
   code: string;
 }
 
@@ -69,4 +71,52 @@ export function docFiles(repoRoot: string): string[] {
 
 export function readDocBlocks(repoRoot: string, file: string): DocBlock[] {
   return docBlocks(file, readFileSync(join(repoRoot, file), 'utf8'));
+}
+
+const DOC_COMMENT = /\/\*\*([\s\S]*?)\*\//g;
+const DECLARATION =
+  /^\s*export\s+(?:default\s+)?(?:abstract\s+)?(?:async\s+)?(?:class|function|const|interface|type)\s+(\w+)/;
+
+/**
+ * The fenced blocks under `@example` in the doc comments of src/ (what the API reference shows), as
+ * runnable blocks: each is type-checked like a runnable ts block of the docs. `line` is the fence's line
+ * in the source file, `subject` the exported name the comment documents.
+ */
+export function exampleBlocks(repoRoot: string): DocBlock[] {
+  const blocks: DocBlock[] = [];
+  for (const path of sourceFiles(join(repoRoot, 'src'))) {
+    const text = readFileSync(path, 'utf8');
+    const file = relative(repoRoot, path);
+    for (const comment of text.matchAll(DOC_COMMENT)) {
+      const body = comment[1] as string;
+      const example = body.indexOf('@example');
+      if (example < 0) continue;
+      const firstLine = text.slice(0, comment.index).split('\n').length;
+      const exampleLine = body.slice(0, example).split('\n').length - 1;
+      // The comment's lines without their ` * `, from the @example tag on.
+      const lines = body
+        .split('\n')
+        .slice(exampleLine)
+        .map((line) => line.replace(/^\s*\* ?/, ''));
+      const after = text.slice((comment.index ?? 0) + comment[0].length).split('\n', 2)[1] ?? '';
+      const subject = DECLARATION.exec(after)?.[1];
+      for (const block of docBlocks(file, lines.join('\n'))) {
+        blocks.push({
+          ...block,
+          line: firstLine + exampleLine + block.line - 1,
+          runnable: block.language === 'ts' || block.language === 'typescript',
+          ...(subject ? { subject } : {}),
+        });
+      }
+    }
+  }
+  return blocks;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
 }

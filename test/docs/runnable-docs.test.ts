@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DocBlock, docFiles, readDocBlocks } from './doc-blocks.js';
+import { type DocBlock, docFiles, exampleBlocks, readDocBlocks } from './doc-blocks.js';
 
 // Docs that cannot drift: every fenced block of README.md and docs/*.md marked `runnable` runs here,
 // against the built package (dist/), as a reader would run it. Shell blocks run the CLI (`npx haggle` is
@@ -12,6 +12,8 @@ import { type DocBlock, docFiles, readDocBlocks } from './doc-blocks.js';
 // 'haggle' resolved through the package's exports; those followed by a `text output` block are also
 // run (from the sources, through tsx), and must print exactly that, as must a shell block followed by one. Every sh or ts block is either runnable or says why
 // not in a `<!-- not runnable: … -->` comment above it. The marker is documented in docs/testing.md.
+// The `@example` blocks of the sources' doc comments (what the API reference shows) are type-checked
+// in the same tsc run, and the main entry points must have one.
 
 const run = promisify(execFile);
 const repoRoot = new URL('../..', import.meta.url).pathname;
@@ -19,6 +21,19 @@ const scratch = join(repoRoot, '.cache', 'doc-blocks');
 const CODE_LANGUAGES = ['sh', 'bash', 'ts', 'typescript'];
 
 const blocks = docFiles(repoRoot).flatMap((file) => readDocBlocks(repoRoot, file));
+const examples = exampleBlocks(repoRoot);
+/** The names a reader meets first: each shows an example in the API reference. */
+const MAIN_ENTRY_POINTS = [
+  'NegotiationAgent',
+  'Session',
+  'simulate',
+  'OpenAICompatibleBackend',
+  'OnnxBackend',
+  'PopulationAgent',
+  'runTournament',
+  'writeReport',
+  'OpenAIServer',
+];
 const where = (block: DocBlock) => `${block.file}:${block.line}`;
 
 if (!existsSync(join(repoRoot, 'dist', 'cli.js')) || !existsSync(join(repoRoot, 'dist', 'index.d.ts')))
@@ -88,10 +103,16 @@ ${block.code}
     120_000,
   );
 
-  it('runnable ts blocks type-check against the built package (strict)', async () => {
+  it('the main entry points have an @example in their doc comment, in TypeScript', () => {
+    const documented = new Set(examples.filter((block) => block.runnable).map((block) => block.subject));
+    expect(MAIN_ENTRY_POINTS.filter((name) => !documented.has(name))).toEqual([]);
+    expect(examples.filter((block) => !block.runnable).map(where), '@example blocks not in ts').toEqual([]);
+  });
+
+  it('runnable ts blocks and @example blocks type-check against the built package (strict)', async () => {
     const dir = join(scratch, 'ts');
     mkdirSync(dir, { recursive: true });
-    const names = tsBlocks().map((block) => {
+    const names = [...tsBlocks(), ...examples].map((block) => {
       const name = `${block.file.replace(/[/.]/g, '_')}_${block.line}.ts`;
       // A snippet without import or export is still a module, as every block a reader pastes is.
       const isModule = /^\s*(import|export)\s/m.test(block.code);

@@ -1,16 +1,32 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureModel, repoRoot } from '../onnx/fixture-model.js';
-import { type NotebookOutput, notebookModule, parseOutput, readNotebook } from './notebook-harness.js';
+import {
+  type NotebookOutput,
+  notebookModule,
+  parseOutput,
+  readNotebook,
+  withOutputs,
+} from './notebook-harness.js';
 
 // Every notebook under examples/notebooks runs here, every code cell in order, with the Deno that the
 // `deno` dev dependency ships, against the built package (dist/, as `npm install haggle` gives it): a
 // notebook that no longer runs, or prints something else, fails the suite. See notebook-harness.ts for
-// the one stand-in (`Deno.jupyter.display`, which exists only inside the kernel).
+// the one stand-in (`Deno.jupyter.display`, which exists only inside the kernel). The notebooks are
+// committed with the outputs of such a run, so GitHub shows their tables and charts: a notebook whose
+// saved outputs are not what it prints now fails too. HAGGLE_NOTEBOOK_OUTPUTS=1 writes them afresh.
 
 const run = promisify(execFile);
 const notebooksDir = join(repoRoot, 'examples', 'notebooks');
@@ -56,7 +72,12 @@ afterAll(() => rmSync(userDir, { recursive: true, force: true }));
 
 const output = (name: string) => outputs.get(name) as Promise<NotebookOutput>;
 const svgOf = (display: Record<string, string> | undefined) => display?.['image/svg+xml'] ?? '';
-const bars = (svg: string) => svg.match(/<rect [^>]*><title>/g)?.length ?? 0;
+const bars = (svg: string) => svg.match(/<rect class="bar" [^>]*><title>/g)?.length ?? 0;
+const whiskers = (svg: string) => svg.match(/<g [^>]*class="whisker"/g)?.length ?? 0;
+const REFRESH_OUTPUTS = process.env.HAGGLE_NOTEBOOK_OUTPUTS === '1';
+/** What may differ between two runs of the same notebook: the loopback port, the device. */
+const steady = (text: string) =>
+  text.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT').replace(/ on (cpu|cuda) /g, ' on DEVICE ');
 
 describe('examples/notebooks', () => {
   it('are nbformat 4 notebooks for the Deno kernel, one per use', () => {
@@ -90,10 +111,15 @@ describe('examples/notebooks', () => {
     const row = lines.find((line) => line.startsWith('deal rate '));
     expect(row).toMatch(new RegExp(`^deal rate\\s+${reference}%\\s+${run}%\\s`));
     expect(lines.some((line) => line.startsWith('final price / list price'))).toBe(true);
+    expect(lines).toContain(
+      'price-ratio, session-length, deal-rate-by-tier, label-deal-rate, label-concession',
+    );
     expect(displays).toHaveLength(1);
     const svg = svgOf(displays[0]);
-    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
-    expect(bars(svg)).toBe(20); // 10 price bins x 2 runs
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // The report's price bins (5% of the list price each) x 2 runs: 40 bars from these seeded runs.
+    expect(bars(svg)).toBe(40);
+    expect(whiskers(svg)).toBeGreaterThan(10);
   }, 120_000);
 
   it('tournament: a score per arm and opponent, a paired verdict, one chart', async () => {
@@ -105,8 +131,10 @@ describe('examples/notebooks', () => {
     expect(scores.filter((line) => / vs \* +matches 48 /.test(line))).toHaveLength(2);
     expect(scores.filter((line) => /matches 24 /.test(line))).toHaveLength(4);
     expect(lines.some((line) => /n = 48$/.test(line))).toBe(true);
+    expect(lines).toContain('arm-utility, deal-rate');
     expect(displays).toHaveLength(1);
     expect(bars(svgOf(displays[0]))).toBe(6);
+    expect(whiskers(svgOf(displays[0]))).toBe(6);
   }, 120_000);
 
   it('agent-on-a-backend: the local model, then the same model over HTTP, within the guardrail', async () => {
@@ -130,4 +158,22 @@ describe('examples/notebooks', () => {
     }
     expect(displays).toHaveLength(0);
   }, 120_000);
+
+  it.each(notebooks)(
+    '%s is saved with the outputs it prints now',
+    async (name) => {
+      const path = join(notebooksDir, name);
+      const fresh = withOutputs(path, await output(name));
+      // Rewritten only when something other than the port or device changed, so a refresh leaves no churn.
+      if (REFRESH_OUTPUTS && steady(readFileSync(path, 'utf8')) !== steady(fresh)) writeFileSync(path, fresh);
+      const saved = readNotebook(path);
+      for (const cell of saved.cells.filter((c) => c.cell_type === 'code'))
+        expect(cell.outputs, 'every code cell has its outputs saved').toBeDefined();
+      expect(
+        steady(readFileSync(path, 'utf8')),
+        `${name}'s saved outputs are stale: HAGGLE_NOTEBOOK_OUTPUTS=1 npx vitest run test/examples/notebooks.test.ts`,
+      ).toBe(steady(fresh));
+    },
+    120_000,
+  );
 });

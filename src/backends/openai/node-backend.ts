@@ -6,6 +6,8 @@ import { OpenAICompatibleBackend as FetchOpenAICompatibleBackend } from './opena
  * posting through `node:http` with a keep-alive agent by default, since Node 20's `fetch` spends several
  * times more CPU per request (bench/remote.ts). `haggle` resolves to it under Node; `haggle/node`
  * exports it for other runtimes with Node's modules (Deno, Bun).
+ *
+ * @see The guide: [Remote backend and haggle serve](../../../docs/remote.md).
  */
 export class OpenAICompatibleBackend extends FetchOpenAICompatibleBackend {
   /** @internal */

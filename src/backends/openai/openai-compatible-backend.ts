@@ -60,6 +60,21 @@ export interface OpenAICompatibleBackendDescription extends BackendDescription {
  * `fetch` (browsers, Deno, Bun, edge runtimes); under Node, `haggle` resolves to a build whose
  * `OpenAICompatibleBackend` posts through `node:http` instead (Node 20's `fetch` costs about 10x the CPU
  * per request). A `fetch` passed in the options is used everywhere. No runtime dependency.
+ *
+ * @example
+ * ```ts
+ * import { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';
+ *
+ * // vLLM serving the LoRA adapter, or `haggle serve` on a GPU machine.
+ * const backend = new OpenAICompatibleBackend({
+ *   baseURL: 'http://localhost:8000/v1',
+ *   model: 'qwen3-4b-negotiation',
+ *   apiKey: process.env.VLLM_API_KEY,
+ * });
+ * const agent = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7 } });
+ * const turn = await agent.predict({ context, history, role: 'buyer' }, { signal });
+ * ```
+ * @see The guide: [Remote backend and haggle serve](../../../docs/remote.md).
  */
 export class OpenAICompatibleBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;

@@ -1,3 +1,4 @@
+import { textTable, wrapText } from '../../internal/text-table.js';
 import type { Comparison } from './compare.js';
 import type { MetricUnit } from './metric.js';
 
@@ -50,12 +51,22 @@ export function describeUnfinished(label: string, finished: number, unfinished: 
   return `${label}: ${unfinished} of ${total} sessions failed and are left out; the metrics stand on the ${finished} that finished`;
 }
 
+/** How the text tables of metrics are laid out. */
+export interface FormatTableOptions {
+  /**
+   * The widest a line may be, e.g. a terminal's columns: long metric names then wrap, and a table that
+   * still does not fit prints one block per row. Default: no limit.
+   */
+  width?: number;
+}
+
 /**
  * The comparison as an aligned text table: metric, source, model, delta, 95% CI; then a line per side
  * that lost sessions to failures, with its distinct errors.
  */
-export function formatComparison(comparison: Comparison): string {
+export function formatComparison(comparison: Comparison, options: FormatTableOptions = {}): string {
   const { labels, level } = comparison;
+  const width = options.width ?? Number.POSITIVE_INFINITY;
   const header = ['metric', labels.reference, labels.run, 'delta', `${Math.round(level * 100)}% CI`];
   const rows = comparison.rows.map((row) => [
     row.name,
@@ -64,17 +75,18 @@ export function formatComparison(comparison: Comparison): string {
     formatMetricDelta(row.delta, row.unit),
     formatInterval(row.ci, row.unit),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] as number) : cell.padStart(widths[i] as number)))
-      .join('  ');
+  const table = textTable(header, rows, {
+    align: ['left', 'right', 'right', 'right', 'right'],
+    width,
+    wrapFirstColumn: true,
+  });
   const failures: string[] = [];
   for (const side of ['reference', 'run'] as const) {
     const note = describeUnfinished(labels[side], comparison.sessions[side], comparison.unfinished[side]);
     if (note === null) continue;
-    failures.push(note);
-    for (const { message, count } of comparison.errorMessages[side]) failures.push(`  ${count} × ${message}`);
+    failures.push(wrapText(note, width, '  '));
+    for (const { message, count } of comparison.errorMessages[side])
+      failures.push(wrapText(`  ${count} × ${message}`, width, '    '));
   }
-  return [line(header), ...rows.map(line), ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
+  return [table, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
 }

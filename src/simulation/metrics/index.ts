@@ -3,6 +3,7 @@ export { bootstrapCi, percentileInterval } from './bootstrap.js';
 export type { CompareOptions, Comparison, ComparisonRow } from './compare.js';
 export { compare } from './compare.js';
 export { DEAL_RATE_METRIC, dealRate } from './deal-rate.js';
+export type { FormatTableOptions } from './format.js';
 export {
   describeUnfinished,
   formatComparison,

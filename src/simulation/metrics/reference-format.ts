@@ -1,3 +1,5 @@
+import { textTable, wrapText } from '../../internal/text-table.js';
+import type { FormatTableOptions } from './format.js';
 import type { PublishedValue } from './published-references.js';
 import { TELL_DIFFERENCE } from './reference-verdict.js';
 import type { ReferenceComparison, ReferenceRow } from './references.js';
@@ -64,8 +66,15 @@ export function referenceNotes(comparison: ReferenceComparison): string[] {
   ];
 }
 
-/** The comparison as an aligned text table (the terminal twin of the report's section). */
-export function formatReferenceComparison(comparison: ReferenceComparison): string {
+/**
+ * The comparison as an aligned text table (the terminal twin of the report's section). With a `width`
+ * (a terminal's columns), long names wrap and a table that still does not fit prints one block per row.
+ */
+export function formatReferenceComparison(
+  comparison: ReferenceComparison,
+  options: FormatTableOptions = {},
+): string {
+  const width = options.width ?? Number.POSITIVE_INFINITY;
   const level = `${Math.round(comparison.level * 100)}% CI`;
   const header = ['card value', 'card', 'card n', 'this run', level, 'n', 'verdict'];
   const rows = comparison.rows.map((row) => [
@@ -77,27 +86,23 @@ export function formatReferenceComparison(comparison: ReferenceComparison): stri
     count(row.n),
     referenceVerdict(row),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, i) =>
-        i === 0 || i === cells.length - 1
-          ? cell.padEnd(widths[i] as number)
-          : cell.padStart(widths[i] as number),
-      )
-      .join('  ')
-      .trimEnd();
   const { total, finished } = comparison.sessions;
   return [
-    `${comparison.set.title} (${comparison.set.id})`,
-    line(header),
-    ...rows.map(line),
-    `Run: ${count(finished)} of ${count(total)} sessions finished (errored and aborted ones are left out of every rate).`,
-    ...referenceNotes(comparison),
-    'The card’s words:',
-    ...comparison.rows.map(
-      (row) => `  ${row.reference.name}: “${row.reference.quote}” (${row.reference.where})`,
+    wrapText(`${comparison.set.title} (${comparison.set.id})`, width, '  '),
+    textTable(header, rows, {
+      align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
+      width,
+      wrapFirstColumn: true,
+    }),
+    wrapText(
+      `Run: ${count(finished)} of ${count(total)} sessions finished (errored and aborted ones are left out of every rate).`,
+      width,
     ),
-    `Source: ${comparison.set.source}.`,
+    ...referenceNotes(comparison).map((note) => wrapText(note, width)),
+    'The card’s words:',
+    ...comparison.rows.map((row) =>
+      wrapText(`  ${row.reference.name}: “${row.reference.quote}” (${row.reference.where})`, width, '    '),
+    ),
+    wrapText(`Source: ${comparison.set.source}.`, width),
   ].join('\n');
 }
