@@ -62,8 +62,7 @@ export {
 export type { Negotiator, NegotiatorDescription, PredictInput, PredictOptions } from './negotiator.js';
 export type { TimeUnit } from './time-unit.js';
 export { fromHours, TimeUnitSchema, toHours } from './time-unit.js';
-export type { Turn } from './turn.js';
-export type { TurnBounds } from './turn.js';
+export type { Turn, TurnBounds } from './turn.js';
 export { TurnOfAnyUnitSchema, TurnSchema, turnSchemaFor, turnSchemaWithin } from './turn.js';
 export type { TurnJsonSchemaOptions } from './turn-json-schema.js';
 export { turnJsonSchema } from './turn-json-schema.js';

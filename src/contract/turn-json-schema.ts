@@ -8,9 +8,9 @@ import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '
 import { fromHours, type TimeUnit } from './time-unit.js';
 import {
   ACTION_SHAPES,
+  MAX_LABEL_LENGTH,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
-  MAX_LABEL_LENGTH,
   MAX_PRICE,
   maxResponseTime,
   SNAKE_CASE_PATTERN,
