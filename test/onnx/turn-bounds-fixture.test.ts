@@ -15,7 +15,7 @@ describe('the decoder writes turns within the bounds from the market (fixture mo
   let backend: OnnxBackend;
   beforeAll(async () => {
     backend = await OnnxBackend.load(fixtureModel(1));
-  });
+  }, 120_000);
   afterAll(async () => {
     await backend?.dispose();
   });
