@@ -134,7 +134,10 @@ export class BestOfferRules implements Rules {
 
   expiredOffer(state: NegotiationState, atHours: number): StandingOffer | null {
     const standing = state.standingOffer;
-    return standing && atHours > standing.expiresAtHours ? standing : null;
+    // The session's clock counts in microhours: a turn written to the very bound may land one float
+    // ulp past an offer's end after rounding (seen at exactly 2 days of a 48-hour offer). Closer than a
+    // tenth of a microhour is the same moment.
+    return standing && atHours > standing.expiresAtHours + 1e-7 ? standing : null;
   }
 
   apply(state: NegotiationState, entry: HistoryEntry): TurnRuling {
