@@ -4,7 +4,7 @@ import type { Role } from '../contract/history.js';
 import { describeInterval, type LegalMove, priceInInterval } from '../contract/legal-moves.js';
 import type { LabelVocabulary } from '../contract/model-profile.js';
 import { type TimeUnit, toHours } from '../contract/time-unit.js';
-import { type Turn, TurnSchema } from '../contract/turn.js';
+import { type Turn, turnSchemaFor } from '../contract/turn.js';
 
 /** What a turn must satisfy beyond `TurnSchema` at this point of this negotiation. */
 export interface TurnConstraints {
@@ -18,14 +18,14 @@ export interface TurnConstraints {
 export type TurnCheck = { ok: true; turn: Turn } | { ok: false; issues: ValidationIssue[] };
 
 /**
- * Validates a candidate with `TurnSchema`, then against the moment: the action must be one of the moves,
+ * Validates a candidate with `TurnSchema` (in the profile's unit), then against the moment: the action must be one of the moves,
  * an offer's price inside that move's interval (rules and guardrails together), the response time within
  * the move's bound, and labels in the vocabulary when the vocabulary is known.
  * The constrained decoder should make these impossible; this check is what makes them impossible for
  * every backend, including remote servers that ignore the schema.
  */
 export function checkTurn(candidate: unknown, constraints: TurnConstraints): TurnCheck {
-  const parsed = TurnSchema.safeParse(candidate);
+  const parsed = turnSchemaFor(constraints.responseTimeUnit).safeParse(candidate);
   if (!parsed.success) return { ok: false, issues: issuesFromZod(parsed.error) };
   const turn = parsed.data;
   const issues: ValidationIssue[] = [];
@@ -49,7 +49,7 @@ export function checkTurn(candidate: unknown, constraints: TurnConstraints): Tur
   ) {
     issues.push({
       path: 'response_time',
-      message: `${turn.response_time} ${constraints.responseTimeUnit} lands after the standing offer lapses (${move.maxResponseHours} hours left)`,
+      message: `${turn.response_time} ${constraints.responseTimeUnit} lands too late: ${move.maxResponseHours} hours are left before the standing offer lapses or the listing ends`,
     });
   }
   if (constraints.labels.kind === 'known') {

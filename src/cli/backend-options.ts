@@ -11,12 +11,13 @@ import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
 import { commaList, parseChoice, parseIntegerOption } from './options.js';
+import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 
 /** Backends the CLI can build: `openai` (any OpenAI-compatible server) and `onnx` (a local model folder). */
 export const CLI_BACKEND_NAMES = ['openai', 'onnx'] as const;
 export type CliBackendName = (typeof CLI_BACKEND_NAMES)[number];
 
-export interface BackendCliOptions {
+export interface BackendCliOptions extends SamplingCliOptions {
   backend?: CliBackendName;
   baseUrl?: string[];
   model?: string;
@@ -108,6 +109,11 @@ export function createCliBackend(
       ] as const
     ).find((key) => options[key] !== undefined);
     if (stray) throw new CliUsageError(`--${kebab(stray)} needs --backend`);
+    const sampling = givenSamplingFlag(options);
+    if (sampling)
+      throw new CliUsageError(
+        `${sampling} needs --backend: only an LLM samples tokens (the baselines do not)`,
+      );
     return undefined;
   }
   if (options.backend === 'onnx') {
@@ -162,7 +168,11 @@ export function createBackendNegotiators(
 ): { buyer?: Negotiator; seller?: Negotiator } {
   const backend = createCliBackend(options, env);
   if (!backend) return {};
-  const agent = new NegotiationAgent({ backend, ...(onWarning ? { onWarning } : {}) });
+  const agent = new NegotiationAgent({
+    backend,
+    sampling: samplingFrom(options),
+    ...(onWarning ? { onWarning } : {}),
+  });
   return {
     ...(command.getOptionValueSource('buyer') === 'cli' ? {} : { buyer: agent }),
     ...(command.getOptionValueSource('seller') === 'cli' ? {} : { seller: agent }),

@@ -12,6 +12,7 @@ import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { ProgressBar } from './progress-bar.js';
 import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
+import { addSamplingOptions } from './sampling-options.js';
 import { parseShardOption } from './shard-option.js';
 
 interface EvaluateCliOptions extends EvaluateInputOptions {
@@ -88,6 +89,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
       `metrics the analyses compare, comma-separated (default all): ${ANALYSIS_METRICS.join(', ')}`,
       parseMetrics,
     );
+  addSamplingOptions(evaluateCommand);
   addFailureLimitOptions(evaluateCommand, 'matches')
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {

@@ -15,9 +15,10 @@ import type { Shard } from '../simulation/shard.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
 import { type ParticipantShorthand, parseParticipantShorthand } from './participant-shorthand.js';
+import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 
 /** The options of `haggle evaluate` that say what to play and how (not how to print it). */
-export interface EvaluateInputOptions {
+export interface EvaluateInputOptions extends SamplingCliOptions {
   experiment?: string;
   suite?: string;
   arm?: string[];
@@ -42,6 +43,8 @@ const SET_BY_EXPERIMENT = [
   ['roles', '--roles'],
   ['maxRounds', '--max-rounds'],
   ['timeout', '--timeout'],
+  ['temperature', '--temperature'],
+  ['topP', '--top-p'],
 ] as const;
 
 /** The tournament `haggle evaluate` runs: from `--experiment FILE`, or from `--suite` and `--arm`s. */
@@ -87,7 +90,14 @@ export function evaluateTournament(
   const build = (participant: ParticipantShorthand): MultiIssueNegotiator =>
     'baseline' in participant
       ? MULTI_ISSUE_BASELINES[participant.baseline]()
-      : experimentLlmAgent({ model: participant.llm.model, replicas: participant.llm.baseURLs }, apiKey);
+      : experimentLlmAgent(
+          {
+            model: participant.llm.model,
+            replicas: participant.llm.baseURLs,
+            sampling: samplingFrom(options),
+          },
+          apiKey,
+        );
   const kind = (participant: ParticipantShorthand): ParticipantLabel => ({
     kind: 'baseline' in participant ? 'baseline' : 'llm',
   });
@@ -127,6 +137,11 @@ export function evaluateTournament(
   const anyLlm = [...Object.values(labels.arms), ...Object.values(labels.opponents)].some(
     (label) => label.kind === 'llm',
   );
+  const sampling = givenSamplingFlag(options);
+  if (sampling && !anyLlm)
+    throw new CliUsageError(
+      `${sampling} applies to LLM arms and opponents (NAME=openai:MODEL@URL); the baselines sample nothing`,
+    );
   return {
     suite,
     onlyOpponents: wanted,

@@ -18,6 +18,7 @@ import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { readJsonInput } from './read-json-input.js';
+import { addSamplingOptions, samplingFrom } from './sampling-options.js';
 
 interface PredictCliOptions extends BackendCliOptions {
   context: string;
@@ -57,7 +58,7 @@ export function registerPredictCommand(program: Command, io: CliIo, signal: Abor
       0,
     );
   // With --backend, the turn comes from the model (e.g. --backend onnx --model DIR) instead of --agent.
-  addBackendOptions(command).action(async (options: PredictCliOptions) => {
+  addSamplingOptions(addBackendOptions(command)).action(async (options: PredictCliOptions) => {
     const input = readPredictInput(options, io);
     if (options.backend && command.getOptionValueSource('agent') === 'cli') {
       throw new CliUsageError('--agent and --backend exclude each other: a backend plays an LLM agent');
@@ -66,6 +67,7 @@ export function registerPredictCommand(program: Command, io: CliIo, signal: Abor
     const negotiator: Negotiator = backend
       ? new NegotiationAgent({
           backend,
+          sampling: samplingFrom(options),
           onWarning: printBackendWarning(io.stderr),
         })
       : createCliAgent(options.agent);

@@ -25,6 +25,7 @@ import { ProgressBar } from './progress-bar.js';
 import { readJsonInput } from './read-json-input.js';
 import { rawArguments, resumeCommand, withResumeHint } from './resume-command.js';
 import { resumeProvenanceNote } from './resume-note.js';
+import { addSamplingOptions } from './sampling-options.js';
 import { parseShardOption } from './shard-option.js';
 import { formatSummaryTable } from './summary-table.js';
 import { terminalWidth } from './terminal-width.js';
@@ -172,6 +173,7 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
       enforceFailureLimit(counts, options.maxErrorRate, 'sessions');
     });
   addBackendOptions(simulateCommand);
+  addSamplingOptions(simulateCommand);
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { TurnSchema } from './turn.js';
+import { TurnOfAnyUnitSchema } from './turn.js';
 
 /** Validates a side: `buyer` or `seller`. */
 export const RoleSchema = z.enum(['buyer', 'seller']);
@@ -11,10 +11,13 @@ export function opponentOf(role: Role): Role {
   return role === 'buyer' ? 'seller' : 'buyer';
 }
 
-/** One turn as it happened: who took it, what it was, and when (hours since the session started). */
+/**
+ * One turn as it happened: who took it, what it was, and when (hours since the session started). The
+ * turn is in its own negotiator's unit, which a history does not record, hence `TurnOfAnyUnitSchema`.
+ */
 export const HistoryEntrySchema = z.strictObject({
   role: RoleSchema,
-  turn: TurnSchema,
+  turn: TurnOfAnyUnitSchema,
   elapsedHours: z.number().finite().min(0),
 });
 /** One turn as it happened: who took it, what it was, and when. */

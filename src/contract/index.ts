@@ -65,18 +65,21 @@ export {
 export type { Negotiator, NegotiatorDescription, PredictInput, PredictOptions } from './negotiator.js';
 export type { TimeUnit } from './time-unit.js';
 export { fromHours, TimeUnitSchema, toHours } from './time-unit.js';
-export type { Turn } from './turn.js';
-export { TurnSchema } from './turn.js';
+export type { Turn, TurnBounds } from './turn.js';
+export { TurnOfAnyUnitSchema, TurnSchema, turnSchemaFor, turnSchemaWithin } from './turn.js';
 export type { TurnJsonSchemaOptions } from './turn-json-schema.js';
 export { turnJsonSchema } from './turn-json-schema.js';
 export { NotYourTurnError } from './turn-order-error.js';
 export type { ActionShape } from './turn-rules.js';
 export {
   ACTION_SHAPES,
+  MAX_LABEL_LENGTH,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
   MAX_PRICE,
+  MAX_RESPONSE_HOURS,
   MAX_RESPONSE_TIME,
+  maxResponseTime,
   SNAKE_CASE_PATTERN,
 } from './turn-rules.js';
 export type { SafeParseOutcome } from './validate.js';

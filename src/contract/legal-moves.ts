@@ -30,8 +30,8 @@ export const LegalMoveSchema = z
     /** For `accept` only: the price the deal closes at (the standing offer's). */
     dealPrice: z.number().finite().positive().optional(),
     /**
-     * The latest the move may land, in hours from the last turn (the time left before the standing
-     * offer lapses). Absent: no bound but the contract's.
+     * The latest the move may land, in hours from the last turn: the time left before the listing ends
+     * or the other side's standing offer lapses. Absent: no bound but the contract's 30 days.
      */
     maxResponseHours: z.number().finite().min(0).optional(),
   })

@@ -2,9 +2,13 @@ import * as z from 'zod';
 import { InvalidInputError, issuesFromZod } from './errors.js';
 import { cardFact } from './model-card.js';
 import { TimeUnitSchema } from './time-unit.js';
-import { SNAKE_CASE } from './turn-rules.js';
+import { MAX_LABEL_LENGTH, SNAKE_CASE } from './turn-rules.js';
 
-const LabelSchema = z.string().regex(SNAKE_CASE, 'a label is a snake_case identifier');
+// A known label must be one a turn may carry, so the same length bound as `TurnSchema`'s.
+const LabelSchema = z
+  .string()
+  .regex(SNAKE_CASE, 'a label is a snake_case identifier')
+  .max(MAX_LABEL_LENGTH, `a label has at most ${MAX_LABEL_LENGTH} characters`);
 
 /**
  * A model's label vocabulary. `known`: the full list, enforced as an enum. `open`: the list is not

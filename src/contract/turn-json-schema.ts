@@ -8,10 +8,11 @@ import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '
 import { fromHours, type TimeUnit } from './time-unit.js';
 import {
   ACTION_SHAPES,
+  MAX_LABEL_LENGTH,
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
   MAX_PRICE,
-  MAX_RESPONSE_TIME,
+  maxResponseTime,
   SNAKE_CASE_PATTERN,
 } from './turn-rules.js';
 
@@ -50,7 +51,7 @@ export function turnJsonSchema(options: TurnJsonSchemaOptions = {}): JsonSchema 
   const labelSchema: JsonSchema =
     profile.labels.kind === 'known'
       ? { type: 'string', enum: [...profile.labels.values] }
-      : { type: 'string', pattern: SNAKE_CASE_PATTERN };
+      : { type: 'string', pattern: SNAKE_CASE_PATTERN, maxLength: MAX_LABEL_LENGTH };
 
   const branches = moves.map((move): JsonSchema => {
     const { action } = move;
@@ -139,11 +140,13 @@ function priceSchema(interval: PriceInterval | undefined): JsonSchema {
 }
 
 /**
- * A move's time bound in the turn's unit, rounded down to a millionth (the decoder writes at most six
- * fraction digits, and rounding up could land a turn a hair after the offer lapses).
+ * A move's time bound in the turn's unit (the contract's 30 days without one), rounded down to a
+ * millionth (the decoder writes at most six fraction digits, and rounding up could land a turn a hair
+ * after the offer lapses).
  */
 function responseTimeBound(move: LegalMove, unit: TimeUnit): number {
-  if (move.maxResponseHours === undefined) return MAX_RESPONSE_TIME;
+  const longest = maxResponseTime(unit);
+  if (move.maxResponseHours === undefined) return longest;
   const inUnit = Math.floor(fromHours(move.maxResponseHours, unit) * 1e6) / 1e6;
-  return Math.min(MAX_RESPONSE_TIME, inUnit);
+  return Math.min(longest, inUnit);
 }

@@ -1,4 +1,5 @@
 import type { Action } from './action.js';
+import { fromHours, type TimeUnit } from './time-unit.js';
 
 /**
  * The rules a turn obeys beyond its types, written once. `TurnSchema` validates with them and
@@ -34,8 +35,31 @@ export const MAX_LABELS_PER_MESSAGE = 5;
 export const SNAKE_CASE_PATTERN = '^[a-z][a-z0-9]*(_[a-z0-9]+)*$';
 export const SNAKE_CASE = new RegExp(SNAKE_CASE_PATTERN);
 
-/** Longest `response_time` accepted, in the profile's unit; a bound keeps numbers finite for decoders. */
-export const MAX_RESPONSE_TIME = 100_000;
+/**
+ * Longest a turn may take, in hours: 30 days. haggle's choice (the model card and the preprint state no
+ * listing duration): a turn answers a listing, and no answer comes after the listing has ended; 30 days
+ * is the longest a listing runs in haggle's market (a fixed-price listing renewed monthly). The rules
+ * narrow it further: to what is left of the listing, and of a standing offer's life.
+ */
+export const MAX_RESPONSE_HOURS = 720;
+
+/**
+ * Longest `response_time` `TurnSchema` accepts: `MAX_RESPONSE_HOURS` in hours, the unit of every built-in
+ * profile and baseline. A profile in another unit is checked with `turnSchemaFor(unit)`.
+ */
+export const MAX_RESPONSE_TIME = MAX_RESPONSE_HOURS;
+
+/** `MAX_RESPONSE_HOURS` in `unit`: the longest `response_time` a turn written in that unit may carry. */
+export function maxResponseTime(unit: TimeUnit): number {
+  return fromHours(MAX_RESPONSE_HOURS, unit);
+}
+
+/**
+ * Longest label, in characters. haggle's choice: the model card's longest named label,
+ * `declare_cost_limit_seller_firm`, has 30 characters; 48 leaves room for the 15 labels the card does
+ * not name while keeping a model with random habits from writing a paragraph into a label.
+ */
+export const MAX_LABEL_LENGTH = 48;
 
 /**
  * Highest price anywhere in the contract (a list price, an offer), in the currency's units. haggle's

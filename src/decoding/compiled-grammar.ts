@@ -13,6 +13,7 @@ import {
   Frame,
   finish,
   ownKey,
+  seenValues,
   setKey,
   stepAll,
   stepFrame,
@@ -406,6 +407,8 @@ export class CompiledGrammar {
   }
 
   private computeMask(frames: readonly Frame[]): Uint32Array {
+    // Near a repeat that would fill a unique string, the shared inside masks would let it through.
+    if (frames.some((frame) => this.mayFillRepeat(frame))) return this.referenceMask(frames);
     if (frames.length > 1 && frames.some(isInsideString)) return this.unionMask(frames);
     const top = frames.length === 1 ? (frames[0] as Frame) : null;
     if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
@@ -416,6 +419,13 @@ export class CompiledGrammar {
       return mask;
     }
     return this.outsideMask(frames, new Uint32Array(this.maskWords));
+  }
+
+  private mayFillRepeat(frame: Frame): boolean {
+    const leaf = frame.node;
+    if (!(leaf instanceof StringLeaf) || !leaf.keepsValue) return false;
+    const seen = seenValues(frame);
+    return seen !== null && seen.length > 0 && leaf.mayFillRepeat(frame.state, seen, this.trie.maxTokenBytes);
   }
 
   /** The mask of positions outside strings, set in `mask` (all zero on entry). */

@@ -32,6 +32,16 @@ export abstract class Leaf {
   valueKey(_state: unknown): string | undefined {
     return undefined;
   }
+  /** Whether the leaf keeps its value for `uniqueItems` (then `repeatsWhenFull` is asked). */
+  keepsValue = false;
+  /**
+   * Whether `state`, an item of a unique list that already holds `seen`, is a dead end: its value
+   * repeats one of them and nothing but its end can follow (a string at its maxLength). Such a state
+   * is refused when stepped into, so a live position always has a byte to read.
+   */
+  repeatsWhenFull(_state: unknown, _seen: readonly string[]): boolean {
+    return false;
+  }
   /**
    * Every byte `step` could ever take, in any state, when they are few (a number's digits and signs,
    * whitespace); null for any byte. A superset is safe. Masks then look up only these bytes in the

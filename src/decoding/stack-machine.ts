@@ -175,11 +175,28 @@ export function stepFrame(frame: Frame, byte: number, out: Frame[]): void {
   if (next !== DEAD) {
     // A leaf that cannot read further hands over at once, so every live position can still read a byte.
     if (leaf.mustEnd(next)) finish(frame.parent, leaf.valueKey(next), out);
-    else out.push(new Frame(leaf, next, frame.parent));
+    else if (!repeatsWhenFull(leaf, next, frame)) out.push(new Frame(leaf, next, frame.parent));
   }
   if (frame.canEnd()) {
     for (const f of frame.endings()) stepFrame(f, byte, out);
   }
+}
+
+/** The values already in the unique list `frame` is an item of, or null (see `ownKey`). */
+export function seenValues(frame: Frame): readonly string[] | null {
+  const parent = frame.parent;
+  return parent?.node instanceof ListNode ? (parent.state as ListState).seen : null;
+}
+
+/**
+ * Whether `next`, the state `frame`'s leaf steps into, is an item that can only close as a repeat: a
+ * unique string written up to its maxLength with a value the list already holds. Without this check
+ * the mask before its closing quote would be empty (seen with random weights and 48-character labels).
+ */
+function repeatsWhenFull(leaf: Leaf, next: unknown, frame: Frame): boolean {
+  if (!leaf.keepsValue) return false;
+  const seen = seenValues(frame);
+  return seen !== null && seen.length > 0 && leaf.repeatsWhenFull(next, seen);
 }
 
 /** Steps every position of a set; the result may hold duplicates (see `dedupe`). */
@@ -213,7 +230,7 @@ export function stepFrames(frames: readonly Frame[], byte: number, out: Frame[])
     }
     if (next !== DEAD) {
       if (ends) finish(frame.parent, node.valueKey(next), out);
-      else out.push(new Frame(node, next, frame.parent));
+      else if (!repeatsWhenFull(node, next, frame)) out.push(new Frame(node, next, frame.parent));
     }
     if (frame.canEnd()) {
       for (const e of frame.endings()) stepFrame(e, byte, out);

@@ -100,6 +100,7 @@ export class StringLeaf extends Leaf {
     readonly options: StringLeafOptions,
   ) {
     super(id);
+    this.keepsValue = options.collect;
     const { pattern, minLength, maxLength } = options;
     const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
     this.lengths = pattern && bounded ? patternLengths(pattern) : null;
@@ -293,6 +294,34 @@ export class StringLeaf extends Leaf {
 
   override valueKey(state: unknown): string | undefined {
     return this.options.collect ? (state as StringState).value : undefined;
+  }
+
+  override repeatsWhenFull(state: unknown, seen: readonly string[]): boolean {
+    const s = state as StringState;
+    if (s.phase !== 1 || s.escape !== 0 || s.pending !== 0 || !seen.includes(s.value)) return false;
+    if (!this.hasRoom(s, 1)) return true;
+    return Boolean(this.options.pattern) && !this.canRead(s.pattern, 0, 0x10ffff, s.codePoints, s.units);
+  }
+
+  /**
+   * Whether a token of at most `horizon` bytes that stays inside the string could take `state` to a
+   * repeat that fills it (`repeatsWhenFull`). The shared inside masks know nothing of the list's values,
+   * so such a position takes the generic walk, which steps through `stepFrames` and refuses it.
+   */
+  mayFillRepeat(state: unknown, seen: readonly string[], horizon: number): boolean {
+    const s = state as StringState;
+    if (!this.options.collect || s.phase !== 1) return false;
+    for (const value of seen) {
+      if (!value.startsWith(s.value) || value.length - s.value.length > horizon) continue;
+      if (s.escape !== 0 || s.pending !== 0) return true;
+      let at: unknown = s;
+      for (const ch of value.slice(s.value.length)) {
+        at = this.addCodePoint(at as StringState, ch.codePointAt(0) as number);
+        if (at === DEAD) break;
+      }
+      if (at !== DEAD && this.repeatsWhenFull(at, seen)) return true;
+    }
+    return false;
   }
 
   /**

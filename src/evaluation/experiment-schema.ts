@@ -116,7 +116,7 @@ const participantFields = {
   llm: ExperimentLlmSchema.optional(),
   /** Model family, free text (for example "qwen3", "gpt", "claude"). */
   family: z.string().min(1).max(100).optional(),
-  /** Whether this model, or its family, was among the opponents the trained arms met in training. */
+  /** Whether this opponent shares a model family with the training pool (see `ParticipantLabel.trainingPool`). */
   trainingPool: z.boolean().optional(),
 };
 

@@ -9,7 +9,12 @@ export interface ParticipantLabel {
   kind?: 'baseline' | 'llm';
   /** Model family, free text chosen by the researcher (for example 'qwen3' or 'gpt'). */
   family?: string;
-  /** Whether this model (an opponent) or this model's family was in the arm's training pool. */
+  /**
+   * Whether this opponent shares a model family with the arms' training pool (the opponents they met in
+   * training). Not that it was met itself: the preprint's two evaluation buyers were both never seen in
+   * training, and one shares a family with the pool. Mark a buyer that was in the pool itself `true` too,
+   * and say so in the experiment's name or notes.
+   */
   trainingPool?: boolean;
   /** For a trained arm: the name of the arm it was trained from, so gains over the base can be computed. */
   base?: string;

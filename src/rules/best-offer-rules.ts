@@ -4,6 +4,7 @@ import { InvalidInputError } from '../contract/errors.js';
 import type { HistoryEntry, Role } from '../contract/history.js';
 import { gridEnds, type LegalMove, type PriceInterval } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
+import { MAX_RESPONSE_HOURS } from '../contract/turn-rules.js';
 import {
   actionsOf,
   alternatingNextRole,
@@ -17,12 +18,20 @@ import {
   type TurnRuling,
 } from './rules.js';
 
-/** Options of `BestOfferRules`: offer lifetime, offer caps and the turn limit (eBay's values by default). */
+/**
+ * Options of `BestOfferRules`: offer lifetime, offer cap, listing time and the turn limit. Every default
+ * is haggle's choice (docs/simulation.md says why); the model card and the preprint state none of them.
+ */
 export interface BestOfferRulesOptions {
-  /** Hours an offer stands before it lapses; a counter starts a new clock. eBay: 48. */
+  /** Hours an offer stands before it lapses; a counter starts a new clock. Default 48. */
   offerTtlHours?: number;
-  /** Offers a buyer may make on one listing. eBay: 3. */
+  /** Offers a buyer may make on one listing. Default 3. */
   buyerOfferCap?: number;
+  /**
+   * Hours the listing still runs when the thread starts: no turn lands after it ends. Default 720 (30
+   * days, `MAX_RESPONSE_HOURS`), at most that.
+   */
+  listingHours?: number;
   /** Turns after which the session ends without a deal. Default 20. */
   maxTurns?: number;
   illegalTurnPolicy?: IllegalTurnPolicy;
@@ -43,18 +52,25 @@ export class BestOfferRules implements Rules {
   readonly name = 'best-offer';
   readonly offerTtlHours: number;
   readonly buyerOfferCap: number;
+  readonly listingHours: number;
   readonly maxTurns: number;
   readonly illegalTurnPolicy: IllegalTurnPolicy;
 
   constructor(options: BestOfferRulesOptions = {}) {
     this.offerTtlHours = options.offerTtlHours ?? 48;
     this.buyerOfferCap = options.buyerOfferCap ?? 3;
+    this.listingHours = options.listingHours ?? MAX_RESPONSE_HOURS;
     this.maxTurns = options.maxTurns ?? 20;
     this.illegalTurnPolicy = options.illegalTurnPolicy ?? 'end';
     const problems: { path: string; message: string }[] = [];
     if (!(this.offerTtlHours > 0)) problems.push({ path: 'offerTtlHours', message: 'must be above 0' });
     if (!Number.isInteger(this.buyerOfferCap) || this.buyerOfferCap < 1)
       problems.push({ path: 'buyerOfferCap', message: 'must be an integer of at least 1' });
+    if (!(this.listingHours > 0 && this.listingHours <= MAX_RESPONSE_HOURS))
+      problems.push({
+        path: 'listingHours',
+        message: `must be above 0 and at most ${MAX_RESPONSE_HOURS} (30 days)`,
+      });
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1)
       problems.push({ path: 'maxTurns', message: 'must be an integer of at least 1' });
     if (problems.length > 0) throw new InvalidInputError('BestOfferRulesOptions', problems);
@@ -65,6 +81,7 @@ export class BestOfferRules implements Rules {
       name: this.name,
       offerTtlHours: this.offerTtlHours,
       buyerOfferCap: this.buyerOfferCap,
+      listingHours: this.listingHours,
       maxTurns: this.maxTurns,
       illegalTurnPolicy: this.illegalTurnPolicy,
     };
@@ -81,13 +98,14 @@ export class BestOfferRules implements Rules {
   legalMoves(state: NegotiationState, role: Role): LegalMove[] {
     const standing = state.standingOffer;
     const opponentOfferStands = standing !== null && standing.role !== role;
-    // An answer to the other side's offer must land before that offer lapses, or the thread is over.
-    const timeLeft =
-      opponentOfferStands && Number.isFinite(standing.expiresAtHours)
-        ? Math.max(0, standing.expiresAtHours - state.elapsedHours)
-        : undefined;
-    const timed = (move: LegalMove): LegalMove =>
-      timeLeft === undefined ? move : { ...move, maxResponseHours: timeLeft };
+    // No turn lands after the listing ends; an answer to the other side's offer must also land before
+    // that offer lapses, or the thread is over.
+    const listingLeft = Math.max(0, this.listingHours - state.elapsedHours);
+    const offerLeft = opponentOfferStands
+      ? Math.max(0, standing.expiresAtHours - state.elapsedHours)
+      : Number.POSITIVE_INFINITY;
+    const timeLeft = Math.min(listingLeft, offerLeft);
+    const timed = (move: LegalMove): LegalMove => ({ ...move, maxResponseHours: timeLeft });
 
     const moves: LegalMove[] = [];
     // A seller counters an offer; while its own counter stands it waits for the buyer (eBay's rule).
@@ -116,11 +134,22 @@ export class BestOfferRules implements Rules {
 
   expiredOffer(state: NegotiationState, atHours: number): StandingOffer | null {
     const standing = state.standingOffer;
-    return standing && atHours > standing.expiresAtHours ? standing : null;
+    // The session's clock counts in microhours: a turn written to the very bound may land one float
+    // ulp past an offer's end after rounding (seen at exactly 2 days of a 48-hour offer). Closer than a
+    // tenth of a microhour is the same moment.
+    return standing && atHours > standing.expiresAtHours + 1e-7 ? standing : null;
   }
 
   apply(state: NegotiationState, entry: HistoryEntry): TurnRuling {
     const { role, turn } = entry;
+    // A negotiator the schema does not bind (a baseline, code of one's own) may still write a late turn:
+    // after the listing ended there is no thread to take it.
+    if (entry.elapsedHours > this.listingHours + 1e-9) {
+      return {
+        kind: 'illegal',
+        violation: `${role}'s turn lands at ${entry.elapsedHours} h, after the listing ended at ${this.listingHours} h`,
+      };
+    }
     const moves = this.legalMoves(state, role);
     if (!moves.some((move) => move.action === turn.action)) {
       return { kind: 'illegal', violation: this.explainIllegalAction(state, role, turn.action) };

@@ -71,7 +71,8 @@ export function actionsOf(moves: readonly LegalMove[]): Action[] {
 /**
  * Why a turn is not among the legal moves, or `null` when it is: the action must be one of them and an
  * offer's price inside that move's interval. A response time past `maxResponseHours` is not judged here:
- * the session lets the standing offer lapse first (outcome `expired`), as a real marketplace would.
+ * the session lets the standing offer lapse first (outcome `expired`), as a real marketplace would, and
+ * Best Offer refuses a turn after the listing's end itself.
  */
 export function moveViolation(moves: readonly LegalMove[], entry: HistoryEntry): string | null {
   const { role, turn } = entry;

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { RoleSchema } from '../contract/history.js';
 import { ListingContextSchema } from '../contract/listing-context.js';
-import { TurnSchema } from '../contract/turn.js';
+import { turnSchemaWithin } from '../contract/turn.js';
+import { maxResponseTime } from '../contract/turn-rules.js';
 import { END_REASONS } from './outcome.js';
 
 /**
@@ -10,9 +11,14 @@ import { END_REASONS } from './outcome.js';
  * with a missing list price or an outcome that contradicts its turns would be a wrong number nobody sees.
  * Objects are not strict, so later versions may add fields.
  */
+/**
+ * A recorded turn: the turn rules, but with the looser bounds of the files haggle wrote before labels
+ * and response times were bounded by the market (labels of any length, a response time of up to 30
+ * days in any unit), so those files stay readable; a new run's turns meet `TurnSchema` when played.
+ */
 const RecordedTurnSchema = z.object({
   role: RoleSchema,
-  turn: TurnSchema,
+  turn: turnSchemaWithin({ maxResponseTime: maxResponseTime('seconds'), maxLabelLength: undefined }),
   elapsedHours: z.number().finite().min(0),
   violation: z.string().optional(),
 });

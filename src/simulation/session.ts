@@ -13,8 +13,8 @@ import {
   ListingContextSchema,
 } from '../contract/listing-context.js';
 import type { Negotiator } from '../contract/negotiator.js';
-import { toHours } from '../contract/time-unit.js';
-import { type Turn, TurnSchema } from '../contract/turn.js';
+import { type TimeUnit, toHours } from '../contract/time-unit.js';
+import { type Turn, turnSchemaFor } from '../contract/turn.js';
 import { parseInput } from '../contract/validate.js';
 import { deriveSeed } from '../internal/random.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
@@ -160,7 +160,7 @@ export class Session {
           { seed: deriveSeed(this.seed, turns.length), ...(signal ? { signal } : {}) },
         );
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-        const turn = checkNegotiatorTurn(proposed, negotiator.describe().kind);
+        const turn = checkNegotiatorTurn(proposed, negotiator.describe().kind, negotiator.responseTimeUnit);
         // Rounded to a microhour: sums of decimals would otherwise print as 40.449999999999996.
         const at = roundHours(
           state.elapsedHours + toHours(turn.response_time, negotiator.responseTimeUnit ?? 'hours'),
@@ -272,8 +272,8 @@ function warningsOf(negotiator: Negotiator): unknown[] {
 }
 
 /** A custom negotiator is user code: check what it returns before it reaches the rules. */
-function checkNegotiatorTurn(value: unknown, kind: string): Turn {
-  const parsed = TurnSchema.safeParse(value);
+function checkNegotiatorTurn(value: unknown, kind: string, unit: TimeUnit = 'hours'): Turn {
+  const parsed = turnSchemaFor(unit).safeParse(value);
   if (parsed.success) return parsed.data;
   let raw: string;
   try {

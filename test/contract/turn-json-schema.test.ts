@@ -122,8 +122,9 @@ describe('turnJsonSchema with legal moves', () => {
       minimum: 0,
       maximum: 1830,
     });
+    // No move bound: the contract's 30 days, in the turn's unit (minutes here).
     expect(branchFor(schema, 'no_response').properties.response_time).toMatchObject({
-      maximum: MAX_RESPONSE_TIME,
+      maximum: MAX_RESPONSE_TIME * 60,
     });
   });
 

@@ -10,6 +10,9 @@ import {
 import { type Qwen3, qwen3 } from './qwen3.js';
 import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
 
+const isAllowedToken = (mask: Uint32Array, id: number): boolean =>
+  (((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 1;
+
 let q: Qwen3;
 beforeAll(async () => {
   q = await qwen3();
@@ -132,6 +135,27 @@ describe('arrays: items, minItems, maxItems, uniqueItems', () => {
     expectPrefixRefused(g, q, '["ab","ab"]');
     expectPrefixRefused(g, q, '["ab","\\u0061b"]');
     expectPrefixAccepted(g, q, '["ab","ab');
+  });
+  it('uniqueItems with maxLength: a repeat that fills the string is refused before it is full', () => {
+    // The turn's labels: a model that writes the same 4-byte token until the bound would otherwise
+    // reach a position where only the closing quote fits and the quote repeats a value (no token left).
+    const g = compile({
+      type: 'array',
+      items: { type: 'string', pattern: '^[a-z][a-z0-9]*(_[a-z0-9]+)*$', maxLength: 8 },
+      uniqueItems: true,
+      maxItems: 5,
+    });
+    expectAccepted(g, q, '["baarbaar","baarbaa"]');
+    expectAccepted(g, q, '["baarbaar","baarbaab"]');
+    expectPrefixRefused(g, q, '["baarbaar","baarbaar');
+    for (const text of ['["baarbaar","baarbaa', '["baarbaar","baar', '["baarbaar","']) {
+      const m = g.matcher();
+      for (const id of q.encode(text)) expect(m.accept(id)).toBe(true);
+      // Every position the mask allows still has a completion: the mask is never a dead end.
+      expect(m.mask().some((word) => word !== 0)).toBe(true);
+      const r = q.encode('r')[0] as number;
+      if (text.endsWith('baa')) expect(isAllowedToken(m.mask(), r)).toBe(false);
+    }
   });
   it('uniqueItems over an enum', () => {
     const g = compile({ type: 'array', items: { enum: ['x', 'y'] }, uniqueItems: true, maxItems: 5 });

@@ -1,4 +1,10 @@
-import { describeInterval, type History, priceInInterval } from '../../src/contract/index.js';
+import {
+  describeInterval,
+  type History,
+  MAX_LABEL_LENGTH,
+  MAX_RESPONSE_HOURS,
+  priceInInterval,
+} from '../../src/contract/index.js';
 import { legalMovesAfter } from '../../src/rules/replay.js';
 import type { Rules } from '../../src/rules/rules.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';
@@ -33,8 +39,17 @@ export function legalityProblems(results: readonly SessionResult[], rules: Rules
       } else if (move.maxResponseHours !== undefined) {
         const previous = history[history.length - 1]?.elapsedHours ?? 0;
         if (entry.elapsedHours - previous > move.maxResponseHours + 1e-6) {
-          problems.push(`${where} turn ${index}: landed after the standing offer lapsed`);
+          problems.push(
+            `${where} turn ${index}: landed after the standing offer lapsed or the listing ended`,
+          );
         }
+      }
+      // The bounds from the market, checked apart from the moves (every negotiator here writes hours).
+      if (entry.turn.response_time > MAX_RESPONSE_HOURS)
+        problems.push(`${where} turn ${index}: response_time ${entry.turn.response_time} above 30 days`);
+      for (const label of entry.turn.message_labels) {
+        if (label.length > MAX_LABEL_LENGTH)
+          problems.push(`${where} turn ${index}: a label of ${label.length} characters`);
       }
       history.push(entry);
     }

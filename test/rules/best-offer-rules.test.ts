@@ -41,9 +41,11 @@ describe('BestOfferRules: expiry', () => {
       name: 'best-offer',
       offerTtlHours: 48,
       buyerOfferCap: 5,
+      listingHours: 720,
       maxTurns: 20,
       illegalTurnPolicy: 'forfeit',
     });
     expect(() => new BestOfferRules({ offerTtlHours: 0 })).toThrow(/offerTtlHours/);
+    expect(() => new BestOfferRules({ listingHours: 721 })).toThrow(/listingHours/);
   });
 });

@@ -11,8 +11,8 @@ import {
   type Role,
   type TimeUnit,
   type Turn,
-  TurnSchema,
   turnJsonSchema,
+  turnSchemaFor,
 } from '../../src/contract/index.js';
 import {
   type CompiledGrammar,
@@ -134,7 +134,7 @@ it(`random rule states -> legal moves -> schema -> random-logit decoding: the Se
         },
       });
       last = { moves, text: decoded.text, guardrails, role: input.role };
-      return TurnSchema.parse(JSON.parse(decoded.text));
+      return turnSchemaFor(unit).parse(JSON.parse(decoded.text));
     };
     const negotiator: Negotiator = {
       responseTimeUnit: unit,

@@ -48,7 +48,7 @@ export interface GroupedGains {
  * Gains over the base grouped by the opponents' family or training-pool membership, and the contrast
  * between groups: the preprint's "gain concentrated on the evaluation buyer that shares a model family
  * with the training pool" is the contrast `trainingPool=true` minus `trainingPool=false` (with the
- * opponent labelled `trainingPool: true` when it or its family was in the pool). A group's gain pools
+ * opponent labelled `trainingPool: true` when it shares a family with the pool). A group's gain pools
  * the paired negotiations of its opponents, so each opponent weighs by its matches (equal in a suite).
  */
 export function groupedGains(
