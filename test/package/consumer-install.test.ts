@@ -194,7 +194,7 @@ console.log(JSON.stringify({ session: typeof haggle.Session, load: typeof onnx.O
           '--context',
           'listing.json',
           '--role',
-          'seller',
+          'buyer',
         ],
         { cwd: consumer, env },
       );
