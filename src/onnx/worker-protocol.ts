@@ -13,6 +13,8 @@ export interface LoadMessage {
   prefillTokensPerRun: number;
   prefixCacheBytes: number;
   intraOpNumThreads: number | undefined;
+  /** Milliseconds one schema may take to compile (`OnnxLoadOptions.compileBudgetMs`). */
+  compileBudgetMs: number;
 }
 
 export interface GenerateRequest {
