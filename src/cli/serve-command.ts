@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
+import { DEFAULT_WORKER_HEAP_MB } from '../onnx/onnx-options.js';
 import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';
 import { OpenAIServer } from '../server/openai-server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
@@ -17,6 +18,7 @@ interface ServeCliOptions extends BackendCliOptions {
   requestTimeout: number;
   maxQueue: number;
   compileBudget: number;
+  workerHeap: number;
   servedModelName?: string[];
 }
 
@@ -64,6 +66,12 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       'with --backend onnx: most ms one response schema may take to compile; beyond: 400 (schema-limit)',
       parseIntegerOption('compile-budget', 1, 600_000),
       COMPILE_LIMITS.timeBudgetMs,
+    )
+    .option(
+      '--worker-heap <mb>',
+      'with --backend onnx: heap limit of the model worker in MB; a request past it restarts the worker',
+      parseIntegerOption('worker-heap', 64, 1_000_000),
+      DEFAULT_WORKER_HEAP_MB,
     );
   addBackendOptions(command, { required: true });
   command.action(async (options: ServeCliOptions) => {
@@ -72,6 +80,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
     if (backend instanceof DeferredOnnxBackend) {
       backend.configure({
         compileBudgetMs: options.compileBudget,
+        workerHeapMb: options.workerHeap,
         // Once per worker that ends, with its cause; the requests it held get 503 without a line each.
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });

@@ -12,7 +12,14 @@ import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
-import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
+import {
+  DEFAULT_ABORT_GRACE_MS,
+  DEFAULT_WORKER_HEAP_MB,
+  type OnnxDevice,
+  type OnnxDtype,
+  type OnnxLoadOptions,
+  type OnnxModelShape,
+} from './onnx-options.js';
 import { rebuildError } from './rebuild-error.js';
 import { assertOnnxRuntimeInstalled } from './runtime-package.js';
 import { workerEntry } from './worker-entry.js';
@@ -21,10 +28,6 @@ import { type OnnxWorkerEvent, type OnnxWorkerHealth, WorkerSupervisor } from '.
 
 /** See `OnnxLoadOptions.prefixCacheBytes`. */
 const DEFAULT_PREFIX_CACHE_BYTES = 256 * 2 ** 20;
-/** See `OnnxLoadOptions.workerHeapMb`. */
-export const DEFAULT_WORKER_HEAP_MB = 4096;
-/** See `OnnxLoadOptions.abortGraceMs`. */
-export const DEFAULT_ABORT_GRACE_MS = 5_000;
 
 interface Pending {
   resolve: (message: FromWorker) => void;
@@ -140,6 +143,15 @@ export class OnnxBackend implements LanguageBackend {
       };
     }
     return { status: 'ok', ...worker };
+  }
+
+  /**
+   * Ends the worker and loads the model in a new one, as after a crash: requests in flight get a
+   * retryable 503 and `health()` says `loading` until the model is back. For an operator who sees the
+   * model misbehave, and for tests of what a crash does.
+   */
+  restartWorker(reason = 'restartWorker() was called'): void {
+    this.supervisor.kill(reason);
   }
 
   /** A worker that ended fails the requests it held with a retryable 503; the event reaches the operator. */

@@ -1,5 +1,10 @@
 import type { OnnxWorkerEvent } from './worker-supervisor.js';
 
+/** See `OnnxLoadOptions.workerHeapMb`. */
+export const DEFAULT_WORKER_HEAP_MB = 4096;
+/** See `OnnxLoadOptions.abortGraceMs`. */
+export const DEFAULT_ABORT_GRACE_MS = 5_000;
+
 /** Where the model runs. `cuda` and `webgpu` fall back to `cpu` unless `fallback: false`. */
 export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
 

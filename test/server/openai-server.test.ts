@@ -132,20 +132,16 @@ describe('haggle serve: the official openai client against it', () => {
     ).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/ran out of queued responses/) });
   });
 
-  it('a backend failure during a stream arrives as an SSE error the client throws', async () => {
+  it('a backend failure under stream: true is the same 502 as without, before any SSE byte', async () => {
     const { url } = await start({ responses: 0 });
     const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-    const stream = await client.chat.completions.create({
+    const streamed = client.chat.completions.create({
       model: 'qwen3-4b-negotiation',
       messages: [{ role: 'user', content: 'x' }],
       stream: true,
     });
-    const read = async () => {
-      for await (const _chunk of stream) {
-        // drain
-      }
-    };
-    await expect(read()).rejects.toThrow(/ran out of queued responses/);
+    await expect(streamed).rejects.toMatchObject({ status: 502 });
+    await expect(streamed).rejects.toThrow(/ran out of queued responses/);
   });
 
   it('backend warnings travel in the x-haggle-warnings header', async () => {
