@@ -9,7 +9,7 @@ import type * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
 import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { decoderVocabulary } from '../decoding/vocabulary.js';
+import { type DecoderVocabulary, decoderVocabulary } from '../decoding/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
@@ -52,6 +52,11 @@ let tokenizer: Tokenizer | undefined;
 let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
 const grammars = new Map<string, CompiledGrammar>();
+/**
+ * The decoder's view of the tokenizer, made once: the compiler keeps the vocabulary's token trie
+ * (seconds to build) per vocabulary object, so a fresh one per schema rebuilt it for every new schema.
+ */
+let vocabulary: DecoderVocabulary | undefined;
 /** `OnnxLoadOptions.compileBudgetMs`, from the load message. */
 let compileBudgetMs: number | undefined;
 const GRAMMAR_CACHE_SIZE = 16;
@@ -103,8 +108,10 @@ function grammarFor(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): Comp
 }
 
 function compileOrRefuse(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): CompiledGrammar {
+  vocabulary ??= decoderVocabulary(tk);
+  const words = vocabulary;
   return refuseTooDeep(() =>
-    compileSchema(schema, decoderVocabulary(tk), {
+    compileSchema(schema, words, {
       ...(compileBudgetMs === undefined ? {} : { timeBudgetMs: compileBudgetMs }),
       signal: flagSignal(abortFlag),
     }),

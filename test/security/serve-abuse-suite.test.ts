@@ -36,13 +36,14 @@ beforeAll(async () => {
     heapMb: 512,
     killAfterMs: 240_000,
   });
-  // The first request loads the tokenizer's decoder tables (seconds on a loaded machine): not a case.
-  const warm = await postJson(
-    `${server.url}/chat/completions`,
-    chatBody(server.model, ORDINARY_SCHEMA),
-    120_000,
-  );
-  expect(warm.status).toBe(200);
+  // The first request builds the tokenizer's decoder tables (seconds on a loaded machine, past the
+  // short deadline: a 504): not a case. They are kept, so a later try is served.
+  let warm = 0;
+  for (let i = 0; i < 20 && warm !== 200; i++) {
+    warm = (await postJson(`${server.url}/chat/completions`, chatBody(server.model, ORDINARY_SCHEMA), 60_000))
+      .status;
+  }
+  expect(warm).toBe(200);
 }, 180_000);
 
 afterAll(async () => {
@@ -54,7 +55,12 @@ describe('haggle serve under hostile schemas (a child process with ceilings)', (
     const outcomes: string[] = [];
     for (const abuse of ABUSE_CASES) {
       const body = chatBody(server.model, abuse.schema, abuse.stream ? { stream: true } : {});
-      const answer = await postJson(`${server.url}/chat/completions`, body, REQUEST_TIMEOUT_MS + 30_000);
+      const pending = postJson(`${server.url}/chat/completions`, body, REQUEST_TIMEOUT_MS + 30_000);
+      // While it is being refused (or run), the main thread answers /health: a 150k enum used to
+      // block it for 23 s. 0 means no answer within the ceiling.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect([200, 503], abuse.name).toContain(await health(server.url, REQUEST_TIMEOUT_MS + SLACK_MS));
+      const answer = await pending;
       outcomes.push(`${abuse.name}: ${answer.status} in ${Math.round(answer.ms)} ms`);
       expect(abuse.answers, `${abuse.name} (${answer.text.slice(0, 200)})`).toContain(answer.status);
       // A generous ceiling on a hostile input: before issue 26 these took 28 s to minutes, or forever.
