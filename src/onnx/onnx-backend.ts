@@ -162,6 +162,8 @@ export class OnnxBackend implements LanguageBackend {
     if (event.type === 'worker-exit') {
       for (const timer of this.abandoned.values()) clearTimeout(timer);
       this.abandoned.clear();
+      // Nothing is in flight any more: the next worker must not keep the process alive while idle.
+      this.supervisor.hold(false);
       this.failAll(
         new BackendError({
           message: `the ONNX worker ended while serving this request (${event.cause}); it is being restarted, retry shortly`,

@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { BackendError } from '../contract/errors.js';
+import { closeGate, newNativeGate } from './native-gate.js';
 import { rebuildError } from './rebuild-error.js';
 import type { WorkerEntry } from './worker-entry.js';
 import type { FromWorker, LoadedMessage, LoadMessage, ToWorker } from './worker-protocol.js';
@@ -33,6 +34,8 @@ const MAX_RETRY_MS = 30_000;
  */
 export class WorkerSupervisor {
   private worker: Worker;
+  /** The current worker's native gate (native-gate.ts). */
+  private gate: SharedArrayBuffer;
   private state: OnnxWorkerHealth['state'] = 'ready';
   private restarts = 0;
   private lastExit: string | undefined;
@@ -45,6 +48,7 @@ export class WorkerSupervisor {
 
   private constructor(
     worker: Worker,
+    gate: SharedArrayBuffer,
     private readonly entry: WorkerEntry,
     private readonly load: LoadMessage,
     private readonly heapMb: number,
@@ -52,6 +56,7 @@ export class WorkerSupervisor {
     private readonly onEvent: (event: OnnxWorkerEvent) => void,
   ) {
     this.worker = worker;
+    this.gate = gate;
     this.watch(worker);
   }
 
@@ -63,8 +68,11 @@ export class WorkerSupervisor {
     onMessage: (message: FromWorker) => void,
     onEvent: (event: OnnxWorkerEvent) => void,
   ): Promise<{ supervisor: WorkerSupervisor; loaded: LoadedMessage }> {
-    const { worker, loaded } = await loadWorker(entry, load, heapMb);
-    return { supervisor: new WorkerSupervisor(worker, entry, load, heapMb, onMessage, onEvent), loaded };
+    const { worker, loaded, gate } = await loadWorker(entry, load, heapMb);
+    return {
+      supervisor: new WorkerSupervisor(worker, gate, entry, load, heapMb, onMessage, onEvent),
+      loaded,
+    };
   }
 
   health(): OnnxWorkerHealth {
@@ -86,9 +94,11 @@ export class WorkerSupervisor {
 
   /** Ends the current worker because of `cause` (a stuck request): it is replaced as after a crash. */
   kill(cause: string): void {
-    if (this.state !== 'ready') return;
+    if (this.state !== 'ready' || this.endedBecause !== undefined) return;
     this.endedBecause = cause;
-    void this.worker.terminate();
+    const worker = this.worker;
+    // Between two native runs only: ending it inside one would end the process (native-gate.ts).
+    void closeGate(this.gate).then(() => worker.terminate());
   }
 
   /** Lets the worker release the session, then ends it; no restart follows. */
@@ -147,12 +157,13 @@ export class WorkerSupervisor {
   private restart(since: number, retryMs: number): void {
     this.restarts++;
     loadWorker(this.entry, this.load, this.heapMb).then(
-      ({ worker }) => {
+      ({ worker, gate }) => {
         if (this.state === 'disposed') {
           void worker.terminate();
           return;
         }
         this.worker = worker;
+        this.gate = gate;
         this.watch(worker);
         this.state = 'ready';
         this.onEvent({ type: 'worker-ready', restarts: this.restarts, ms: Date.now() - since });
@@ -185,8 +196,9 @@ async function loadWorker(
   entry: WorkerEntry,
   message: LoadMessage,
   heapMb: number,
-): Promise<{ worker: Worker; loaded: LoadedMessage }> {
+): Promise<{ worker: Worker; loaded: LoadedMessage; gate: SharedArrayBuffer }> {
   const worker = startWorker(entry, heapMb);
+  const gate = newNativeGate();
   const listeners: {
     message?: (reply: FromWorker) => void;
     error?: (e: Error) => void;
@@ -205,7 +217,7 @@ async function loadWorker(
     worker.on('message', listeners.message);
     worker.on('error', listeners.error);
     worker.on('exit', listeners.exit);
-    worker.postMessage(message);
+    worker.postMessage({ ...message, nativeGate: gate } satisfies LoadMessage);
   })
     .catch(async (error: unknown) => {
       await worker.terminate();
@@ -216,7 +228,7 @@ async function loadWorker(
       if (listeners.error) worker.off('error', listeners.error);
       if (listeners.exit) worker.off('exit', listeners.exit);
     });
-  return { worker, loaded };
+  return { worker, loaded, gate };
 }
 
 /**

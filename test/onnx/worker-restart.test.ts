@@ -76,4 +76,44 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
     expect(events.map((event) => event.type)).toEqual(['worker-exit', 'worker-ready']);
     expect(events[0]).toMatchObject({ cause: 'killed by the test in the middle of requests' });
   });
+
+  it('a request still running past abortGraceMs after its abort ends the worker, which is restarted', {
+    timeout: 180_000,
+  }, async () => {
+    const seen: OnnxWorkerEvent[] = [];
+    // A grace of 0: the worker cannot let go of a request before the timer fires, so this is the
+    // path a runaway mask or compile takes, without needing one.
+    const strict = await OnnxBackend.load(fixtureModel(1), {
+      abortGraceMs: 0,
+      onWorkerEvent: (event) => seen.push(event),
+    });
+    try {
+      const controller = new AbortController();
+      const long = strict.doGenerate({
+        prompt: { messages: [{ role: 'user', content: 'Tell me:' }], text: 'Tell me:' },
+        maxTokens: 20_000,
+        seed: 1,
+        abortSignal: controller.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      controller.abort(new Error('the deadline'));
+      // The caller is answered at its abort, whatever the worker is doing.
+      await expect(long).rejects.toMatchObject({ code: 'aborted' });
+      for (let i = 0; i < 1200 && !seen.some((event) => event.type === 'worker-ready'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen.map((event) => event.type)).toEqual(['worker-exit', 'worker-ready']);
+      expect(seen[0]).toMatchObject({
+        cause: expect.stringMatching(/still running 0 ms after it was aborted/),
+      });
+      const after = await strict.doGenerate({
+        prompt: { messages: [{ role: 'user', content: 'Hi' }], text: 'Hi' },
+        maxTokens: 4,
+        seed: 2,
+      });
+      expect(after.choices).toHaveLength(1);
+    } finally {
+      await strict.dispose();
+    }
+  });
 });
