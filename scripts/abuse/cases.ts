@@ -28,6 +28,12 @@ export const ABUSE_CASES: readonly AbuseCase[] = [
     schema: { type: 'array', minItems: 60_000, items: { type: 'string', minLength: 60_000 } },
     answers: REFUSED,
   },
+  {
+    // Found by `npm run abuse`: a 1 MB shortest document was a 502 "Maximum call stack size exceeded".
+    name: '100 items of minLength 9999 (a 1 MB shortest document)',
+    schema: { type: 'array', minItems: 100, items: { type: 'string', minLength: 9999 } },
+    answers: REFUSED,
+  },
   // Finding 2: exhausted the worker's heap, then every request got 502 while /health said ok.
   {
     name: 'unanchored [^x]{1000}',

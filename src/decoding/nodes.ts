@@ -78,10 +78,12 @@ export type Shortest = (node: GrammarNode) => number[] | null;
 /**
  * Most bytes of a shortest completion: a schema whose shortest document is longer (`minItems` times
  * a long `minLength`) is refused before the array outgrows what V8 can hold, which would end the
- * process. haggle's choice: 4 MiB is thousands of times a negotiation turn, and no model context
- * holds more.
+ * process. haggle's choice: 64 KiB is hundreds of times a negotiation turn, and it keeps every
+ * completion below the size at which code that spreads it (`push(...bytes)`) overflows the stack:
+ * at 4 MiB, a 1 MB shortest document (100 items of `minLength: 9999`) was a 502 "Maximum call stack
+ * size exceeded" in `npm run abuse`.
  */
-export const MAX_SENTENCE_BYTES = 4 * 2 ** 20;
+export const MAX_SENTENCE_BYTES = 64 * 1024;
 
 function concat(parts: Array<number[] | null>): number[] | null {
   const out: number[] = [];

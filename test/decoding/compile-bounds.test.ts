@@ -136,7 +136,7 @@ describe('sizes and automata are bounded before they are allocated', () => {
     expect((error as SchemaLimitError).option).toBe('maxSize');
   });
 
-  it('a shortest document over 4 MiB (items times lengths, each within maxSize) is refused', () => {
+  it('a shortest document over 64 KiB (items times lengths, each within maxSize) is refused', () => {
     const schema = { type: 'array', minItems: 60_000, items: { type: 'string', minLength: 60_000 } };
     expectLimit(
       thrown(() => compileSchema(schema, q.vocabulary, { warm: false })),
