@@ -1,6 +1,7 @@
 export { BackendUnavailableError } from './backend-unavailable-error.js';
 export type {
   BackendDescription,
+  BackendHealth,
   BackendPrompt,
   BackendWarning,
   ChatMessage,

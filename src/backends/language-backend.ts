@@ -99,6 +99,17 @@ export interface BackendDescription {
   [detail: string]: unknown;
 }
 
+/**
+ * Whether a backend can take requests now (`haggle serve`'s `/health` reports it): `ok`, `loading`
+ * (a model being loaded or reloaded after its worker ended: retry shortly) or `unavailable`.
+ */
+export interface BackendHealth {
+  status: 'ok' | 'loading' | 'unavailable';
+  /** Why it is not ok, for an operator. */
+  detail?: string;
+  [extra: string]: unknown;
+}
+
 /** Anything that generates text under a JSON Schema: the local ONNX backend, a remote server, a mock. It knows nothing of negotiations. */
 export interface LanguageBackend {
   readonly specificationVersion: 'v1';
@@ -109,4 +120,6 @@ export interface LanguageBackend {
   doGenerate(options: GenerateOptions): Promise<GenerateResult>;
   /** Optional: a fuller description for run records. Without it, provider and model id stand for it. */
   describe?(): BackendDescription;
+  /** Optional: whether it can take requests now. Without it, a backend is taken to be ready. */
+  health?(): BackendHealth;
 }

@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
+import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
+import { DEFAULT_WORKER_HEAP_MB } from '../onnx/onnx-options.js';
+import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';
 import { OpenAIServer } from '../server/openai-server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
@@ -14,6 +17,8 @@ interface ServeCliOptions extends BackendCliOptions {
   maxTokens: number;
   requestTimeout: number;
   maxQueue: number;
+  compileBudget: number;
+  workerHeap: number;
   servedModelName?: string[];
 }
 
@@ -55,11 +60,31 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       'most requests held at once (served or waiting); more are answered 429 with Retry-After',
       parseIntegerOption('max-queue', 1, 100_000),
       DEFAULT_REQUEST_LIMITS.maxQueue,
+    )
+    .option(
+      '--compile-budget <ms>',
+      'with --backend onnx: most ms one response schema may take to compile; beyond: 400 (schema-limit)',
+      parseIntegerOption('compile-budget', 1, 600_000),
+      COMPILE_LIMITS.timeBudgetMs,
+    )
+    .option(
+      '--worker-heap <mb>',
+      'with --backend onnx: heap limit of the model worker in MB; a request past it restarts the worker',
+      parseIntegerOption('worker-heap', 64, 1_000_000),
+      DEFAULT_WORKER_HEAP_MB,
     );
   addBackendOptions(command, { required: true });
   command.action(async (options: ServeCliOptions) => {
     const backend = createCliBackend(options);
     if (!backend) throw new CliUsageError('serve needs --backend');
+    if (backend instanceof DeferredOnnxBackend) {
+      backend.configure({
+        compileBudgetMs: options.compileBudget,
+        workerHeapMb: options.workerHeap,
+        // Once per worker that ends, with its cause; the requests it held get 503 without a line each.
+        onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
+      });
+    }
     const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
     const server = new OpenAIServer({
       backend,
@@ -74,6 +99,12 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       onFailure: (failure) =>
         io.stderr.write(
           `haggle serve: ${failure.status} ${failure.method} ${failure.path}: ${failure.message}\n`,
+        ),
+      // A client that hangs up is not a server failure: one info line, in nginx's 499 wording.
+      onClientClosed: (event) =>
+        io.stderr.write(
+          `haggle serve: 499 ${event.method} ${event.path}: the client closed the connection after ` +
+            `${event.afterMs} ms; its work was cancelled\n`,
         ),
     });
     // A local model loads before the port opens: a broken folder fails the command, and the first
@@ -97,4 +128,16 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
     if (backend instanceof DeferredOnnxBackend) await backend.dispose();
     io.stdout.write('haggle serve: stopped\n');
   });
+}
+
+/** A worker event as one log line. */
+function describeWorkerEvent(event: OnnxWorkerEvent): string {
+  switch (event.type) {
+    case 'worker-exit':
+      return `the model worker ended (${event.cause}); requests it held got 503; restarting it`;
+    case 'worker-ready':
+      return `the model worker is ready again (restart ${event.restarts}, ${event.ms} ms)`;
+    case 'worker-restart-failed':
+      return `restarting the model worker failed (${event.cause}); trying again in ${event.retryInMs} ms`;
+  }
 }

@@ -12,6 +12,7 @@ import { TupleNode } from './tuple-node.js';
 export function compileArray(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
   const minItems = nonNegativeInteger(s.minItems, 'minItems', path) ?? 0;
   const maxItems = nonNegativeInteger(s.maxItems, 'maxItems', path) ?? Number.POSITIVE_INFINITY;
+  c.budget.size(minItems, 'minItems', path);
   if (minItems > maxItems) throw new UnsatisfiableSchemaError(path, 'minItems is above maxItems');
   const tuple = tupleOf(s, path);
   if (tuple !== null) return compileTuple(c, tuple, s, minItems, maxItems, path);

@@ -378,6 +378,7 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
   const minProperties = nonNegativeInteger(s.minProperties, 'minProperties', path) ?? 0;
   const maxProperties =
     nonNegativeInteger(s.maxProperties, 'maxProperties', path) ?? Number.POSITIVE_INFINITY;
+  c.budget.size(minProperties, 'minProperties', path);
   if (minProperties > maxProperties) {
     throw new UnsatisfiableSchemaError(path, 'minProperties is above maxProperties');
   }

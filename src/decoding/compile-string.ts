@@ -33,6 +33,7 @@ function automatonFor(sources: string[]): PatternAutomaton {
 export function compileString(c: SchemaCompiler, s: Schema, path: string, collect: boolean): GrammarNode {
   let minLength = nonNegativeInteger(s.minLength, 'minLength', path) ?? 0;
   let maxLength = nonNegativeInteger(s.maxLength, 'maxLength', path) ?? Number.POSITIVE_INFINITY;
+  c.budget.size(minLength, 'minLength', path);
   const sources: string[] = [];
   if (s.pattern !== undefined) {
     if (typeof s.pattern !== 'string') throw new UnsupportedSchemaError('pattern', path, 'not a string');

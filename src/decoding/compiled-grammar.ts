@@ -106,6 +106,7 @@ export function compileSchema(
   for (const [name, value] of [
     ['maxDepth', options.maxDepth],
     ['maxNodes', options.maxNodes],
+    ['maxSize', options.maxSize],
   ] as const) {
     if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
       throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);

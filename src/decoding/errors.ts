@@ -34,34 +34,51 @@ export class UnsatisfiableSchemaError extends HaggleError {
 }
 
 /** Which bound of `compileSchema` a schema ran into (see `SchemaLimitError`). */
-export type SchemaLimit = 'depth' | 'nodes' | 'time';
+export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'pattern';
+
+/** The `compileSchema` option that raises each bound (a pattern's automaton has a fixed bound). */
+const OPTION_OF = {
+  depth: 'maxDepth',
+  nodes: 'maxNodes',
+  time: 'timeBudgetMs',
+  size: 'maxSize',
+  pattern: null,
+} as const;
 
 /**
  * A schema too large or too deep to compile within the compiler's bounds, or one whose compilation ran
  * past its time budget. Not a verdict on the schema: `option` names the `compileSchema` option that
- * raises the bound. (Compiling without bounds could exhaust the stack or the heap, or hold a server's
- * thread for minutes, on a schema a caller sent.)
+ * raises the bound (null for a pattern's automaton, whose bound is fixed). Compiling without bounds
+ * could exhaust the stack or the heap, or hold a server's thread for minutes, on a schema a caller
+ * sent. Raised while decoding too, when a pattern's lazily built automaton outgrows its bound.
  */
 export class SchemaLimitError extends HaggleError {
   readonly limit: SchemaLimit;
-  /** The bound that was reached: levels, grammar nodes or milliseconds. */
+  /** The bound that was reached: levels, grammar nodes, milliseconds, characters/items or states. */
   readonly value: number;
-  /** The `compileSchema` option that sets this bound. */
-  readonly option: 'maxDepth' | 'maxNodes' | 'timeBudgetMs';
+  /** The `compileSchema` option that sets this bound; null when it is fixed. */
+  readonly option: 'maxDepth' | 'maxNodes' | 'timeBudgetMs' | 'maxSize' | null;
   readonly schemaPath: string;
 
-  constructor(limit: SchemaLimit, value: number, schemaPath: string) {
-    const option = limit === 'depth' ? 'maxDepth' : limit === 'nodes' ? 'maxNodes' : 'timeBudgetMs';
+  /** `detail` replaces the default wording of what was too large (`size`, `pattern`). */
+  constructor(limit: SchemaLimit, value: number, schemaPath: string, detail?: string) {
+    const option = OPTION_OF[limit];
     const what =
-      limit === 'depth'
+      detail ??
+      (limit === 'depth'
         ? `nests more than ${value} levels deep (schemas within schemas, references included)`
         : limit === 'nodes'
           ? `needs more than ${value} grammar nodes`
-          : `took longer than ${value} ms to compile`;
-    super(
-      'schema-limit',
-      `The JSON Schema ${what} at ${schemaPath}; pass a larger \`${option}\` to compileSchema to allow it`,
-    );
+          : limit === 'time'
+            ? `took longer than ${value} ms to compile`
+            : limit === 'size'
+              ? `asks for more than ${value} characters, items or bytes`
+              : `has a pattern whose automaton needs more than ${value} states`);
+    const fix =
+      option === null
+        ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
+        : `pass a larger \`${option}\` to compileSchema to allow it`;
+    super('schema-limit', `The JSON Schema ${what} at ${schemaPath}; ${fix}`);
     this.name = 'SchemaLimitError';
     this.limit = limit;
     this.value = value;

@@ -4,6 +4,8 @@
  * `stack-machine.ts`), so nodes hold no per-sequence state and one compiled grammar serves every matcher.
  */
 
+import { SchemaLimitError } from './errors.js';
+
 /** Ids for nodes made while decoding (see ListNode.itemFor); far above any compiled node's id. */
 let nextDynamicId = 2 ** 40;
 
@@ -83,13 +85,50 @@ export abstract class Structural {
 /** A shortest sentence of each node (bytes), or null when the node has none. */
 export type Shortest = (node: GrammarNode) => number[] | null;
 
+/**
+ * Most bytes of a shortest completion: a schema whose shortest document is longer (`minItems` times
+ * a long `minLength`) is refused before the array outgrows what V8 can hold, which would end the
+ * process. haggle's choice: 64 KiB is hundreds of times a negotiation turn, and it keeps every
+ * completion below the size at which code that spreads it (`push(...bytes)`) overflows the stack:
+ * at 4 MiB, a 1 MB shortest document (100 items of `minLength: 9999`) was a 502 "Maximum call stack
+ * size exceeded" in `npm run abuse`.
+ */
+export const MAX_SENTENCE_BYTES = 64 * 1024;
+
 function concat(parts: Array<number[] | null>): number[] | null {
   const out: number[] = [];
   for (const part of parts) {
     if (part === null) return null;
-    out.push(...part);
+    appendBounded(out, part);
   }
   return out;
+}
+
+/**
+ * Appends `part` to a shortest completion being built, refused past MAX_SENTENCE_BYTES. A loop, not
+ * `push(...part)`: spreading a long part overflows the stack.
+ */
+export function appendBounded(out: number[], part: readonly number[]): void {
+  if (out.length + part.length > MAX_SENTENCE_BYTES) tooLong();
+  for (const byte of part) out.push(byte);
+}
+
+/** `part` `n` times over, refused before allocating when that is over MAX_SENTENCE_BYTES. */
+function repeat(part: number[] | null, n: number): number[] | null {
+  if (part === null) return n === 0 ? [] : null;
+  if (part.length * n > MAX_SENTENCE_BYTES) tooLong();
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) for (const byte of part) out.push(byte);
+  return out;
+}
+
+function tooLong(): never {
+  throw new SchemaLimitError(
+    'size',
+    MAX_SENTENCE_BYTES,
+    '#',
+    `allows no document shorter than ${MAX_SENTENCE_BYTES} bytes`,
+  );
 }
 
 export type GrammarNode = Leaf | Structural;
@@ -265,8 +304,7 @@ export class ListNode extends Structural {
   remainder(raw: unknown, shortest: Shortest): number[] | null {
     const state = raw as ListState;
     const item = shortest(this.item);
-    const more = (n: number) =>
-      concat(Array.from({ length: n }, () => concat([shortest(this.separator), item])));
+    const more = (n: number) => repeat(concat([shortest(this.separator), item]), n);
     const close = shortest(this.closer);
     switch (state.phase) {
       case 0:

@@ -1,6 +1,6 @@
 import { BLOCKED, type KeyExtras, KeyLeaf } from './key-leaf.js';
 import { NameTrie } from './name-trie.js';
-import { type Branch, DEAD, type GrammarNode, type Shortest, Structural } from './nodes.js';
+import { appendBounded, type Branch, DEAD, type GrammarNode, type Shortest, Structural } from './nodes.js';
 
 /** Ids for the key leaves made while decoding; apart from ListNode's dynamic ids. */
 let nextKeyLeafId = 2 ** 41;
@@ -157,7 +157,7 @@ export class ObjectNode extends Structural {
     const out: number[] = [];
     const push = (part: number[] | null): boolean => {
       if (part === null) return false;
-      out.push(...part);
+      appendBounded(out, part);
       return true;
     };
     switch (state.phase) {
@@ -331,9 +331,9 @@ export class ObjectNode extends Structural {
       if (!needFirst) {
         const separator = shortest(this.spec.separator);
         if (separator === null) return null;
-        out.push(...separator);
+        appendBounded(out, separator);
       }
-      out.push(...member.bytes);
+      appendBounded(out, member.bytes);
       state = this.commit({ ...state, current: member.current });
       needFirst = false;
       mustWrite = false;

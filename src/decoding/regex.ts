@@ -1,3 +1,4 @@
+import { SchemaLimitError } from './errors.js';
 import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
 
 /**
@@ -24,6 +25,19 @@ export interface Successor {
   hi: number;
   to: number;
 }
+
+/**
+ * Bounds of one automaton (haggle's choice). A pattern's NFA grows with its counted repeats
+ * (`(a{1000}){1000}` is a million states) and its DFA, built lazily while masks are computed, can grow
+ * exponentially (`.*a.{25}` unanchored: 2^26 sets); a client's schema must not be able to spend the
+ * process's memory or minutes of its time on them. 20,000 NFA states hold a `{0,1000}` repeat of a
+ * ten-state group; 20,000 DFA states and 4 million configurations across them (about 50 MB) are
+ * tens of times what the formats and MaskBench's patterns reach. Past either: `SchemaLimitError`
+ * (`pattern`), at compile time or from the mask that needed the state.
+ */
+export const MAX_NFA_STATES = 20_000;
+export const MAX_DFA_STATES = 20_000;
+export const MAX_DFA_CONFIGURATIONS = 4_000_000;
 
 let nextAutomatonId = 0;
 const sharedAutomata = new Map<string, PatternAutomaton>();
@@ -57,6 +71,8 @@ export class PatternAutomaton {
   /** Per DFA state, for intersections only: whether a match is still reachable (undefined: unknown). */
   private readonly live: Array<boolean | undefined> = [];
   private coReachable: Uint8Array = new Uint8Array(0);
+  /** Configurations held by all DFA states so far (their memory), against MAX_DFA_CONFIGURATIONS. */
+  private configurations = 0;
   /** `completionBound`, once computed (undefined: not yet). */
   private bound: number | null | undefined;
   /** Per DFA state: `unconstrained`'s answers (bit 1: computed, bit 2: free, bit 4: free and accepting). */
@@ -117,6 +133,7 @@ export class PatternAutomaton {
   }
 
   private newState(component: number): number {
+    if (this.epsilon.length >= MAX_NFA_STATES) this.tooLarge(MAX_NFA_STATES, 'NFA states');
     this.epsilon.push([]);
     this.startAsserts.push([]);
     this.endAsserts.push([]);
@@ -255,6 +272,10 @@ export class PatternAutomaton {
     const known = this.ids.get(key);
     if (known !== undefined) return known;
     const id = this.sets.length;
+    this.configurations += set.length;
+    if (id >= MAX_DFA_STATES) this.tooLarge(MAX_DFA_STATES, 'DFA states');
+    if (this.configurations > MAX_DFA_CONFIGURATIONS)
+      this.tooLarge(MAX_DFA_CONFIGURATIONS, 'configurations across its DFA states');
     this.sets.push(set);
     this.ids.set(key, id);
     this.ascii.push(new Int32Array(128).fill(-2));
@@ -263,6 +284,15 @@ export class PatternAutomaton {
     this.successorLists.push(undefined);
     this.live.push(this.accepts.length === 1 ? true : undefined);
     return id;
+  }
+
+  private tooLarge(bound: number, what: string): never {
+    throw new SchemaLimitError(
+      'pattern',
+      bound,
+      '(pattern)',
+      `has a pattern, /${this.source.length > 80 ? `${this.source.slice(0, 80)}…` : this.source}/, whose automaton needs more than ${bound} ${what}`,
+    );
   }
 
   /** Whether a match is reachable from `state`: always, for one pattern (dead sets are dropped). */

@@ -58,6 +58,11 @@ export interface SchemaCompileOptions {
   maxDepth?: number;
   /** Most grammar nodes one schema may compile to (default 200,000, some tens of MB); beyond: refused. */
   maxNodes?: number;
+  /**
+   * Largest size a schema may ask for (default 65,536): `minLength`, `minItems`, `minProperties`, and
+   * the bytes of the shortest document it allows; beyond: `SchemaLimitError`.
+   */
+  maxSize?: number;
   /** Most milliseconds compiling may take (default 10,000); beyond: `SchemaLimitError`. */
   timeBudgetMs?: number;
   /** Stops compiling (with `HaggleAbortError`) when aborted. */
@@ -65,7 +70,12 @@ export interface SchemaCompileOptions {
 }
 
 /** Defaults of the compile bounds (haggle's choice; see docs/decoding.md, "Bounds"). */
-export const COMPILE_LIMITS = { maxDepth: 256, maxNodes: 200_000, timeBudgetMs: 10_000 } as const;
+export const COMPILE_LIMITS = {
+  maxDepth: 256,
+  maxNodes: 200_000,
+  maxSize: 65_536,
+  timeBudgetMs: 10_000,
+} as const;
 
 export interface CompiledNodes {
   root: GrammarNode;
@@ -106,6 +116,7 @@ export class SchemaCompiler {
       options.maxNodes ?? COMPILE_LIMITS.maxNodes,
       options.timeBudgetMs ?? COMPILE_LIMITS.timeBudgetMs,
       options.signal,
+      options.maxSize ?? COMPILE_LIMITS.maxSize,
     );
     this.document = resolveReferences(document, this.budget);
     this.flexible = options.whitespace === 'flexible';
@@ -302,6 +313,7 @@ export class SchemaCompiler {
     if (s.const !== undefined) values = [s.const];
     else if (Array.isArray(s.enum)) values = s.enum;
     else throw new UnsupportedSchemaError('enum', path, 'not a list');
+    this.budget.size(values.length, 'enum values', path);
     if (s.type !== undefined) this.typesOf(s, path);
     // Every other keyword is checked on each value, by JSON Schema's rules (or refused if it cannot be).
     const { enum: _enum, const: _const, ...others } = s;

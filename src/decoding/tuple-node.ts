@@ -1,4 +1,4 @@
-import { type Branch, type GrammarNode, type Shortest, Structural } from './nodes.js';
+import { appendBounded, type Branch, type GrammarNode, type Shortest, Structural } from './nodes.js';
 
 interface TupleState {
   /** 0: reading the opener, 1: an item, 2: a separator, 3: the closer. */
@@ -82,7 +82,7 @@ export class TupleNode extends Structural {
     const add = (node: GrammarNode | null): boolean => {
       const bytes = node === null ? null : shortest(node);
       if (bytes === null) return false;
-      out.push(...bytes);
+      appendBounded(out, bytes);
       return true;
     };
     // After the opener no item is read yet; after an item, count + 1 are; after a separator, item

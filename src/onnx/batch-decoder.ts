@@ -5,6 +5,7 @@ import { type AdmittedJob, type DecodeJob, DecodeSequence, type SequenceOutput }
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
+import { throughGate } from './native-gate.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
 import { PrefixCache } from './prefix-cache.js';
@@ -506,7 +507,7 @@ export class BatchDecoder {
         rows.reduce((sum, row) => sum + row.fed.length, 0),
       );
     }
-    const outputs = await this.timed('step.run', () => this.session.run(feeds, fetches));
+    const outputs = await this.timed('step.run', () => throughGate(() => this.session.run(feeds, fetches)));
     const ms = performance.now() - started;
     this.pace.recordStep(this, ms);
     this.stepCost.record(batch * width, ms);

@@ -1,5 +1,10 @@
 import { basename, resolve } from 'node:path';
-import type { GenerateOptions, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
+import type {
+  BackendHealth,
+  GenerateOptions,
+  GenerateResult,
+  LanguageBackend,
+} from '../backends/language-backend.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
 import type { OnnxBackend } from './onnx-backend.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
@@ -17,11 +22,13 @@ export class DeferredOnnxBackend implements LanguageBackend {
   readonly provider = 'onnx';
   readonly modelId: string;
   private loading: Promise<OnnxBackend> | undefined;
+  /** The backend once loaded, for `health()`, which must answer at once. */
+  private loaded: OnnxBackend | undefined;
   private readonly description: OnnxBackendDescription;
 
   constructor(
     private readonly folder: string,
-    private readonly options: OnnxLoadOptions = {},
+    private options: OnnxLoadOptions = {},
   ) {
     // A missing onnxruntime-node fails the command now, not every session once it starts.
     assertOnnxRuntimeInstalled();
@@ -46,12 +53,28 @@ export class DeferredOnnxBackend implements LanguageBackend {
     return this.description;
   }
 
+  /**
+   * Adds load options before the model is loaded (`haggle serve` adds its compile budget and its log
+   * of worker restarts to what the shared backend flags built). Ignored once loading has begun.
+   */
+  configure(options: Partial<OnnxLoadOptions>): void {
+    if (!this.loading) this.options = { ...this.options, ...options };
+  }
+
   /** The loaded backend (loads it on first use). */
   backend(): Promise<OnnxBackend> {
-    this.loading ??= import('./onnx-backend.js').then(({ OnnxBackend }) =>
-      OnnxBackend.load(this.folder, this.options),
-    );
+    this.loading ??= import('./onnx-backend.js')
+      .then(({ OnnxBackend }) => OnnxBackend.load(this.folder, this.options))
+      .then((backend) => {
+        this.loaded = backend;
+        return backend;
+      });
     return this.loading;
+  }
+
+  /** `loading` until the model is loaded, then the loaded backend's health. */
+  health(): BackendHealth {
+    return this.loaded?.health() ?? { status: 'loading', detail: 'the model is not loaded yet' };
   }
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
@@ -61,6 +84,7 @@ export class DeferredOnnxBackend implements LanguageBackend {
   async dispose(): Promise<void> {
     const loading = this.loading;
     this.loading = undefined;
+    this.loaded = undefined;
     if (loading) await (await loading.catch(() => undefined))?.dispose();
   }
 }

@@ -8,3 +8,4 @@ export {
   OptionalDependencyMissingError,
 } from './onnx-errors.js';
 export type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
+export type { OnnxWorkerEvent, OnnxWorkerHealth } from './worker-supervisor.js';

@@ -1,37 +1,30 @@
 import { basename, resolve } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type {
+  BackendHealth,
   BackendWarning,
   GenerateOptions,
   GenerateResult,
   LanguageBackend,
 } from '../backends/language-backend.js';
-import {
-  BackendError,
-  HaggleAbortError,
-  HaggleError,
-  InvalidInputError,
-  throwIfAborted,
-} from '../contract/errors.js';
+import { BackendError, HaggleAbortError, InvalidInputError, throwIfAborted } from '../contract/errors.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
+import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import {
-  ContextLengthExceededError,
-  OnnxDeviceUnavailableError,
-  OnnxModelFolderError,
-} from './onnx-errors.js';
-import type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
+  DEFAULT_ABORT_GRACE_MS,
+  DEFAULT_WORKER_HEAP_MB,
+  type OnnxDevice,
+  type OnnxDtype,
+  type OnnxLoadOptions,
+  type OnnxModelShape,
+} from './onnx-options.js';
+import { rebuildError } from './rebuild-error.js';
 import { assertOnnxRuntimeInstalled } from './runtime-package.js';
-import { type WorkerEntry, workerEntry } from './worker-entry.js';
-import type {
-  FromWorker,
-  GenerateRequest,
-  LoadedMessage,
-  SerializedError,
-  ToWorker,
-} from './worker-protocol.js';
+import { workerEntry } from './worker-entry.js';
+import type { FromWorker, GenerateRequest, LoadedMessage, LoadMessage, ToWorker } from './worker-protocol.js';
+import { type OnnxWorkerEvent, type OnnxWorkerHealth, WorkerSupervisor } from './worker-supervisor.js';
 
 /** See `OnnxLoadOptions.prefixCacheBytes`. */
 const DEFAULT_PREFIX_CACHE_BYTES = 256 * 2 ** 20;
@@ -75,31 +68,24 @@ export class OnnxBackend implements LanguageBackend {
   readonly shape: OnnxModelShape;
   /** Warnings from loading (a device fallback), repeated in every `doGenerate` result. */
   readonly loadWarnings: readonly BackendWarning[];
-  private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private disposed = false;
-  /** The worker thread ended (crashed or disposed): requests would never be answered. */
-  private workerGone = false;
-  private exited: Promise<void>;
   private readonly folder: string;
+  /** Set once the worker is started (the supervisor's callbacks reach the backend through it). */
+  private supervisor!: WorkerSupervisor;
+  /** Requests aborted but not yet let go of by the worker: the worker is ended if one outstays the grace. */
+  private readonly abandoned = new Map<number, ReturnType<typeof setTimeout>>();
+  private readonly abortGraceMs: number;
 
-  private constructor(
-    worker: Worker,
-    loaded: LoadedMessage,
-    modelId: string,
-    folder: string,
-    exited: Promise<void>,
-  ) {
-    this.worker = worker;
+  private constructor(loaded: LoadedMessage, modelId: string, folder: string, abortGraceMs: number) {
     this.folder = folder;
     this.device = loaded.device;
     this.dtype = loaded.dtype;
     this.shape = loaded.shape;
     this.loadWarnings = loaded.warnings;
     this.modelId = modelId;
-    this.exited = exited;
-    worker.on('message', (message: FromWorker) => this.onMessage(message));
+    this.abortGraceMs = abortGraceMs;
   }
 
   /**
@@ -112,6 +98,9 @@ export class OnnxBackend implements LanguageBackend {
     const maxBatchSize = options.maxBatchSize ?? 8;
     const prefillTokensPerRun = options.prefillTokensPerRun ?? 256;
     const prefixCacheBytes = options.prefixCacheBytes ?? DEFAULT_PREFIX_CACHE_BYTES;
+    const workerHeapMb = options.workerHeapMb ?? DEFAULT_WORKER_HEAP_MB;
+    const abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
+    const compileBudgetMs = options.compileBudgetMs ?? COMPILE_LIMITS.timeBudgetMs;
     const issues: { path: string; message: string }[] = [];
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
       issues.push({ path: 'maxBatchSize', message: `a positive integer, got ${maxBatchSize}` });
@@ -119,12 +108,16 @@ export class OnnxBackend implements LanguageBackend {
       issues.push({ path: 'prefillTokensPerRun', message: `a positive integer, got ${prefillTokensPerRun}` });
     if (!Number.isInteger(prefixCacheBytes) || prefixCacheBytes < 0)
       issues.push({ path: 'prefixCacheBytes', message: `an integer >= 0 (0: off), got ${prefixCacheBytes}` });
+    if (!Number.isInteger(workerHeapMb) || workerHeapMb < 64)
+      issues.push({ path: 'workerHeapMb', message: `an integer >= 64 (MB), got ${workerHeapMb}` });
+    if (!(abortGraceMs >= 0))
+      issues.push({ path: 'abortGraceMs', message: `milliseconds >= 0, got ${abortGraceMs}` });
+    if (!(compileBudgetMs > 0))
+      issues.push({ path: 'compileBudgetMs', message: `milliseconds > 0, got ${compileBudgetMs}` });
     if (issues.length > 0) throw new InvalidInputError('OnnxLoadOptions', issues);
     // Said here, with the install command, rather than as the worker's bare "Cannot find package".
     assertOnnxRuntimeInstalled();
-    const worker = startWorker(workerEntry());
-    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
-    const message: ToWorker = {
+    const message: LoadMessage = {
       type: 'load',
       folder: resolve(folder),
       device: options.device ?? 'cpu',
@@ -134,53 +127,74 @@ export class OnnxBackend implements LanguageBackend {
       prefillTokensPerRun,
       prefixCacheBytes,
       intraOpNumThreads: options.intraOpNumThreads,
+      compileBudgetMs,
     };
-    const listeners: {
-      message?: (reply: FromWorker) => void;
-      error?: (e: Error) => void;
-      exit?: (code: number) => void;
-    } = {};
-    const loaded = await new Promise<LoadedMessage>((done, fail) => {
-      listeners.message = (reply: FromWorker) => {
-        if (reply.type === 'loaded') done(reply);
-        else if (reply.type === 'error') fail(rebuildError(reply.error));
-      };
-      listeners.error = fail;
-      listeners.exit = (code: number) =>
-        fail(
-          new BackendError({
-            message: `the ONNX worker exited (code ${code}) while loading`,
-            backend: 'onnx',
-          }),
-        );
-      worker.on('message', listeners.message);
-      worker.on('error', listeners.error);
-      worker.on('exit', listeners.exit);
-      worker.postMessage(message);
-    })
-      .catch(async (error: unknown) => {
-        await worker.terminate();
-        throw error;
-      })
-      .finally(() => {
-        if (listeners.message) worker.off('message', listeners.message);
-        if (listeners.error) worker.off('error', listeners.error);
-        if (listeners.exit) worker.off('exit', listeners.exit);
-      });
-    const backend = new OnnxBackend(
-      worker,
+    let backend: OnnxBackend | undefined;
+    const { supervisor, loaded } = await WorkerSupervisor.start(
+      workerEntry(),
+      message,
+      workerHeapMb,
+      (reply) => backend?.onMessage(reply),
+      (event) => backend?.onWorkerEvent(event, options.onWorkerEvent),
+    );
+    backend = new OnnxBackend(
       loaded,
       options.modelId ?? basename(resolve(folder)),
       resolve(folder),
-      exited,
+      abortGraceMs,
     );
-    worker.on('error', (error) => backend.failAll(error));
-    worker.on('exit', () => {
-      backend.workerGone = true;
-      backend.failAll(new BackendError({ message: 'the ONNX worker exited', backend: 'onnx' }));
-    });
-    worker.unref(); // an idle backend does not keep the process alive; requests in flight ref it
+    backend.supervisor = supervisor;
     return backend;
+  }
+
+  /** Whether the model can take requests now: `loading` while a new worker reloads it after an exit. */
+  health(): BackendHealth & OnnxWorkerHealth {
+    const worker = this.supervisor.health();
+    if (this.disposed || worker.state === 'disposed')
+      return { status: 'unavailable', detail: 'the backend was disposed', ...worker };
+    if (worker.state === 'restarting') {
+      return {
+        status: 'loading',
+        detail: `the model worker is being restarted after it ended (${worker.lastExit ?? 'unknown cause'})`,
+        ...worker,
+      };
+    }
+    return { status: 'ok', ...worker };
+  }
+
+  /**
+   * Ends the worker and loads the model in a new one, as after a crash: requests in flight get a
+   * retryable 503 and `health()` says `loading` until the model is back. For an operator who sees the
+   * model misbehave, and for tests of what a crash does.
+   */
+  restartWorker(reason = 'restartWorker() was called'): void {
+    this.supervisor.kill(reason);
+  }
+
+  /** A worker that ended fails the requests it held with a retryable 503; the event reaches the operator. */
+  private onWorkerEvent(
+    event: OnnxWorkerEvent,
+    listener: ((event: OnnxWorkerEvent) => void) | undefined,
+  ): void {
+    if (event.type === 'worker-exit') {
+      for (const timer of this.abandoned.values()) clearTimeout(timer);
+      this.abandoned.clear();
+      // Nothing is in flight any more: the next worker must not keep the process alive while idle.
+      this.supervisor.hold(false);
+      this.failAll(
+        new BackendError({
+          message: `the ONNX worker ended while serving this request (${event.cause}); it is being restarted, retry shortly`,
+          backend: 'onnx',
+          status: 503,
+          retryable: true,
+        }),
+      );
+    }
+    try {
+      listener?.(event);
+    } catch {
+      // An operator's listener does not break the backend.
+    }
   }
 
   /** For run records: the device the model actually runs on (after any fallback), its dtype and shape. */
@@ -196,8 +210,6 @@ export class OnnxBackend implements LanguageBackend {
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
     if (this.disposed) throw new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' });
-    if (this.workerGone)
-      throw new BackendError({ message: 'the ONNX worker thread has exited', backend: 'onnx' });
     throwIfAborted(options.abortSignal);
     const warnings: BackendWarning[] = [...this.loadWarnings];
     const n = options.n ?? 1;
@@ -237,14 +249,24 @@ export class OnnxBackend implements LanguageBackend {
     const abortFlag = new SharedArrayBuffer(4);
     const flag = new Int32Array(abortFlag);
     const signal = options.abortSignal;
-    const onAbort = () => Atomics.store(flag, 0, 1);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    this.worker.ref();
+    let onAbort: (() => void) | undefined;
+    this.supervisor.hold(true);
     try {
       const reply = await new Promise<FromWorker>((done, fail) => {
         this.pending.set(id, { resolve: done, reject: fail, signal });
+        // The caller is answered at its abort, whatever the worker is doing; the worker is told through
+        // shared memory, and ended (then restarted) if it has not let the request go within the grace:
+        // a mask or a compile that ran away must not hold the model for the requests behind it.
+        onAbort = () => {
+          Atomics.store(flag, 0, 1);
+          if (!this.pending.has(id)) return;
+          this.pending.delete(id);
+          fail(new HaggleAbortError(signal?.reason));
+          this.abandon(id);
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
         try {
-          this.worker.postMessage({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+          this.supervisor.post({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
         } catch (error) {
           // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
           if (error instanceof RangeError && /call stack/i.test(error.message))
@@ -265,14 +287,32 @@ export class OnnxBackend implements LanguageBackend {
         response: { modelId: this.modelId },
       };
     } finally {
-      signal?.removeEventListener('abort', onAbort);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
       this.pending.delete(id);
-      if (this.pending.size === 0) this.worker.unref();
+      if (this.pending.size === 0 && this.abandoned.size === 0) this.supervisor.hold(false);
     }
+  }
+
+  /** Waits `abortGraceMs` for the worker to let an aborted request go, then ends the worker. */
+  private abandon(id: number): void {
+    const timer = setTimeout(() => {
+      this.abandoned.delete(id);
+      this.supervisor.kill(
+        `a request was still running ${this.abortGraceMs} ms after it was aborted (its deadline or its ` +
+          'client), so the worker was ended to free the model',
+      );
+    }, this.abortGraceMs);
+    this.abandoned.set(id, timer);
   }
 
   private onMessage(message: FromWorker): void {
     if (message.type === 'result' || (message.type === 'error' && message.id !== null)) {
+      const timer = this.abandoned.get(message.id as number);
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        this.abandoned.delete(message.id as number);
+        if (this.pending.size === 0 && this.abandoned.size === 0) this.supervisor.hold(false);
+      }
       const pending = this.pending.get(message.id as number);
       if (!pending) return;
       if (message.type === 'result') pending.resolve(message);
@@ -291,83 +331,14 @@ export class OnnxBackend implements LanguageBackend {
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    this.worker.ref();
-    // Let the worker release the session first, then end the thread (a loader kept alive by the
-    // sources setting would otherwise keep it running); give up waiting after a few seconds.
-    await new Promise<void>((done) => {
-      const timeout = setTimeout(done, 5_000);
-      const onMessage = (message: FromWorker) => {
-        if (message.type !== 'disposed') return;
-        clearTimeout(timeout);
-        this.worker.off('message', onMessage);
-        done();
-      };
-      this.worker.on('message', onMessage);
-      this.exited.then(() => {
-        clearTimeout(timeout);
-        done();
-      });
-      this.worker.postMessage({ type: 'dispose' } satisfies ToWorker);
-    });
+    for (const timer of this.abandoned.values()) clearTimeout(timer);
+    this.abandoned.clear();
+    await this.supervisor.dispose();
     this.failAll(new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' }));
-    await this.worker.terminate();
   }
 
   /** Disposes of the backend, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
-}
-
-/**
- * Starts the worker with the process's Node options, less those a worker refuses: process-wide V8
- * flags (`node --expose-gc app.js`, `--trace-gc`) and `--input-type` (`node --input-type=module -e`).
- * Node names the refused flags in its error; they are dropped and the start is tried once more.
- */
-function startWorker(entry: WorkerEntry): Worker {
-  const start = (execArgv: string[]) =>
-    entry.kind === 'file'
-      ? new Worker(entry.url, { execArgv })
-      : new Worker(entry.code, { eval: true, execArgv });
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  try {
-    return start(execArgv);
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error;
-    const refused = new Set(
-      (error as Error).message
-        .split(':')
-        .slice(1)
-        .join(':')
-        .split(/[\s,]+/)
-        .filter(Boolean),
-    );
-    return start(execArgv.filter((arg) => !refused.has(arg) && !refused.has(arg.split('=')[0] as string)));
-  }
-}
-
-/** Errors cross the thread boundary as data; rebuild the typed ones a caller acts on. */
-function rebuildError(error: SerializedError): Error {
-  if (error.code === 'onnx-device-unavailable') {
-    return new OnnxDeviceUnavailableError(
-      error.fields.device ?? 'cuda',
-      error.fields.reason ?? error.message,
-    );
-  }
-  if (error.code === 'onnx-model-folder')
-    return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
-  if (error.code === 'aborted') return new HaggleAbortError(error.message);
-  if (error.code === 'context-length-exceeded') {
-    return new ContextLengthExceededError(
-      Number(error.fields.promptTokens),
-      Number(error.fields.contextLength),
-      error.fields.counted === 'all' ? 'all' : 'at-least',
-    );
-  }
-  if (error.code !== undefined) {
-    const rebuilt = new HaggleError(error.code, error.message);
-    rebuilt.name = error.name;
-    return rebuilt;
-  }
-  return new BackendError({ message: `the ONNX backend failed: ${error.message}`, backend: 'onnx' });
 }

@@ -1,3 +1,10 @@
+import type { OnnxWorkerEvent } from './worker-supervisor.js';
+
+/** See `OnnxLoadOptions.workerHeapMb`. */
+export const DEFAULT_WORKER_HEAP_MB = 4096;
+/** See `OnnxLoadOptions.abortGraceMs`. */
+export const DEFAULT_ABORT_GRACE_MS = 5_000;
+
 /** Where the model runs. `cuda` and `webgpu` fall back to `cpu` unless `fallback: false`. */
 export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
 
@@ -30,6 +37,23 @@ export interface OnnxLoadOptions {
   intraOpNumThreads?: number;
   /** A name for `modelId` (default: the folder's name). */
   modelId?: string;
+  /**
+   * Heap limit of the worker thread in MB (default 4,096): a request whose masks or compilation
+   * exhaust it ends the worker, which is restarted, instead of the process. Model weights and the KV
+   * cache live outside this heap. haggle's choice: the decoder's caches stay under a gigabyte on
+   * MaskBench's schemas, and a laptop has room for four.
+   */
+  workerHeapMb?: number;
+  /**
+   * Milliseconds an aborted request may keep the worker busy before the worker is ended and restarted
+   * (default 5,000): decoding stops between steps, a compile between its checks, so only a runaway
+   * outlasts this. haggle's choice: longer than a prefill chunk of the 4B model on a CPU.
+   */
+  abortGraceMs?: number;
+  /** Milliseconds one response schema may take to compile (default 10,000); beyond: `SchemaLimitError`. */
+  compileBudgetMs?: number;
+  /** Told when the worker ends unexpectedly and when its replacement has loaded the model (for a log). */
+  onWorkerEvent?: (event: OnnxWorkerEvent) => void;
 }
 
 /** What a loaded model folder declares, read from `config.json`. */

@@ -9,11 +9,12 @@ import type * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
 import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { decoderVocabulary } from '../decoding/vocabulary.js';
+import { type DecoderVocabulary, decoderVocabulary } from '../decoding/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
 import { findModelFiles, readModelShape } from './model-folder.js';
+import { useNativeGate } from './native-gate.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
 import { encodePrompt } from './prompt-tokens.js';
@@ -52,11 +53,20 @@ let tokenizer: Tokenizer | undefined;
 let shape: OnnxModelShape | undefined;
 /** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
 const grammars = new Map<string, CompiledGrammar>();
+/**
+ * The decoder's view of the tokenizer, made once: the compiler keeps the vocabulary's token trie
+ * (seconds to build) per vocabulary object, so a fresh one per schema rebuilt it for every new schema.
+ */
+let vocabulary: DecoderVocabulary | undefined;
+/** `OnnxLoadOptions.compileBudgetMs`, from the load message. */
+let compileBudgetMs: number | undefined;
 const GRAMMAR_CACHE_SIZE = 16;
 
 const send = (message: FromWorker) => port.postMessage(message);
 
 async function load(message: LoadMessage): Promise<void> {
+  compileBudgetMs = message.compileBudgetMs;
+  if (message.nativeGate) useNativeGate(message.nativeGate);
   const preferred = message.device === 'cpu' ? 'fp32' : 'fp16';
   const files = findModelFiles(message.folder, message.dtype, preferred);
   shape = readModelShape(message.folder, files.dtype);
@@ -88,19 +98,39 @@ async function load(message: LoadMessage): Promise<void> {
   });
 }
 
-function grammarFor(schema: unknown, tk: Tokenizer): CompiledGrammar {
+function grammarFor(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): CompiledGrammar {
   const key = refuseTooDeep(() => JSON.stringify(schema));
   let grammar = grammars.get(key);
   if (!grammar) {
-    grammar = compileOrRefuse(schema, tk);
+    grammar = compileOrRefuse(schema, tk, abortFlag);
     if (grammars.size >= GRAMMAR_CACHE_SIZE) grammars.delete(grammars.keys().next().value as string);
     grammars.set(key, grammar);
   }
   return grammar;
 }
 
-function compileOrRefuse(schema: unknown, tk: Tokenizer): CompiledGrammar {
-  return refuseTooDeep(() => compileSchema(schema, decoderVocabulary(tk)));
+function compileOrRefuse(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): CompiledGrammar {
+  vocabulary ??= decoderVocabulary(tk);
+  const words = vocabulary;
+  return refuseTooDeep(() =>
+    compileSchema(schema, words, {
+      ...(compileBudgetMs === undefined ? {} : { timeBudgetMs: compileBudgetMs }),
+      signal: flagSignal(abortFlag),
+    }),
+  );
+}
+
+/**
+ * The request's abort flag as the `AbortSignal` the compiler checks between its steps: compiling runs
+ * synchronously on this thread, so no abort event could arrive, but shared memory can be read.
+ */
+function flagSignal(flag: Int32Array): AbortSignal {
+  return {
+    get aborted() {
+      return Atomics.load(flag, 0) !== 0;
+    },
+    reason: 'aborted by the caller',
+  } as AbortSignal;
 }
 
 /** A schema nested deeper than the stack allows is refused as unsupported, not crashed on. */
@@ -118,7 +148,8 @@ async function generate(message: GenerateMessage): Promise<void> {
   const { id, request } = message;
   if (!lanes || !tokenizer || !shape) throw new Error('the model is not loaded');
   const tk = tokenizer;
-  const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk);
+  const flag = new Int32Array(message.abortFlag);
+  const grammar = request.schema === undefined ? undefined : grammarFor(request.schema, tk, flag);
   // Refused before any model work when it does not fit the context with room for one token.
   const context = shape.maxPositions;
   const promptIds = await encodePrompt(tk, request.promptText, context, pace);

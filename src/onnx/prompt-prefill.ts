@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import type { DecodeSequence } from './decode-sequence.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
+import { throughGate } from './native-gate.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import type { CachedPrefix } from './prefix-cache.js';
 
@@ -80,7 +81,7 @@ export class PromptPrefill {
     together.addRows(batch);
     const fetches = emptyFetches(session);
     const present = bindKvCache(together, shape, width, feeds, fetches);
-    const outputs = await session.run(feeds, fetches);
+    const outputs = await throughGate(() => session.run(feeds, fetches));
     for (const tensor of Object.values(outputs)) tensor.dispose();
     together.replace(present, width);
     const msPerToken = (performance.now() - started) / (batch * width);
@@ -119,7 +120,7 @@ export class PromptPrefill {
     if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
     const fetches = emptyFetches(session);
     const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
-    const outputs = await session.run(feeds, fetches);
+    const outputs = await throughGate(() => session.run(feeds, fetches));
     for (const tensor of Object.values(outputs)) tensor.dispose();
     this.cache.replace(present, total);
     this.fed += width;

@@ -13,6 +13,10 @@ export interface LoadMessage {
   prefillTokensPerRun: number;
   prefixCacheBytes: number;
   intraOpNumThreads: number | undefined;
+  /** Milliseconds one schema may take to compile (`OnnxLoadOptions.compileBudgetMs`). */
+  compileBudgetMs: number;
+  /** See native-gate.ts: set by the supervisor for each worker it starts. */
+  nativeGate?: SharedArrayBuffer;
 }
 
 export interface GenerateRequest {

@@ -41,6 +41,18 @@ export class Deadline {
     });
   }
 
+  /**
+   * `promise`, or this deadline's 504 the moment it passes, whatever `promise` is still doing (the
+   * caller aborts that work separately): a backend that is slow to let go does not hold the client.
+   */
+  bound<T>(promise: Promise<T>): Promise<T> {
+    if (!this.timer && !this.expired) return promise;
+    return new Promise<T>((resolve, reject) => {
+      this.onExpiry(() => reject(this.error()));
+      promise.then(resolve, reject);
+    });
+  }
+
   /** What an expired request is answered. */
   error(): HttpError {
     return new HttpError(

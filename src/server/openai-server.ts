@@ -42,6 +42,20 @@ export interface OpenAIServerOptions {
    * `haggle serve` prints these on stderr. A listener that throws is ignored.
    */
   onFailure?: (failure: ServerFailure) => void;
+  /**
+   * Called when a client closes its connection before its answer (its work is cancelled): not a
+   * failure of the server, so not an `onFailure`. `haggle serve` prints one line, in nginx's
+   * wording of it (499). A listener that throws is ignored.
+   */
+  onClientClosed?: (event: ClientClosed) => void;
+}
+
+/** A client that hung up before its answer. */
+export interface ClientClosed {
+  method: string;
+  path: string;
+  /** Milliseconds from the request's arrival to the hang-up. */
+  afterMs: number;
 }
 
 /** Where `OpenAIServer.listen` listens: port and host. */
@@ -82,6 +96,7 @@ export class OpenAIServer {
   private readonly admission: Admission;
   private readonly created = Math.floor(Date.now() / 1000);
   private readonly onFailure: ((failure: ServerFailure) => void) | undefined;
+  private readonly onClientClosed: ((event: ClientClosed) => void) | undefined;
   private readonly logRedactor: Redactor;
 
   constructor(options: OpenAIServerOptions) {
@@ -94,11 +109,13 @@ export class OpenAIServer {
     this.limits = { ...DEFAULT_REQUEST_LIMITS, ...options.limits };
     this.admission = new Admission(this.limits.maxQueue);
     this.onFailure = options.onFailure;
+    this.onClientClosed = options.onClientClosed;
     this.logRedactor = new Redactor(options.apiKey ? [options.apiKey] : []);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         const answer = toHttpError(error);
-        if (answer.status >= 500) this.reportFailure(req, answer.status, error);
+        // A 503 is a backend saying it is restarting: it reported its cause once, not per request.
+        if (answer.status >= 500 && answer.status !== 503) this.reportFailure(req, answer.status, error);
         sendError(res, answer);
       });
     });
@@ -138,7 +155,11 @@ export class OpenAIServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
-    if (path === '/health' && req.method === 'GET') return sendJson(res, 200, { status: 'ok' });
+    if (path === '/health' && req.method === 'GET') {
+      // The backend's own word (a model reloading after its worker ended is not ready: 503).
+      const health = this.backend.health?.() ?? { status: 'ok' };
+      return sendJson(res, health.status === 'ok' ? 200 : 503, health);
+    }
     this.authorize(req);
     if (path === '/v1/models' && req.method === 'GET') {
       return sendJson(res, 200, { object: 'list', data: this.models.map((id) => this.modelObject(id)) });
@@ -195,8 +216,12 @@ export class OpenAIServer {
     if (!this.models.includes(request.model)) throw modelNotFound(request.model);
     // The client hanging up (before the answer is written) cancels the backend call; so does the deadline.
     const controller = new AbortController();
+    const arrived = performance.now();
+    let clientClosed = false;
     const onClose = () => {
-      if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+      if (res.writableFinished || controller.signal.aborted) return;
+      clientClosed = true;
+      controller.abort(new Error('the client closed the connection'));
     };
     res.on('close', onClose);
     req.on('error', onClose);
@@ -211,52 +236,60 @@ export class OpenAIServer {
       model: request.model,
     };
 
+    let generated: GenerateResult;
+    try {
+      // The deadline answers at its time whatever the backend is doing; the abort above stops its work.
+      generated = await deadline.bound(this.backend.doGenerate(options));
+    } catch (error) {
+      if (clientClosed && !deadline.expired) {
+        this.reportClientClosed(req, performance.now() - arrived);
+        return;
+      }
+      throw deadline.expired ? deadline.error() : error;
+    }
+    if (clientClosed && !deadline.expired) {
+      this.reportClientClosed(req, performance.now() - arrived);
+      return;
+    }
+    if (deadline.expired) throw deadline.error();
+    const result = { ...generated, warnings: [...generated.warnings, ...limitWarnings] };
+    const headers: Record<string, string> =
+      result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
+
     if (request.stream) {
-      // Headers go out first, so a client's connection stays busy while the backend works.
+      // Headers go out once the backend has answered, so a schema it refuses, or a deadline, is the
+      // same 4xx or 504 as without streaming, before any SSE byte (the backend does not stream tokens).
       res.writeHead(200, {
         'content-type': 'text/event-stream',
         'cache-control': 'no-cache',
         connection: 'keep-alive',
+        ...headers,
       });
-      res.flushHeaders();
-      let result: GenerateResult;
-      try {
-        result = await this.backend.doGenerate(options);
-      } catch (error) {
-        if (deadline.expired) {
-          this.reportFailure(req, 504, deadline.error());
-          res.end(`data: ${JSON.stringify(deadline.error().toJSON())}\n\n`);
-        } else if (!controller.signal.aborted) {
-          const answer = toHttpError(error);
-          if (answer.status >= 500) this.reportFailure(req, answer.status, error);
-          res.end(`data: ${JSON.stringify(answer.toJSON())}\n\n`);
-        }
-        return;
-      }
       const includeUsage = request.stream_options?.include_usage === true;
       for (const chunk of streamChunks(meta, result, kind, includeUsage))
         res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       res.end('data: [DONE]\n\n');
       return;
     }
-
-    let generated: GenerateResult;
-    try {
-      generated = await this.backend.doGenerate(options);
-    } catch (error) {
-      throw deadline.expired ? deadline.error() : error;
-    }
-    if (controller.signal.aborted && !deadline.expired) return;
-    if (deadline.expired) throw deadline.error();
-    const result = { ...generated, warnings: [...generated.warnings, ...limitWarnings] };
-    const headers: Record<string, string> =
-      result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
     sendJson(
       res,
       200,
       kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
       headers,
     );
+  }
+
+  private reportClientClosed(req: IncomingMessage, afterMs: number): void {
+    if (!this.onClientClosed) return;
+    try {
+      this.onClientClosed({
+        method: req.method ?? 'GET',
+        path: this.logRedactor.text((req.url ?? '/').split('?')[0] ?? '/'),
+        afterMs: Math.round(afterMs),
+      });
+    } catch {
+      // The operator's listener is not the client's problem.
+    }
   }
 
   /** Hands a 5xx answer to `onFailure`, its cause redacted; a throwing listener never breaks the answer. */
@@ -323,6 +356,14 @@ function toHttpError(error: unknown): HttpError {
     const message = redact(error.message);
     const status = (error as { status?: unknown }).status;
     if (status === 429) return new HttpError(429, message, { type: 'rate_limit_error', code: error.code });
+    // A backend that is reloading (its worker ended): the client may retry in a moment.
+    if (status === 503) {
+      return new HttpError(503, message, {
+        type: 'server_error',
+        code: 'backend_unavailable',
+        headers: { 'retry-after': '1' },
+      });
+    }
     // An upstream that refused the request itself (a schema it cannot take): the client's to fix, and a
     // 502 would make its client send the same request again.
     if (status === 400 || status === 422) return new HttpError(status, message, { code: error.code });

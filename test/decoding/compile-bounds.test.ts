@@ -5,9 +5,10 @@ import { type Qwen3, qwen3 } from './qwen3.js';
 import { expectAccepted, expectRefused } from './walk.js';
 
 let q: Qwen3;
+// Loading the tokenizer takes seconds, and many more on a loaded machine.
 beforeAll(async () => {
   q = await qwen3();
-});
+}, 120_000);
 
 /** Runs `compile` and returns what it threw (a RangeError from the stack would fail the test). */
 function thrown(compile: () => unknown): unknown {
@@ -23,7 +24,7 @@ function expectLimit(error: unknown, limit: SchemaLimitError['limit']): void {
   expect(error).toBeInstanceOf(SchemaLimitError);
   const e = error as SchemaLimitError;
   expect(e.limit).toBe(limit);
-  expect(e.message).toContain(e.option);
+  expect(e.message).toContain(e.option ?? 'simplify the pattern');
 }
 
 /** definitions d0 .. d{n-1}, each `make(next)`, the last one `{type: integer, minimum: 10}`. */
@@ -116,5 +117,47 @@ describe('bounded compilation: typed refusals, never a stack overflow', () => {
     const kept = compileSchema({ type: 'string', minLength: 4, pattern: '^(?:a+ ){0,99}a+$' }, q.vocabulary);
     expectRefused(kept, q, '"a a"');
     expectAccepted(kept, q, '"aa a"');
+  });
+});
+
+// Issue 26: sizes a client's schema asks for are checked before they size memory. Before these checks
+// `minLength: 1e9` ended the whole process (V8's "invalid size error", not a catchable exception), and
+// the patterns below compiled for minutes.
+describe('sizes and automata are bounded before they are allocated', () => {
+  it.each([
+    ['minLength 1e9', { type: 'string', minLength: 1e9 }, 'minLength'],
+    ['minItems 1e9', { type: 'array', minItems: 1e9 }, 'minItems'],
+    ['minProperties 1e9', { type: 'object', minProperties: 1e9 }, 'minProperties'],
+    ['an enum of 100,000 values', { enum: Array.from({ length: 100_000 }, (_, i) => i) }, 'enum values'],
+  ])('%s: SchemaLimitError (size) naming the keyword and maxSize', (_name, schema, keyword) => {
+    const error = thrown(() => compileSchema(schema, q.vocabulary, { warm: false }));
+    expectLimit(error, 'size');
+    expect((error as SchemaLimitError).message).toContain(keyword);
+    expect((error as SchemaLimitError).option).toBe('maxSize');
+  });
+
+  it('a shortest document over 64 KiB (items times lengths, each within maxSize) is refused', () => {
+    const schema = { type: 'array', minItems: 60_000, items: { type: 'string', minLength: 60_000 } };
+    expectLimit(
+      thrown(() => compileSchema(schema, q.vocabulary, { warm: false })),
+      'size',
+    );
+  });
+
+  it.each([
+    ['nested counted repeats (a million NFA states)', '^(a{1000}){1000}$'],
+    ['an exponential DFA, anchored', '^(a|b)*a(a|b){20}$'],
+    ['an exponential DFA, unanchored', '.*a.{25}'],
+  ])('%s: SchemaLimitError (pattern), with a fix in its message', (_name, pattern) => {
+    const error = thrown(() => compileSchema({ type: 'string', pattern }, q.vocabulary));
+    expectLimit(error, 'pattern');
+    expect((error as SchemaLimitError).option).toBeNull();
+  });
+
+  it('a size within the bound still compiles and is enforced', () => {
+    const grammar = compileSchema({ type: 'string', minLength: 3, maxLength: 5 }, q.vocabulary);
+    expectAccepted(grammar, q, '"abc"');
+    expectRefused(grammar, q, '"ab"');
+    expect(() => compileSchema({}, q.vocabulary, { maxSize: 0 })).toThrow(/maxSize/);
   });
 });

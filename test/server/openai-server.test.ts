@@ -8,7 +8,12 @@ import {
   turnJsonSchema,
 } from '../../src/index.js';
 // Until src/index.ts re-exports the server layer, import it from its folder.
-import { OpenAIServer } from '../../src/server/index.js';
+import {
+  type ClientClosed,
+  OpenAIServer,
+  type OpenAIServerOptions,
+  type ServerFailure,
+} from '../../src/server/index.js';
 import { MockLanguageBackend, type MockResponse } from '../../src/testing/index.js';
 import { turnForSchema } from '../backends/openai/turn-for-schema.js';
 import { CONTEXT } from '../helpers/fixtures.js';
@@ -22,14 +27,25 @@ afterEach(async () => {
 const scripted: MockResponse = (options: GenerateOptions) =>
   turnForSchema(options.responseFormat?.type === 'json' ? options.responseFormat.schema : undefined);
 
-async function start(options: { responses?: number; apiKey?: string; latencyMs?: number } = {}) {
+async function start(
+  options: {
+    responses?: number;
+    apiKey?: string;
+    latencyMs?: number;
+    listeners?: Pick<OpenAIServerOptions, 'onFailure' | 'onClientClosed'>;
+  } = {},
+) {
   const backend = new MockLanguageBackend({
     modelId: 'qwen3-4b-negotiation',
     responses: Array.from({ length: options.responses ?? 20 }, () => scripted),
     ...(options.latencyMs ? { latencyMs: options.latencyMs } : {}),
     warnings: [{ type: 'unsupported-setting', setting: 'topK' }],
   });
-  const server = new OpenAIServer({ backend, ...(options.apiKey ? { apiKey: options.apiKey } : {}) });
+  const server = new OpenAIServer({
+    backend,
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...options.listeners,
+  });
   servers.push(server);
   const url = await server.listen({ port: 0 });
   return { backend, server, url };
@@ -132,20 +148,16 @@ describe('haggle serve: the official openai client against it', () => {
     ).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/ran out of queued responses/) });
   });
 
-  it('a backend failure during a stream arrives as an SSE error the client throws', async () => {
+  it('a backend failure under stream: true is the same 502 as without, before any SSE byte', async () => {
     const { url } = await start({ responses: 0 });
     const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-    const stream = await client.chat.completions.create({
+    const streamed = client.chat.completions.create({
       model: 'qwen3-4b-negotiation',
       messages: [{ role: 'user', content: 'x' }],
       stream: true,
     });
-    const read = async () => {
-      for await (const _chunk of stream) {
-        // drain
-      }
-    };
-    await expect(read()).rejects.toThrow(/ran out of queued responses/);
+    await expect(streamed).rejects.toMatchObject({ status: 502 });
+    await expect(streamed).rejects.toThrow(/ran out of queued responses/);
   });
 
   it('backend warnings travel in the x-haggle-warnings header', async () => {
@@ -164,8 +176,13 @@ describe('haggle serve: the official openai client against it', () => {
     ]);
   });
 
-  it('a client that hangs up cancels its backend call', async () => {
-    const { backend, url } = await start({ latencyMs: 5_000 });
+  it('a client that hangs up cancels its backend call, reported as a client close, not a failure', async () => {
+    const failures: ServerFailure[] = [];
+    const closed: ClientClosed[] = [];
+    const { backend, url } = await start({
+      latencyMs: 5_000,
+      listeners: { onFailure: (f) => failures.push(f), onClientClosed: (c) => closed.push(c) },
+    });
     const controller = new AbortController();
     const request = fetch(`${url}/chat/completions`, {
       method: 'POST',
@@ -178,6 +195,10 @@ describe('haggle serve: the official openai client against it', () => {
     const signal = backend.calls[0]?.abortSignal;
     for (let i = 0; i < 200 && !signal?.aborted; i++) await new Promise((r) => setTimeout(r, 5));
     expect(signal?.aborted).toBe(true);
+    for (let i = 0; i < 200 && closed.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    // Issue 26: this was logged as "502 … HaggleAbortError: Aborted: the client closed the connection".
+    expect(closed).toEqual([{ method: 'POST', path: '/v1/chat/completions', afterMs: expect.any(Number) }]);
+    expect(failures).toEqual([]);
   });
 });
 

@@ -1,0 +1,33 @@
+import { BackendError, HaggleAbortError, HaggleError } from '../contract/errors.js';
+import {
+  ContextLengthExceededError,
+  OnnxDeviceUnavailableError,
+  OnnxModelFolderError,
+} from './onnx-errors.js';
+import type { SerializedError } from './worker-protocol.js';
+
+/** Errors cross the thread boundary as data; rebuild the typed ones a caller acts on. */
+export function rebuildError(error: SerializedError): Error {
+  if (error.code === 'onnx-device-unavailable') {
+    return new OnnxDeviceUnavailableError(
+      error.fields.device ?? 'cuda',
+      error.fields.reason ?? error.message,
+    );
+  }
+  if (error.code === 'onnx-model-folder')
+    return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
+  if (error.code === 'aborted') return new HaggleAbortError(error.message);
+  if (error.code === 'context-length-exceeded') {
+    return new ContextLengthExceededError(
+      Number(error.fields.promptTokens),
+      Number(error.fields.contextLength),
+      error.fields.counted === 'all' ? 'all' : 'at-least',
+    );
+  }
+  if (error.code !== undefined) {
+    const rebuilt = new HaggleError(error.code, error.message);
+    rebuilt.name = error.name;
+    return rebuilt;
+  }
+  return new BackendError({ message: `the ONNX backend failed: ${error.message}`, backend: 'onnx' });
+}

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OnnxBackend } from '../../src/onnx/index.js';
+import type { OnnxWorkerEvent } from '../../src/onnx/worker-supervisor.js';
+import { OpenAIServer } from '../../src/server/index.js';
+import { fixtureModel } from './fixture-model.js';
+
+// Issue 26: a dead worker is a restarted worker. Before, a worker that ended (its heap limit, a crash)
+// left every later request a 502 "the ONNX worker thread has exited" while /health said ok.
+
+let backend: OnnxBackend;
+let server: OpenAIServer;
+let url: string;
+const events: OnnxWorkerEvent[] = [];
+
+beforeAll(async () => {
+  backend = await OnnxBackend.load(fixtureModel(1), { onWorkerEvent: (event) => events.push(event) });
+  server = new OpenAIServer({ backend });
+  url = await server.listen();
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+  await backend?.dispose();
+});
+
+async function complete(maxTokens: number, seed: number) {
+  const response = await fetch(`${url}/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: backend.modelId, prompt: 'Tell me:', max_tokens: maxTokens, seed }),
+  });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get('retry-after'),
+    json: (await response.json()) as { error: { code: string; message: string } },
+  };
+}
+
+async function healthStatus(): Promise<{ status: number; body: { status: string } }> {
+  const response = await fetch(url.replace(/\/v1$/, '/health'));
+  return { status: response.status, body: (await response.json()) as { status: string } };
+}
+
+describe('OnnxBackend: a worker that ends is restarted with its model', () => {
+  it('requests in flight get 503, /health says loading, then service returns', {
+    timeout: 180_000,
+  }, async () => {
+    expect((await complete(4, 1)).status).toBe(200);
+    expect(await healthStatus()).toMatchObject({ status: 200, body: { status: 'ok' } });
+
+    // Text from random weights without a schema runs to its max_tokens: these are in flight.
+    const inFlight = [complete(20_000, 2), complete(20_000, 3), complete(20_000, 4)];
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    backend.restartWorker('killed by the test in the middle of requests');
+    const answers = await Promise.all(inFlight);
+    for (const answer of answers) {
+      expect(answer.status).toBe(503);
+      expect(answer.json.error.code).toBe('backend_unavailable');
+      expect(answer.json.error.message).toMatch(/killed by the test/);
+      expect(answer.retryAfter).toBe('1');
+    }
+    // The new worker is still loading the model (seconds: it starts a thread and onnxruntime).
+    expect(await healthStatus()).toMatchObject({ status: 503, body: { status: 'loading' } });
+    expect(backend.health().state).toBe('restarting');
+
+    let health = await healthStatus();
+    for (let i = 0; i < 1200 && health.status !== 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      health = await healthStatus();
+    }
+    expect(health).toMatchObject({ status: 200, body: { status: 'ok', restarts: 1 } });
+    const after = await Promise.all([1, 2, 3, 4, 5].map((seed) => complete(8, seed)));
+    expect(after.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+
+    // The cause is said once, with the restart, not once per failed request.
+    expect(events.map((event) => event.type)).toEqual(['worker-exit', 'worker-ready']);
+    expect(events[0]).toMatchObject({ cause: 'killed by the test in the middle of requests' });
+  });
+
+  it('a request still running past abortGraceMs after its abort ends the worker, which is restarted', {
+    timeout: 180_000,
+  }, async () => {
+    const seen: OnnxWorkerEvent[] = [];
+    // A grace of 0: the worker cannot let go of a request before the timer fires, so this is the
+    // path a runaway mask or compile takes, without needing one.
+    const strict = await OnnxBackend.load(fixtureModel(1), {
+      abortGraceMs: 0,
+      onWorkerEvent: (event) => seen.push(event),
+    });
+    try {
+      const controller = new AbortController();
+      const long = strict.doGenerate({
+        prompt: { messages: [{ role: 'user', content: 'Tell me:' }], text: 'Tell me:' },
+        maxTokens: 20_000,
+        seed: 1,
+        abortSignal: controller.signal,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      controller.abort(new Error('the deadline'));
+      // The caller is answered at its abort, whatever the worker is doing.
+      await expect(long).rejects.toMatchObject({ code: 'aborted' });
+      for (let i = 0; i < 1200 && !seen.some((event) => event.type === 'worker-ready'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(seen.map((event) => event.type)).toEqual(['worker-exit', 'worker-ready']);
+      expect(seen[0]).toMatchObject({
+        cause: expect.stringMatching(/still running 0 ms after it was aborted/),
+      });
+      const after = await strict.doGenerate({
+        prompt: { messages: [{ role: 'user', content: 'Hi' }], text: 'Hi' },
+        maxTokens: 4,
+        seed: 2,
+      });
+      expect(after.choices).toHaveLength(1);
+    } finally {
+      await strict.dispose();
+    }
+  });
+});
