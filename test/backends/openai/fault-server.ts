@@ -48,8 +48,12 @@ export interface FaultServer {
 export interface FaultServerOptions {
   /** The fault for request `index` (from 0, in arrival order). */
   plan: (index: number, body: Record<string, unknown>) => Fault;
-  /** `retry-after` sent with 429s, in seconds. Default 0.01. */
+  /**
+   * `retry-after` sent with 429s, in whole seconds (RFC 9110's delay-seconds are digits only). Default 0.
+   */
   retryAfterSeconds?: number;
+  /** `retry-after-ms` (OpenAI's header) sent with 429s instead, for waits shorter than a second. */
+  retryAfterMs?: number;
   /** Held before an `ok` answer; resolves when the answer may go. */
   gate?: () => Promise<void>;
 }
@@ -97,7 +101,8 @@ export async function startFaultServer(options: FaultServerOptions): Promise<Fau
       case '404':
         return json(res, 404, { error: { message: 'The model does not exist', code: 'model_not_found' } });
       case '429':
-        res.setHeader('retry-after', String(options.retryAfterSeconds ?? 0.01));
+        if (options.retryAfterMs !== undefined) res.setHeader('retry-after-ms', String(options.retryAfterMs));
+        else res.setHeader('retry-after', String(options.retryAfterSeconds ?? 0));
         return json(res, 429, { error: { message: 'rate limited' } });
       case 'hang':
         return; // never answers; the client's timeout or the server's close ends it

@@ -102,7 +102,7 @@ describe('OpenAICompatibleBackend under faults', () => {
   });
 
   it('honours retry-after on 429 instead of its own backoff', async () => {
-    const server = await startFaultServer({ plan: sequence('429'), retryAfterSeconds: 0.04 });
+    const server = await startFaultServer({ plan: sequence('429'), retryAfterMs: 40 });
     servers.push(server);
     const { backend, logs } = backendFor(server.url, { retry: { initialDelayMs: 1000, maxDelayMs: 1000 } });
     await backend.doGenerate(turnRequest());
