@@ -19,8 +19,13 @@ export const DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
 /** The ceiling in force: `HAGGLE_MAX_INPUT_MIB` when set to a positive number, else the default. */
 export function maxInputBytes(env: Record<string, string | undefined> = process.env): number {
-  const mib = Number(env.HAGGLE_MAX_INPUT_MIB);
-  return Number.isFinite(mib) && mib > 0 ? Math.floor(mib * 1024 * 1024) : DEFAULT_MAX_INPUT_BYTES;
+  return bytesFromMib(env.HAGGLE_MAX_INPUT_MIB) ?? DEFAULT_MAX_INPUT_BYTES;
+}
+
+/** A ceiling given in MiB by an environment variable, in bytes; undefined unless a positive number. */
+function bytesFromMib(value: string | undefined): number | undefined {
+  const mib = Number(value);
+  return Number.isFinite(mib) && mib > 0 ? Math.floor(mib * 1024 * 1024) : undefined;
 }
 
 /** A file (or stream) holds more than the ceiling allows. */
@@ -94,8 +99,7 @@ export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 /** The line ceiling in force: `HAGGLE_MAX_LINE_MIB` when set to a positive number, else the default. */
 export function maxLineBytes(env: Record<string, string | undefined> = process.env): number {
-  const mib = Number(env.HAGGLE_MAX_LINE_MIB);
-  return Number.isFinite(mib) && mib > 0 ? Math.floor(mib * 1024 * 1024) : DEFAULT_MAX_LINE_BYTES;
+  return bytesFromMib(env.HAGGLE_MAX_LINE_MIB) ?? DEFAULT_MAX_LINE_BYTES;
 }
 
 /** A line of a line file is longer than the ceiling allows. */

@@ -117,17 +117,22 @@ function alignedLines(
 ): string[] {
   return [
     line(header, widths, options),
-    ...(options.rule
-      ? [
-          line(
-            widths.map((w) => '-'.repeat(w)),
-            widths,
-            options,
-          ),
-        ]
-      : []),
+    ...ruleLines(widths, options),
     ...rows.map((row) => line(row, widths, options)),
   ];
+}
+
+/** The line of dashes under the header, when `options.rule` asks for one. */
+function ruleLines(widths: readonly number[], options: TextTableOptions): string[] {
+  return options.rule
+    ? [
+        line(
+          widths.map((w) => '-'.repeat(w)),
+          widths,
+          options,
+        ),
+      ]
+    : [];
 }
 
 /** The aligned table with the first column `widths[0]` wide: a longer name goes on on the next lines. */
@@ -146,19 +151,7 @@ function wrappedFirstColumn(
       ...more.map((rest) => line([rest, ...blank], widths, options)),
     ];
   };
-  return [
-    ...wrapRow(header),
-    ...(options.rule
-      ? [
-          line(
-            widths.map((w) => '-'.repeat(w)),
-            widths,
-            options,
-          ),
-        ]
-      : []),
-    ...rows.flatMap(wrapRow),
-  ];
+  return [...wrapRow(header), ...ruleLines(widths, options), ...rows.flatMap(wrapRow)];
 }
 
 function verticalLines(
