@@ -97,17 +97,19 @@ describe('the packed tarball installed into a fresh project with onnxruntime-nod
     consumer = join(work, 'consumer');
     mkdirSync(home);
     mkdirSync(consumer);
-    const repoEnv = userEnv(process.env.HOME ?? home);
+    // The cache of the repository's own npm, asked with this process's environment as it is: an
+    // `npm_config_cache` set by the caller (.ci/run keeps the download cache while HOME is new) counts.
     const cache = (
-      await run('npm', ['config', 'get', 'cache'], { cwd: repoRoot, env: repoEnv })
+      await run('npm', ['config', 'get', 'cache'], { cwd: repoRoot, env: process.env })
     ).stdout.trim();
+    const repoEnv = userEnv(process.env.HOME ?? home);
 
     // Packed as `npm publish` packs it (prepack and postpack run), from the dist/ already built.
     const packDir = join(work, 'pack');
     mkdirSync(packDir);
     await run('npm', ['pack', '--pack-destination', packDir], {
       cwd: repoRoot,
-      env: { ...repoEnv, HAGGLE_PACK_PREBUILT: '1' },
+      env: { ...repoEnv, HAGGLE_PACK_PREBUILT: '1', npm_config_cache: cache },
     });
     const [filename] = readdirSync(packDir).filter((name) => name.endsWith('.tgz')) as [string];
     renameSync(join(packDir, filename), join(consumer, filename));
