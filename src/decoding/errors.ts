@@ -34,7 +34,7 @@ export class UnsatisfiableSchemaError extends HaggleError {
 }
 
 /** Which bound of `compileSchema` a schema ran into (see `SchemaLimitError`). */
-export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'pattern';
+export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'document' | 'pattern';
 
 /** The `compileSchema` option that raises each bound (a pattern's automaton has a fixed bound). */
 const OPTION_OF = {
@@ -42,6 +42,7 @@ const OPTION_OF = {
   nodes: 'maxNodes',
   time: 'timeBudgetMs',
   size: 'maxSize',
+  document: null,
   pattern: null,
 } as const;
 
@@ -73,11 +74,15 @@ export class SchemaLimitError extends HaggleError {
             ? `took longer than ${value} ms to compile`
             : limit === 'size'
               ? `asks for more than ${value} characters, items or bytes`
-              : `has a pattern whose automaton needs more than ${value} states`);
+              : limit === 'document'
+                ? `allows no document shorter than ${value} bytes`
+                : `has a pattern whose automaton needs more than ${value} states`);
     const fix =
-      option === null
-        ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
-        : `pass a larger \`${option}\` to compileSchema to allow it`;
+      limit === 'document'
+        ? `lower the minLength, minItems or minProperties that add up to it (a fixed bound of ${value} bytes)`
+        : option === null
+          ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
+          : `pass a larger \`${option}\` to compileSchema to allow it`;
     super('schema-limit', `The JSON Schema ${what} at ${schemaPath}; ${fix}`);
     this.name = 'SchemaLimitError';
     this.limit = limit;

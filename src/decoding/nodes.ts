@@ -123,12 +123,7 @@ function repeat(part: number[] | null, n: number): number[] | null {
 }
 
 function tooLong(): never {
-  throw new SchemaLimitError(
-    'size',
-    MAX_SENTENCE_BYTES,
-    '#',
-    `allows no document shorter than ${MAX_SENTENCE_BYTES} bytes`,
-  );
+  throw new SchemaLimitError('document', MAX_SENTENCE_BYTES, '#');
 }
 
 export type GrammarNode = Leaf | Structural;

@@ -24,7 +24,7 @@ function expectLimit(error: unknown, limit: SchemaLimitError['limit']): void {
   expect(error).toBeInstanceOf(SchemaLimitError);
   const e = error as SchemaLimitError;
   expect(e.limit).toBe(limit);
-  expect(e.message).toContain(e.option ?? 'simplify the pattern');
+  expect(e.message).toContain(e.option ?? (e.limit === 'document' ? 'lower the' : 'simplify the pattern'));
 }
 
 /** definitions d0 .. d{n-1}, each `make(next)`, the last one `{type: integer, minimum: 10}`. */
@@ -138,10 +138,11 @@ describe('sizes and automata are bounded before they are allocated', () => {
 
   it('a shortest document over 64 KiB (items times lengths, each within maxSize) is refused', () => {
     const schema = { type: 'array', minItems: 60_000, items: { type: 'string', minLength: 60_000 } };
-    expectLimit(
-      thrown(() => compileSchema(schema, q.vocabulary, { warm: false })),
-      'size',
-    );
+    const error = thrown(() => compileSchema(schema, q.vocabulary, { warm: false }));
+    expectLimit(error, 'document');
+    // A fixed bound: no option to raise, and a fix that says what to lower.
+    expect((error as SchemaLimitError).option).toBeNull();
+    expect((error as Error).message).toMatch(/lower the minLength, minItems or minProperties/);
   });
 
   it.each([
