@@ -23,6 +23,8 @@ export default defineConfig([
       onnx: 'src/entries/onnx.ts',
       // The decode loop's worker thread, found next to the onnx entry at run time.
       'onnx-worker': 'src/onnx/onnx-worker.ts',
+      // Compiles clients' schemas apart from the model (OnnxLoadOptions.untrustedSchemas).
+      'schema-vetting-worker': 'src/onnx/schema-vetting-worker.ts',
     },
     format: ['esm', 'cjs'],
     dts: true,

@@ -81,6 +81,8 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       backend.configure({
         compileBudgetMs: options.compileBudget,
         workerHeapMb: options.workerHeap,
+        // Clients send the schemas: each new one compiles first where a runaway cannot hold the model.
+        untrustedSchemas: true,
         // Once per worker that ends, with its cause; the requests it held get 503 without a line each.
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });

@@ -34,7 +34,7 @@ export class UnsatisfiableSchemaError extends HaggleError {
 }
 
 /** Which bound of `compileSchema` a schema ran into (see `SchemaLimitError`). */
-export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'document' | 'pattern';
+export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'document' | 'pattern' | 'memory';
 
 /** The `compileSchema` option that raises each bound (a pattern's automaton has a fixed bound). */
 const OPTION_OF = {
@@ -44,6 +44,8 @@ const OPTION_OF = {
   size: 'maxSize',
   document: null,
   pattern: null,
+  // The heap of the worker that compiles a server's schemas (`OnnxLoadOptions.untrustedSchemas`).
+  memory: null,
 } as const;
 
 /**
@@ -76,13 +78,17 @@ export class SchemaLimitError extends HaggleError {
               ? `asks for more than ${value} characters, items or bytes`
               : limit === 'document'
                 ? `allows no document shorter than ${value} bytes`
-                : `has a pattern whose automaton needs more than ${value} states`);
+                : limit === 'memory'
+                  ? `needed more than ${value} MB of memory to compile`
+                  : `has a pattern whose automaton needs more than ${value} states`);
     const fix =
       limit === 'document'
         ? `lower the minLength, minItems or minProperties that add up to it (a fixed bound of ${value} bytes)`
-        : option === null
-          ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
-          : `pass a larger \`${option}\` to compileSchema to allow it`;
+        : limit === 'memory'
+          ? 'send a smaller schema (fewer or shorter enums, patterns and counted repeats)'
+          : option === null
+            ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
+            : `pass a larger \`${option}\` to compileSchema to allow it`;
     super('schema-limit', `The JSON Schema ${what} at ${schemaPath}; ${fix}`);
     this.name = 'SchemaLimitError';
     this.limit = limit;

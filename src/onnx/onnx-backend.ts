@@ -14,6 +14,7 @@ import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import {
   DEFAULT_ABORT_GRACE_MS,
+  DEFAULT_SCHEMA_HEAP_MB,
   DEFAULT_WORKER_HEAP_MB,
   type OnnxDevice,
   type OnnxDtype,
@@ -22,6 +23,7 @@ import {
 } from './onnx-options.js';
 import { rebuildError } from './rebuild-error.js';
 import { assertOnnxRuntimeInstalled } from './runtime-package.js';
+import { SchemaVetter } from './schema-vetter.js';
 import { workerEntry } from './worker-entry.js';
 import type { FromWorker, GenerateRequest, LoadedMessage, LoadMessage, ToWorker } from './worker-protocol.js';
 import { type OnnxWorkerEvent, type OnnxWorkerHealth, WorkerSupervisor } from './worker-supervisor.js';
@@ -77,6 +79,8 @@ export class OnnxBackend implements LanguageBackend {
   /** Requests aborted but not yet let go of by the worker: the worker is ended if one outstays the grace. */
   private readonly abandoned = new Map<number, ReturnType<typeof setTimeout>>();
   private readonly abortGraceMs: number;
+  /** With `untrustedSchemas`: compiles each new schema in its own worker before the model's worker does. */
+  private vetter: SchemaVetter | undefined;
 
   private constructor(loaded: LoadedMessage, modelId: string, folder: string, abortGraceMs: number) {
     this.folder = folder;
@@ -101,6 +105,7 @@ export class OnnxBackend implements LanguageBackend {
     const workerHeapMb = options.workerHeapMb ?? DEFAULT_WORKER_HEAP_MB;
     const abortGraceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
     const compileBudgetMs = options.compileBudgetMs ?? COMPILE_LIMITS.timeBudgetMs;
+    const schemaHeapMb = options.schemaHeapMb ?? DEFAULT_SCHEMA_HEAP_MB;
     const issues: { path: string; message: string }[] = [];
     if (!Number.isInteger(maxBatchSize) || maxBatchSize < 1)
       issues.push({ path: 'maxBatchSize', message: `a positive integer, got ${maxBatchSize}` });
@@ -112,6 +117,8 @@ export class OnnxBackend implements LanguageBackend {
       issues.push({ path: 'workerHeapMb', message: `an integer >= 64 (MB), got ${workerHeapMb}` });
     if (!(abortGraceMs >= 0))
       issues.push({ path: 'abortGraceMs', message: `milliseconds >= 0, got ${abortGraceMs}` });
+    if (!Number.isInteger(schemaHeapMb) || schemaHeapMb < 16)
+      issues.push({ path: 'schemaHeapMb', message: `an integer >= 16 (MB), got ${schemaHeapMb}` });
     if (!(compileBudgetMs > 0))
       issues.push({ path: 'compileBudgetMs', message: `milliseconds > 0, got ${compileBudgetMs}` });
     if (issues.length > 0) throw new InvalidInputError('OnnxLoadOptions', issues);
@@ -144,6 +151,12 @@ export class OnnxBackend implements LanguageBackend {
       abortGraceMs,
     );
     backend.supervisor = supervisor;
+    if (options.untrustedSchemas) {
+      backend.vetter = new SchemaVetter(workerEntry(undefined, 'schema-vetting-worker'), {
+        budgetMs: compileBudgetMs,
+        heapMb: schemaHeapMb,
+      });
+    }
     return backend;
   }
 
@@ -245,6 +258,8 @@ export class OnnxBackend implements LanguageBackend {
         message: 'no prompt text: the messages were rendered as qwen3_nothink',
       });
     }
+    // A client's schema compiles first where a runaway costs neither the model nor this thread.
+    if (schema !== undefined && this.vetter) await this.vetter.vet(schema, options.abortSignal);
     const id = this.nextId++;
     const abortFlag = new SharedArrayBuffer(4);
     const flag = new Int32Array(abortFlag);
@@ -333,7 +348,7 @@ export class OnnxBackend implements LanguageBackend {
     this.disposed = true;
     for (const timer of this.abandoned.values()) clearTimeout(timer);
     this.abandoned.clear();
-    await this.supervisor.dispose();
+    await Promise.all([this.supervisor.dispose(), this.vetter?.dispose()]);
     this.failAll(new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' }));
   }
 

@@ -2,6 +2,11 @@ import type { OnnxWorkerEvent } from './worker-supervisor.js';
 
 /** See `OnnxLoadOptions.workerHeapMb`. */
 export const DEFAULT_WORKER_HEAP_MB = 4096;
+/**
+ * See `OnnxLoadOptions.schemaHeapMb`. haggle's choice: the compiler's own bounds (200,000 nodes,
+ * sizes of 65,536) keep an accepted schema's compile in tens of MB; four times the headroom of that.
+ */
+export const DEFAULT_SCHEMA_HEAP_MB = 512;
 /** See `OnnxLoadOptions.abortGraceMs`. */
 export const DEFAULT_ABORT_GRACE_MS = 5_000;
 
@@ -52,6 +57,16 @@ export interface OnnxLoadOptions {
   abortGraceMs?: number;
   /** Milliseconds one response schema may take to compile (default 10,000); beyond: `SchemaLimitError`. */
   compileBudgetMs?: number;
+  /**
+   * Schemas come from callers you do not trust (default false; `haggle serve` sets it): each new schema
+   * is compiled first in a worker of its own, under a heap limit of `schemaHeapMb` and ended at
+   * `compileBudgetMs` (plus a second), and reaches the model's worker only if it compiled there. A
+   * schema that would run away is refused with `SchemaLimitError` (`time` or `memory`) while the model
+   * goes on serving. Costs one extra compile per new schema (verdicts are remembered by the schema's hash).
+   */
+  untrustedSchemas?: boolean;
+  /** Heap limit in MB of the worker that compiles untrusted schemas (default 512). */
+  schemaHeapMb?: number;
   /** Told when the worker ends unexpectedly and when its replacement has loaded the model (for a log). */
   onWorkerEvent?: (event: OnnxWorkerEvent) => void;
 }

@@ -17,20 +17,23 @@ export function moduleUrl(): string {
   return pathToFileURL(__filename).href;
 }
 
+/** The worker scripts of haggle/onnx: the decode loop's, and the one that vets clients' schemas. */
+export type WorkerScript = 'onnx-worker' | 'schema-vetting-worker';
+
 /**
- * Finds the worker script next to this module. Built: tsup emits `onnx-worker.js` (and `.cjs`) beside
+ * Finds a worker script next to this module. Built: tsup emits `onnx-worker.js` (and `.cjs`) beside
  * `onnx.js` in dist/, ready to run. From the sources (vitest, `tsx examples/...`): only
  * `onnx-worker.ts` exists, and a worker thread inherits neither the parent's loader hooks nor (on
  * Node 20) honours `--import` in its `execArgv`, so a one-line bootstrap loads the file through tsx's
  * `tsImport` API (a dev dependency: only the sources need it). Resolved to absolute URLs, so the
  * caller's cwd does not matter.
  */
-export function workerEntry(from: string = moduleUrl()): WorkerEntry {
-  for (const name of ['onnx-worker.js', 'onnx-worker.mjs', 'onnx-worker.cjs']) {
-    const url = new URL(`./${name}`, from);
+export function workerEntry(from: string = moduleUrl(), script: WorkerScript = 'onnx-worker'): WorkerEntry {
+  for (const extension of ['js', 'mjs', 'cjs']) {
+    const url = new URL(`./${script}.${extension}`, from);
     if (existsSync(url)) return { kind: 'file', url };
   }
-  const source = new URL('./onnx-worker.ts', from);
+  const source = new URL(`./${script}.ts`, from);
   if (existsSync(source)) {
     const api = tsxImportApi(from);
     const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(source.href)}))`;
@@ -38,7 +41,7 @@ export function workerEntry(from: string = moduleUrl()): WorkerEntry {
   }
   throw new OnnxModelFolderError(
     fileURLToPath(new URL('.', from)),
-    'the worker script onnx-worker.js is missing next to the haggle/onnx module (a broken install?)',
+    `the worker script ${script}.js is missing next to the haggle/onnx module (a broken install?)`,
   );
 }
 

@@ -51,6 +51,39 @@ afterAll(async () => {
 });
 
 describe('haggle serve under hostile schemas (a child process with ceilings)', () => {
+  it('a schema that spends its whole compile budget holds neither the model nor the main thread', async () => {
+    // 20,000 properties with a pattern each: the compiler works through its whole budget, then refuses.
+    const slow = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 20_000 }, (_, i) => [`k${i}`, { type: 'string', pattern: `^a{${i % 50}}$` }]),
+      ),
+    };
+    const order: string[] = [];
+    const slowAnswer = postJson(
+      `${server.url}/chat/completions`,
+      chatBody(server.model, slow),
+      REQUEST_TIMEOUT_MS + 30_000,
+    ).then((answer) => {
+      order.push('slow');
+      return answer;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A schema the model's worker already knows: before the separate compile worker, this request
+    // waited behind the slow compile in the model's worker.
+    const ordinary = await postJson(
+      `${server.url}/chat/completions`,
+      chatBody(server.model, ORDINARY_SCHEMA, { seed: 3 }),
+      REQUEST_TIMEOUT_MS + 30_000,
+    );
+    order.push('ordinary');
+    const refused = await slowAnswer;
+    expect(ordinary.status).toBe(200);
+    expect(refused.status, refused.text.slice(0, 200)).toBe(400);
+    expect(refused.text).toMatch(/longer than \d+ ms to compile|nested too deeply/);
+    expect(order).toEqual(['ordinary', 'slow']);
+  }, 90_000);
+
   it('every case is a 400 or a 504 within its budget + 2 s; the server survives and then serves 20 of 20', async () => {
     const outcomes: string[] = [];
     for (const abuse of ABUSE_CASES) {
