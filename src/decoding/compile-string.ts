@@ -1,4 +1,4 @@
-import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
+import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
 import { patternLengths } from './pattern-lengths.js';
 import { PatternAutomaton, PatternSyntaxError } from './regex.js';
@@ -58,19 +58,26 @@ export function compileString(c: SchemaCompiler, s: Schema, path: string, collec
     } catch (error) {
       if (error instanceof PatternSyntaxError)
         throw new UnsupportedSchemaError('pattern', path, error.message);
-      throw error;
+      throw atPath(error, path);
     }
+    const automaton = pattern;
     // A minLength every match of the pattern already meets (`minLength: 1` beside `^\S+$`) bounds
     // nothing, and without a bound the string needs no length analysis of the pattern, which for a
     // counted pattern (`^(?:\S+\s+){0,199}\S+$`) took seconds.
-    if (minLength > 0 && maxLength === Number.POSITIVE_INFINITY) {
-      const shortest = pattern.shortestAccepted(pattern.start);
-      if (shortest !== null && shortest.length >= minLength) minLength = 0;
+    let satisfiable: boolean;
+    let bounded: boolean;
+    try {
+      if (minLength > 0 && maxLength === Number.POSITIVE_INFINITY) {
+        const shortest = automaton.shortestAccepted(automaton.start);
+        if (shortest !== null && shortest.length >= minLength) minLength = 0;
+      }
+      bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
+      satisfiable = bounded
+        ? patternLengths(automaton).canFinish(automaton.start, minLength, maxLength)
+        : automaton.shortestAccepted(automaton.start) !== null;
+    } catch (error) {
+      throw atPath(error, path);
     }
-    const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
-    const satisfiable = bounded
-      ? patternLengths(pattern).canFinish(pattern.start, minLength, maxLength)
-      : pattern.shortestAccepted(pattern.start) !== null;
     if (!satisfiable) {
       const what = [
         s.pattern !== undefined ? `/${s.pattern}/` : '',
@@ -81,4 +88,9 @@ export function compileString(c: SchemaCompiler, s: Schema, path: string, collec
     }
   }
   return c.add((id) => new StringLeaf(id, { minLength, maxLength, pattern, collect }));
+}
+
+/** A pattern's bound reached while compiling the string at `path`: said at that path. */
+function atPath(error: unknown, path: string): unknown {
+  return error instanceof SchemaLimitError && error.schemaPath === '(pattern)' ? error.at(path) : error;
 }

@@ -95,5 +95,16 @@ export class SchemaLimitError extends HaggleError {
     this.value = value;
     this.option = option;
     this.schemaPath = schemaPath;
+    this.detail = detail;
+  }
+
+  private readonly detail: string | undefined;
+
+  /**
+   * The same refusal at `schemaPath`: a pattern's automaton is shared by every schema that uses the
+   * pattern, so it cannot know where it was used; the schema's compiler says where.
+   */
+  at(schemaPath: string): SchemaLimitError {
+    return new SchemaLimitError(this.limit, this.value, schemaPath, this.detail);
   }
 }

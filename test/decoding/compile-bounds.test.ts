@@ -153,6 +153,12 @@ describe('sizes and automata are bounded before they are allocated', () => {
     const error = thrown(() => compileSchema({ type: 'string', pattern }, q.vocabulary));
     expectLimit(error, 'pattern');
     expect((error as SchemaLimitError).option).toBeNull();
+    // Said where the pattern is used, not at a placeholder: the automaton is shared, the compiler knows.
+    const nested = thrown(() =>
+      compileSchema({ type: 'object', properties: { code: { type: 'string', pattern } } }, q.vocabulary),
+    );
+    expect((nested as SchemaLimitError).schemaPath).toBe('#/properties/code');
+    expect((nested as Error).message).toContain('at #/properties/code;');
   });
 
   it('a size within the bound still compiles and is enforced', () => {
