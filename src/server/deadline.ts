@@ -58,7 +58,9 @@ export class Deadline {
     return new HttpError(
       504,
       `the model did not answer within this server's request timeout of ${this.ms} ms (its ` +
-        '--request-timeout); the work was stopped. Ask for fewer tokens or a shorter prompt, or retry later',
+        '--request-timeout); the work was stopped. The time may have gone to waiting for the model, ' +
+        'compiling the response schema or generating: retry later, or ask for fewer tokens, a shorter ' +
+        'prompt or a simpler schema',
       { type: 'server_error', code: 'request_timeout' },
     );
   }
