@@ -81,8 +81,11 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
     timeout: 180_000,
   }, async () => {
     const seen: OnnxWorkerEvent[] = [];
-    // A grace of 0: the worker cannot let go of a request before the timer fires, so this is the
-    // path a runaway mask or compile takes, without needing one.
+    // A grace of 0, and a request the worker cannot let go of at once: it tokenizes its whole prompt
+    // (40k made-up words, so no tokenizer cache helps: ~200 ms) before it looks at the abort flag
+    // again, and the abort comes as the request is posted. This is the path a runaway mask or compile
+    // takes. (A long generation is not: the worker sees the flag within one decode step, often before
+    // a 0 ms timer fires, which made this test depend on the machine's speed.)
     const strict = await OnnxBackend.load(fixtureModel(1), {
       abortGraceMs: 0,
       onWorkerEvent: (event) => seen.push(event),
@@ -90,12 +93,12 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
     try {
       const controller = new AbortController();
       const long = strict.doGenerate({
-        prompt: { messages: [{ role: 'user', content: 'Tell me:' }], text: 'Tell me:' },
-        maxTokens: 20_000,
+        prompt: { messages: [], text: madeUpWords(40_000) },
+        maxTokens: 8,
         seed: 1,
         abortSignal: controller.signal,
       });
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // doGenerate posts the request before its first await.
       controller.abort(new Error('the deadline'));
       // The caller is answered at its abort, whatever the worker is doing.
       await expect(long).rejects.toMatchObject({ code: 'aborted' });
@@ -117,3 +120,20 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
     }
   });
 });
+
+/** `count` distinct lowercase words of 5-12 letters, from a fixed linear congruential sequence. */
+function madeUpWords(count: number): string {
+  let state = 12345;
+  const next = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state;
+  };
+  const words: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = 5 + (next() % 8);
+    let word = '';
+    for (let j = 0; j < length; j++) word += String.fromCharCode(97 + (next() % 26));
+    words.push(word);
+  }
+  return words.join(' ');
+}
