@@ -31,6 +31,7 @@ import { simulate } from '../../src/simulation/node-simulate.js';
 // test instead of taking the machine down.
 
 const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
+const PEAK_PRELOAD = new URL('./report-peak-rss.mjs', import.meta.url).href;
 const DATA_CEILING = 1024 * 1024 * 1024;
 const KILL_AFTER_MS = 60_000;
 const PEAK_LIMIT_KIB = 512 * 1024;
@@ -59,28 +60,23 @@ function ended(child: ChildProcess): Promise<Ended> {
   );
 }
 
-/** `haggle ARGS` under the ceiling, with its peak resident memory (GNU time's %M, in KiB). */
+/**
+ * `haggle ARGS` under the ceiling, with its peak resident memory in KiB, which the process reports
+ * itself at exit (report-peak-rss.mjs); 0 when it did not exit by itself (killed at the ceiling).
+ */
 async function haggle(args: readonly string[]): Promise<Ended & { peakKiB: number }> {
   const peakFile = join(mkdtempSync(join(tmpdir(), 'haggle-peak-')), 'peak');
   const child = spawn(
-    '/usr/bin/time',
-    [
-      '-o',
-      peakFile,
-      '-f',
-      '%M',
-      'prlimit',
-      `--data=${DATA_CEILING}`,
-      process.execPath,
-      '--import',
-      'tsx',
-      BIN,
-      ...args,
-    ],
-    { detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+    'prlimit',
+    [`--data=${DATA_CEILING}`, process.execPath, '--import', 'tsx', '--import', PEAK_PRELOAD, BIN, ...args],
+    {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HAGGLE_TEST_PEAK_FILE: peakFile },
+    },
   );
   const result = await ended(child);
-  const peak = readFileSync(peakFile, 'utf8').trim().split('\n').pop() ?? '';
+  const peak = existsSync(peakFile) ? readFileSync(peakFile, 'utf8').trim() : '0';
   return { ...result, peakKiB: Number(peak) };
 }
 
@@ -106,8 +102,8 @@ function hugeLineFile(dir: string, name: string, size: number, head = ''): strin
 // "within 5 s" of that, measured here, doubled for the load of a whole test suite.
 let startupSeconds = 0;
 beforeAll(async () => {
-  for (const tool of ['/usr/bin/time', '/usr/bin/prlimit'])
-    if (!existsSync(tool)) throw new Error(`these tests need ${tool} (GNU time, util-linux)`);
+  if (spawnSync('prlimit', ['--version']).status !== 0)
+    throw new Error('these tests need prlimit (util-linux) on the PATH');
   const version = await haggle(['--version']);
   expect(version.code).toBe(0);
   startupSeconds = version.seconds;
