@@ -59,6 +59,17 @@ describe('terminalText', () => {
     expect(terminalText('\u001b]0;x\u0007')).toBe('\\u001b]0;x\\u0007');
   });
 
+  it('escapes the bidirectional overrides, embeddings and isolates; keeps the marks and RTL text', () => {
+    for (const code of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069])
+      expect(terminalText(String.fromCharCode(code))).toBe(`\\u${code.toString(16)}`);
+    expect(terminalText('Lamp \u202e5$ ton 99$')).toBe('Lamp \\u202e5$ ton 99$');
+    expect(terminalText('\u05de\u05e0\u05d5\u05e8\u05d4 \u200f42\u200e')).toBe(
+      '\u05de\u05e0\u05d5\u05e8\u05d4 \u200f42\u200e',
+    );
+    const value = { title: 'a\u2066b\u202ec' };
+    expect(JSON.parse(terminalText(JSON.stringify(value)))).toEqual(value);
+  });
+
   it('is JSON-neutral: JSON text escaped reads back as the exact strings', () => {
     const value = {
       title: HOSTILE,
