@@ -52,32 +52,67 @@ function experimentIssues(error: z.core.$ZodError): ValidationIssue[] {
 // JSON.parse keeps `"__proto__"` as an own key, but the copy drops it (an arm vanishes) or worse.
 const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** JSON paths of every prototype key in a parsed JSON value, the first few. */
-function prototypeKeyPaths(value: unknown, path: (string | number)[] = [], found: string[] = []): string[] {
-  if (found.length >= 5 || value === null || typeof value !== 'object') return found;
-  if (Array.isArray(value)) {
-    for (const [i, item] of value.entries()) prototypeKeyPaths(item, [...path, i], found);
-    return found;
+/**
+ * Deepest nesting an experiment file may have (haggle's choice: a real one is under 10 levels deep; a
+ * limit keeps every later walk, zod's included, off the call stack's edge).
+ */
+const MAX_EXPERIMENT_DEPTH = 64;
+
+interface Visit {
+  value: unknown;
+  key: string | number;
+  parent: Visit | undefined;
+  depth: number;
+}
+
+function visitPath(visit: Visit): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) path.unshift(at.key);
+  return path;
+}
+
+/**
+ * The problems a walk of the whole value finds before any schema sees it: every prototype key (the
+ * first few), or nesting past `MAX_EXPERIMENT_DEPTH`. A loop with its own stack, not recursion: a file
+ * 100,000 levels deep is an error message, not a stack overflow.
+ */
+function structuralProblems(value: unknown): ValidationIssue[] {
+  const found: ValidationIssue[] = [];
+  const stack: Visit[] = [{ value, key: '', parent: undefined, depth: 0 }];
+  while (stack.length > 0 && found.length < 5) {
+    const visit = stack.pop() as Visit;
+    const current = visit.value;
+    if (current === null || typeof current !== 'object') continue;
+    if (visit.depth >= MAX_EXPERIMENT_DEPTH) {
+      return [
+        {
+          path: readablePath(visitPath(visit)),
+          message: `is nested ${MAX_EXPERIMENT_DEPTH} levels deep; an experiment file needs far fewer: flatten it`,
+        },
+      ];
+    }
+    const entries: [string | number, unknown][] = Array.isArray(current)
+      ? current.map((item, i) => [i, item])
+      : Object.entries(current);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string | number, unknown];
+      const child: Visit = { value: item, key, parent: visit, depth: visit.depth + 1 };
+      if (typeof key === 'string' && PROTOTYPE_KEYS.has(key))
+        found.push({
+          path: readablePath(visitPath(child)),
+          message:
+            'is a name JavaScript reserves for prototypes (__proto__, constructor, prototype), which would be lost or change objects when read: rename it',
+        });
+      else stack.push(child);
+    }
   }
-  for (const key of Object.keys(value)) {
-    if (PROTOTYPE_KEYS.has(key)) found.push(readablePath([...path, key]));
-    else prototypeKeyPaths((value as Record<string, unknown>)[key], [...path, key], found);
-  }
-  return found;
+  return found.slice(0, 5);
 }
 
 /** Validates an experiment given as a value (every problem at once, never echoing a value). */
 export function parseExperiment(value: unknown, file?: string): Experiment {
-  const reserved = prototypeKeyPaths(value);
-  if (reserved.length > 0)
-    throw new ExperimentFileError(
-      file,
-      reserved.map((path) => ({
-        path,
-        message:
-          'is a name JavaScript reserves for prototypes (__proto__, constructor, prototype), which would be lost or change objects when read: rename it',
-      })),
-    );
+  const problems = structuralProblems(value);
+  if (problems.length > 0) throw new ExperimentFileError(file, problems);
   const parsed = ExperimentSchema.safeParse(value);
   if (!parsed.success) throw new ExperimentFileError(file, experimentIssues(parsed.error));
   return parsed.data;

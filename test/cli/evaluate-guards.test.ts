@@ -54,6 +54,16 @@ describe('haggle evaluate --experiment: what the file may not do', () => {
     expect(existsSync(join(dir, 'run.jsonl'))).toBe(false);
   });
 
+  it('refuses a file nested 100,000 levels deep with one line naming where (exit 2), not a stack overflow', async () => {
+    const dir = tmp();
+    const depth = 100_000;
+    const text = `{"arms": ${'{"a": '.repeat(depth)}1${'}'.repeat(depth)}}`;
+    const { code, err } = await evaluate(['--experiment', writeExperiment(dir, text)]);
+    expect(code).toBe(2);
+    expect(err).toMatch(/: arms(\.a){63}: is nested 64 levels deep; an experiment file needs far fewer/);
+    expect(err).not.toMatch(/RangeError|call stack/);
+  });
+
   it('resolves out beside the experiment file and refuses one outside its folder unless --allow-out-anywhere', async () => {
     const dir = tmp();
     const inner = join(dir, 'experiments');
