@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Random } from '../../src/internal/random.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import type { OnnxWorkerEvent } from '../../src/onnx/worker-supervisor.js';
 import { OpenAIServer } from '../../src/server/index.js';
@@ -121,19 +122,11 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
   });
 });
 
-/** `count` distinct lowercase words of 5-12 letters, from a fixed linear congruential sequence. */
+/** `count` lowercase words of 5-12 random letters (seeded: the same text every run). */
 function madeUpWords(count: number): string {
-  let state = 12345;
-  const next = () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state;
-  };
-  const words: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const length = 5 + (next() % 8);
-    let word = '';
-    for (let j = 0; j < length; j++) word += String.fromCharCode(97 + (next() % 26));
-    words.push(word);
-  }
-  return words.join(' ');
+  const random = new Random(26);
+  const letter = () => String.fromCharCode(97 + random.int(0, 25));
+  return Array.from({ length: count }, () => Array.from({ length: random.int(5, 12) }, letter).join('')).join(
+    ' ',
+  );
 }
