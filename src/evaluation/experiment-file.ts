@@ -63,6 +63,8 @@ interface Visit {
   key: string | number;
   parent: Visit | undefined;
   depth: number;
+  /** A prototype key found here, to report when the walk reaches it (the order of a recursive walk). */
+  reserved: boolean;
 }
 
 function visitPath(visit: Visit): (string | number)[] {
@@ -74,13 +76,22 @@ function visitPath(visit: Visit): (string | number)[] {
 /**
  * The problems a walk of the whole value finds before any schema sees it: every prototype key (the
  * first few), or nesting past `MAX_EXPERIMENT_DEPTH`. A loop with its own stack, not recursion: a file
- * 100,000 levels deep is an error message, not a stack overflow.
+ * 100,000 levels deep is an error message, not a stack overflow. Only objects and prototype keys go on
+ * the stack: an array of 30 million numbers must not become 30 million stack entries.
  */
 function structuralProblems(value: unknown): ValidationIssue[] {
   const found: ValidationIssue[] = [];
-  const stack: Visit[] = [{ value, key: '', parent: undefined, depth: 0 }];
+  const stack: Visit[] = [{ value, key: '', parent: undefined, depth: 0, reserved: false }];
   while (stack.length > 0 && found.length < 5) {
     const visit = stack.pop() as Visit;
+    if (visit.reserved) {
+      found.push({
+        path: readablePath(visitPath(visit)),
+        message:
+          'is a name JavaScript reserves for prototypes (__proto__, constructor, prototype), which would be lost or change objects when read: rename it',
+      });
+      continue;
+    }
     const current = visit.value;
     if (current === null || typeof current !== 'object') continue;
     if (visit.depth >= MAX_EXPERIMENT_DEPTH) {
@@ -91,22 +102,18 @@ function structuralProblems(value: unknown): ValidationIssue[] {
         },
       ];
     }
-    const entries: [string | number, unknown][] = Array.isArray(current)
-      ? current.map((item, i) => [i, item])
-      : Object.entries(current);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, item] = entries[i] as [string | number, unknown];
-      const child: Visit = { value: item, key, parent: visit, depth: visit.depth + 1 };
-      if (typeof key === 'string' && PROTOTYPE_KEYS.has(key))
-        found.push({
-          path: readablePath(visitPath(child)),
-          message:
-            'is a name JavaScript reserves for prototypes (__proto__, constructor, prototype), which would be lost or change objects when read: rename it',
-        });
-      else stack.push(child);
+    const keys = Array.isArray(current) ? undefined : Object.keys(current);
+    const count = keys === undefined ? (current as unknown[]).length : keys.length;
+    // Pushed last to first, so they are popped (and reported) in the file's order.
+    for (let i = count - 1; i >= 0; i--) {
+      const key = keys === undefined ? i : (keys[i] as string);
+      const item = (current as Record<string | number, unknown>)[key];
+      const reserved = typeof key === 'string' && PROTOTYPE_KEYS.has(key);
+      if (reserved || (item !== null && typeof item === 'object'))
+        stack.push({ value: item, key, parent: visit, depth: visit.depth + 1, reserved });
     }
   }
-  return found.slice(0, 5);
+  return found;
 }
 
 /** Validates an experiment given as a value (every problem at once, never echoing a value). */
