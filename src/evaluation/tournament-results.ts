@@ -1,6 +1,6 @@
 import { type ErrorMessageCount, ErrorTally } from '../simulation/failures.js';
 import { bootstrapMean, type Estimate, type PairedComparison, pairedComparison } from './statistics.js';
-import type { MatchRecord, TournamentHeader } from './tournament.js';
+import type { MatchRecord, TournamentHeader } from './tournament-records.js';
 
 /** True when a negotiator threw (reason `error`): infrastructure, not a move of the game. */
 export function isFailedMatch(match: MatchRecord): boolean {
