@@ -12,6 +12,9 @@ import {
   type SessionResult,
 } from '../../src/index.js';
 import { Random } from '../../src/internal/random.js';
+import { chartIntervals } from '../../src/report/chart-intervals.js';
+import { labelKey } from '../../src/simulation/metrics/session-facts.js';
+import { priceTier } from '../../src/simulation/synthetic-contexts.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { writeCountedRun } from '../helpers/counted-run.js';
 
@@ -41,6 +44,23 @@ describe('exact intervals for proportions in the metrics table', () => {
       expect(m.interval).toBe('clopper-pearson');
       expect((m.ci as [number, number])[1] - (m.ci as [number, number])[0]).toBeGreaterThan(0);
     }
+  });
+});
+
+describe("the report's charts of shares draw the same exact intervals", () => {
+  it('a tier of 19 sessions, all deals, gets [82.4%, 100%] as its whisker; M7 (a mean) keeps the bootstrap', () => {
+    const sessions = countedRun(19, 19, 19);
+    const tierOf = priceTier(100); // the counted sessions' list price
+    const intervals = chartIntervals(
+      sessions,
+      { bins: [], lengths: [2], tiers: [tierOf], labels: [{ role: 'buyer', label: 'build_rapport' }] },
+      { resamples: 200, seed: 1 },
+    );
+    const tier = intervals.tiers.get(tierOf);
+    expect(tier?.[0]).toBeCloseTo(0.823533088, 8);
+    expect(tier?.[1]).toBe(1);
+    expect(intervals.sessionLength.get(2)?.[0]).toBeCloseTo(0.823533088, 8);
+    expect(intervals.labelDealRate.get(labelKey('buyer', 'build_rapport'))?.[0]).toBeCloseTo(0.823533088, 8);
   });
 });
 
