@@ -5,9 +5,11 @@
 // change in the machine's load falls on all of them alike. Reports per tree: CPU seconds (user + sys
 // of the CLI process, its ONNX work included), wall seconds, turns, the longest label and message, the
 // largest response_time, the turns past a bound, illegal turns and errors; then the CPU ratio of each
-// peer to this tree, and one JSON line.
+// peer to this tree on the sessions both played, and one JSON line. Peers are slower (that is the
+// point), so `--peer-sessions N` lets them play only the first N sessions (whole chunks) while this
+// tree plays all of them: the ratio stands on the first N, the bounds on all.
 //   npx tsx bench/turn-bounds-ab.ts --model DIR --peer NAME=TREE [--peer ...] [--sessions 200]
-//        [--chunk 20] [--seed 1] [--out DIR]
+//        [--peer-sessions N] [--chunk 20] [--seed 1] [--out DIR]
 // TREE is a source tree of another commit with node_modules (e.g. `git archive a636554 | tar -x -C
 // /tmp/before` and a node_modules link); its CLI runs from source through tsx, as this one does.
 // Linux: CPU time is read from /usr/bin/time.
@@ -29,6 +31,7 @@ const { values: args } = parseArgs({
     model: { type: 'string' },
     peer: { type: 'string', multiple: true, default: [] },
     sessions: { type: 'string', default: '200' },
+    'peer-sessions': { type: 'string' },
     chunk: { type: 'string', default: '20' },
     seed: { type: 'string', default: '1' },
     out: { type: 'string', default: 'runs/turn-bounds-ab' },
@@ -36,6 +39,7 @@ const { values: args } = parseArgs({
 });
 const model = resolve(requiredModelFolder(args.model));
 const sessions = Number(args.sessions);
+const peerSessions = Number(args['peer-sessions'] ?? args.sessions);
 const chunk = Number(args.chunk);
 const seed = Number(args.seed);
 const outDir = resolve(args.out as string);
@@ -70,28 +74,27 @@ interface Totals {
   messagesOver: number;
   responsesOver: number;
 }
-const totals = new Map<string, Totals>(
-  trees.map((t) => [
-    t.name,
-    {
-      cpu: 0,
-      wall: 0,
-      sessions: 0,
-      finished: 0,
-      errors: 0,
-      illegal: 0,
-      turns: 0,
-      longestLabel: 0,
-      longestMessage: 0,
-      messageChars: 0,
-      messages: 0,
-      largestResponse: 0,
-      labelsOver: 0,
-      messagesOver: 0,
-      responsesOver: 0,
-    },
-  ]),
-);
+const empty = (): Totals => ({
+  cpu: 0,
+  wall: 0,
+  sessions: 0,
+  finished: 0,
+  errors: 0,
+  illegal: 0,
+  turns: 0,
+  longestLabel: 0,
+  longestMessage: 0,
+  messageChars: 0,
+  messages: 0,
+  largestResponse: 0,
+  labelsOver: 0,
+  messagesOver: 0,
+  responsesOver: 0,
+});
+/** Per tree, over the chunks every tree played: what the ratio stands on. */
+const totals = new Map<string, Totals>(trees.map((t) => [t.name, empty()]));
+/** This tree over every chunk: what the bounds are checked on. */
+const allOfThisTree = empty();
 
 /** What a run file holds, counted here (not by either tree's own summary), against this tree's bounds. */
 function count(file: string, into: Totals): void {
@@ -122,17 +125,28 @@ function count(file: string, into: Totals): void {
   }
 }
 
+function add(into: Totals, from: Totals): void {
+  for (const key of Object.keys(into) as (keyof Totals)[]) {
+    into[key] =
+      key.startsWith('longest') || key === 'largestResponse'
+        ? Math.max(into[key], from[key])
+        : into[key] + from[key];
+  }
+}
+
 mkdirSync(outDir, { recursive: true });
 const contexts = generateContexts({ count: sessions, seed });
 const chunks = Math.ceil(sessions / chunk);
+const sharedChunks = Math.ceil(Math.min(peerSessions, sessions) / chunk);
 console.error(
-  `turn-bounds-ab: ${sessions} sessions in ${chunks} chunks of ${chunk}, seed ${seed}, model ${model}, load ${loadavg()[0]?.toFixed(1)}`,
+  `turn-bounds-ab: ${sessions} sessions in ${chunks} chunks of ${chunk} (peers: the first ${sharedChunks}), seed ${seed}, model ${model}, load ${loadavg()[0]?.toFixed(1)}`,
 );
 for (let c = 0; c < chunks; c++) {
   const file = join(outDir, `contexts-${c}.json`);
   writeFileSync(file, JSON.stringify(contexts.slice(c * chunk, (c + 1) * chunk)));
   // Rotate the order so no tree always goes first (or last) in a chunk.
-  const order = trees.map((_, i) => trees[(i + c) % trees.length] as (typeof trees)[number]);
+  const players = c < sharedChunks ? trees : trees.slice(0, 1);
+  const order = players.map((_, i) => players[(i + c) % players.length] as (typeof trees)[number]);
   for (const tree of order) {
     const out = join(outDir, `${tree.name.replace(/\W+/g, '-')}-${c}.jsonl`);
     const started = performance.now();
@@ -168,25 +182,31 @@ for (let c = 0; c < chunks; c++) {
       console.error(`${tree.name}, chunk ${c}: exit ${result.status}\n${result.stderr}`);
       process.exit(1);
     }
-    const t = totals.get(tree.name) as Totals;
-    t.cpu += Number(cpuLine[1]) + Number(cpuLine[2]);
-    t.wall += wall;
-    count(out, t);
+    const cpu = Number(cpuLine[1]) + Number(cpuLine[2]);
+    const here = empty();
+    here.cpu = cpu;
+    here.wall = wall;
+    count(out, here);
+    const into = [...(c < sharedChunks ? [totals.get(tree.name) as Totals] : [])];
+    if (tree === trees[0]) into.push(allOfThisTree);
+    for (const t of into) add(t, here);
+    // One line per chunk, so a run cut short still says what it measured.
     console.error(
-      `  chunk ${c + 1}/${chunks} ${tree.name}: ${wall.toFixed(1)} s wall, load ${loadavg()[0]?.toFixed(1)}`,
+      `  chunk ${c + 1}/${chunks} ${tree.name}: load ${loadavg()[0]?.toFixed(1)} ${JSON.stringify(here)}`,
     );
   }
 }
 
 const base = totals.get('this tree') as Totals;
-const rows = trees.map(({ name }) => {
-  const t = totals.get(name) as Totals;
-  return {
-    tree: name,
-    ...t,
-    cpuRatio: t.cpu / base.cpu,
-  };
-});
+const rows = [
+  ...trees.map(({ name }) => {
+    const t = totals.get(name) as Totals;
+    return { tree: name, ...t, cpuRatio: t.cpu / base.cpu };
+  }),
+  ...(sharedChunks < chunks
+    ? [{ tree: 'this tree, all sessions', ...allOfThisTree, cpuRatio: Number.NaN }]
+    : []),
+];
 const commit = (root: string) => {
   try {
     return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
@@ -194,7 +214,9 @@ const commit = (root: string) => {
     return '(not a git tree)';
   }
 };
-console.log(`this tree: ${commit(process.cwd())}; ${sessions} sessions, seed ${seed}`);
+console.log(
+  `this tree: ${commit(process.cwd())}; ${sessions} sessions, seed ${seed}; peers and the ratio: the first ${Math.min(sessions, sharedChunks * chunk)}`,
+);
 console.log(
   '| tree | CPU s | wall s | CPU vs this tree | sessions finished | errors | illegal turns | turns | longest label | longest message | mean message | largest response_time | labels > 48 | messages > 500 | response_time > 720 h |',
 );
@@ -203,7 +225,7 @@ console.log(
 );
 for (const r of rows) {
   console.log(
-    `| ${r.tree} | ${r.cpu.toFixed(1)} | ${r.wall.toFixed(1)} | ${r.cpuRatio.toFixed(2)}x | ${r.finished} of ${r.sessions} | ${r.errors} | ${r.illegal} | ${r.turns} | ${r.longestLabel} | ${r.longestMessage} | ${r.messages ? (r.messageChars / r.messages).toFixed(0) : '–'} | ${r.largestResponse} | ${r.labelsOver} | ${r.messagesOver} | ${r.responsesOver} |`,
+    `| ${r.tree} | ${r.cpu.toFixed(1)} | ${r.wall.toFixed(1)} | ${Number.isNaN(r.cpuRatio) ? '–' : `${r.cpuRatio.toFixed(2)}x`} | ${r.finished} of ${r.sessions} | ${r.errors} | ${r.illegal} | ${r.turns} | ${r.longestLabel} | ${r.longestMessage} | ${r.messages ? (r.messageChars / r.messages).toFixed(0) : '–'} | ${r.largestResponse} | ${r.labelsOver} | ${r.messagesOver} | ${r.responsesOver} |`,
   );
 }
-console.log(JSON.stringify({ bench: 'turn-bounds-ab', sessions, seed, chunk, rows }));
+console.log(JSON.stringify({ bench: 'turn-bounds-ab', sessions, peerSessions, seed, chunk, rows }));
