@@ -1,0 +1,44 @@
+import { InvalidInputError } from '../contract/errors.js';
+import type { Environment } from './environment.js';
+import {
+  MultiIssueEnvironment,
+  type MultiIssueEnvironmentName,
+  type MultiIssueEnvironmentOptions,
+} from './multi-issue-environment.js';
+
+/** Every environment `createEnvironment` builds and `haggle env serve --env` serves, by name. */
+export const ENVIRONMENT_NAMES = ['multi-issue-seller', 'multi-issue-buyer'] as const;
+/** The name of a built-in environment. */
+export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
+
+/** What `createEnvironment` takes: the environment's name and its options. */
+export type CreateEnvironmentOptions = MultiIssueEnvironmentOptions & { env: MultiIssueEnvironmentName };
+
+/**
+ * A training environment in-process, for TypeScript trainers and tests: `reset({ seed })`, then
+ * `step(rawModelText)` until `done`, the reward on the step that ends the episode. `haggle env serve`
+ * serves the same environments over OpenEnv's WebSocket protocol.
+ *
+ * @example
+ * ```ts
+ * import { createEnvironment } from 'haggle/env';
+ * import { generateSuite, utilityConceder } from 'haggle/evaluation';
+ *
+ * const env = createEnvironment({ env: 'multi-issue-seller', suite: generateSuite({ seed: 1 }),
+ *   opponent: utilityConceder(), opponentName: 'utility-conceder' });
+ * let result = await env.reset({ seed: 3 });
+ * while (!result.done) result = await env.step(await myPolicy(result.observation.prompt));
+ * console.log(result.reward);
+ * ```
+ */
+export function createEnvironment(options: CreateEnvironmentOptions): Environment {
+  switch (options?.env) {
+    case 'multi-issue-seller':
+    case 'multi-issue-buyer':
+      return new MultiIssueEnvironment(options);
+    default:
+      throw new InvalidInputError('CreateEnvironmentOptions', [
+        { path: 'env', message: `must be one of ${ENVIRONMENT_NAMES.join(', ')}` },
+      ]);
+  }
+}
