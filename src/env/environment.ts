@@ -102,9 +102,19 @@ export interface Environment {
   state(): EnvironmentState;
   /** The finished episode's record (the tournament match format plus raw texts), once done. */
   record(): EpisodeRecord | null;
+  /** The first line of a run file of this environment's episodes (a tournament header `haggle analyse` reads). */
+  runHeader(): RunHeader;
   /** Abandons the episode in progress and frees what it holds. */
   close(): void;
 }
 
 /** A finished episode as the run file holds it (a tournament match record, see `EpisodeRecord`). */
 export type EpisodeRecord = Record<string, unknown> & { type: 'match'; index: number };
+
+/** A run file's first line: a tournament header whose config names the environment. */
+export type RunHeader = Record<string, unknown> & {
+  type: 'tournament';
+  format: 'haggle-tournament';
+  suiteId: string;
+  config: Record<string, unknown> & { env: string };
+};

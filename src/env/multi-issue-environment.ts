@@ -22,6 +22,7 @@ import {
 import { scoreMatch } from '../evaluation/tournament.js';
 import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
 import type {
   Environment,
   EnvironmentObservation,
@@ -30,6 +31,7 @@ import type {
   EnvironmentStepInfo,
   EnvironmentStepResult,
   EpisodeRecord,
+  RunHeader,
 } from './environment.js';
 import { EnvironmentStateError } from './environment-error.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
@@ -260,6 +262,31 @@ export class MultiIssueEnvironment implements Environment {
         reward: episode.reward ?? null,
         rawTexts: episode.rawTexts,
       },
+    };
+  }
+
+  runHeader(): RunHeader {
+    const arm = this.options.armName ?? 'policy';
+    const opponent = { [this.options.opponentName]: this.options.opponent.describe() };
+    return {
+      type: 'tournament',
+      format: 'haggle-tournament',
+      version: 1,
+      suiteId: this.options.suite.id,
+      // Episodes are played as long as a trainer asks: no number of matches is planned.
+      matches: 0,
+      config: {
+        env: this.name,
+        arms: { [arm]: { kind: 'external', env: this.name } },
+        opponents: withoutLocations(opponent),
+        armRoles: [this.role],
+        maxRounds: this.maxRounds,
+        rewards: this.rewards,
+        ...(this.options.suite.firstMover === 'buyer' ? { firstMover: 'buyer' } : {}),
+      },
+      provenance: currentProvenance({
+        [`opponent ${this.options.opponentName}`]: opponent[this.options.opponentName],
+      }),
     };
   }
 
