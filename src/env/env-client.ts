@@ -43,6 +43,7 @@ export class EnvironmentClient {
     reject: (error: unknown) => void;
   }[] = [];
   private ended: Error | undefined;
+  private unsolicited: string | undefined;
 
   /** @internal */
   constructor(private readonly connection: WebSocketConnection) {}
@@ -50,7 +51,11 @@ export class EnvironmentClient {
   /** @internal */
   deliver(text: string): void {
     const next = this.waiting.shift();
-    if (!next) return;
+    if (!next) {
+      // An answer to no request: the server's word before it closes (CAPACITY_REACHED), kept for the next call.
+      this.unsolicited = text;
+      return;
+    }
     try {
       next.resolve(JSON.parse(text));
     } catch (error) {
@@ -86,6 +91,10 @@ export class EnvironmentClient {
   /** Sends any message and returns the server's answer as it came (an `error` answer included). */
   send(message: Record<string, unknown>): Promise<{ type: string; data: Record<string, unknown> }> {
     if (this.ended) return Promise.reject(this.ended);
+    if (!this.connection.open) {
+      this.end(1006, 'the connection dropped');
+      return Promise.reject(this.ended);
+    }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
       this.connection.sendText(JSON.stringify(message));
@@ -162,9 +171,11 @@ export function connectEnvironment(
         socket,
         { side: 'client', maxMessageBytes: options.maxMessageBytes ?? 16 * 1024 * 1024 },
         { onText: (text) => client?.deliver(text), onClose: ({ code, reason }) => client?.end(code, reason) },
-        head,
       );
       client = new EnvironmentClient(connection);
+      if (!connection.open) client.end(1006, 'the connection dropped');
+      // What the server sent with its handshake answer (an error at capacity) reaches the client now.
+      if (head.length > 0) socket.unshift(head);
       resolve(client);
     });
     req.on('response', (response) => {

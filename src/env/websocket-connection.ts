@@ -32,6 +32,11 @@ export class WebSocketConnection {
     });
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('close', () => this.finish(1006, 'the connection dropped'));
+    // The HTTP server's sockets are half-open: a peer that hangs up sends only an end.
+    socket.on('end', () => {
+      socket.end();
+      this.finish(1006, 'the connection dropped');
+    });
     socket.on('error', () => this.finish(1006, 'the connection failed'));
     if (head && head.length > 0) this.receive(head);
   }
