@@ -33,7 +33,8 @@ const OPPONENT = arg('opponent', 'utility-conceder') as MultiIssueBaselineName;
 type Observation = Record<string, unknown>;
 
 /** A fixed policy (open high, concede a tenth of each range per turn, accept from the fifth turn). */
-function policy(observation: Observation): string {
+function policy(seen: object): string {
+  const observation = seen as Observation;
   const turn = observation.turn as number;
   const moves = (observation.legal_moves as { action: string }[]).map((m) => m.action);
   if (turn >= 4 && moves.includes('accept')) return '{"action":"accept","offer":null,"message":""}';
@@ -72,8 +73,8 @@ const environmentOptions = {
 };
 
 interface Side {
-  reset(seed: number): Promise<{ observation: Observation; done: boolean }>;
-  step(text: string): Promise<{ observation: Observation; done: boolean }>;
+  reset(seed: number): Promise<{ observation: object; done: boolean }>;
+  step(text: string): Promise<{ observation: object; done: boolean }>;
 }
 
 async function playAll(makeSide: () => Promise<Side>): Promise<{ steps: number; seconds: number }> {

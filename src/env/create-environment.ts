@@ -1,4 +1,9 @@
 import { InvalidInputError } from '../contract/errors.js';
+import {
+  BestOfferEnvironment,
+  type BestOfferEnvironmentName,
+  type BestOfferEnvironmentOptions,
+} from './best-offer-environment.js';
 import type { Environment } from './environment.js';
 import {
   MultiIssueEnvironment,
@@ -7,12 +12,19 @@ import {
 } from './multi-issue-environment.js';
 
 /** Every environment `createEnvironment` builds and `haggle env serve --env` serves, by name. */
-export const ENVIRONMENT_NAMES = ['multi-issue-seller', 'multi-issue-buyer'] as const;
+export const ENVIRONMENT_NAMES = [
+  'multi-issue-seller',
+  'multi-issue-buyer',
+  'best-offer-seller',
+  'best-offer-buyer',
+] as const;
 /** The name of a built-in environment. */
 export type EnvironmentName = (typeof ENVIRONMENT_NAMES)[number];
 
 /** What `createEnvironment` takes: the environment's name and its options. */
-export type CreateEnvironmentOptions = MultiIssueEnvironmentOptions & { env: MultiIssueEnvironmentName };
+export type CreateEnvironmentOptions =
+  | (MultiIssueEnvironmentOptions & { env: MultiIssueEnvironmentName })
+  | (BestOfferEnvironmentOptions & { env: BestOfferEnvironmentName });
 
 /**
  * A training environment in-process, for TypeScript trainers and tests: `reset({ seed })`, then
@@ -36,6 +48,9 @@ export function createEnvironment(options: CreateEnvironmentOptions): Environmen
     case 'multi-issue-seller':
     case 'multi-issue-buyer':
       return new MultiIssueEnvironment(options);
+    case 'best-offer-seller':
+    case 'best-offer-buyer':
+      return new BestOfferEnvironment(options);
     default:
       throw new InvalidInputError('CreateEnvironmentOptions', [
         { path: 'env', message: `must be one of ${ENVIRONMENT_NAMES.join(', ')}` },

@@ -6,8 +6,9 @@ import type { JsonSchema } from '../contract/json-schema.js';
 /** One move the trained side may make now, as a trainer's sampler or reward shaper reads it. */
 export interface EnvironmentLegalMove {
   action: string;
-  /** For moves that carry a price: the interval it must lie in. */
+  /** For moves that carry a price: the interval it must lie in (and, in best-offer, its time bounds). */
   price?: { min: number; max: number };
+  [detail: string]: unknown;
 }
 
 /**
@@ -19,8 +20,8 @@ export interface EnvironmentObservation {
   messages: ChatMessage[];
   /** `messages` rendered with the chat template in use, ending where the model's answer begins. */
   prompt: string;
-  /** Which template `prompt` was rendered with. */
-  template: 'qwen3_nothink';
+  /** Which template `prompt` was rendered with (`qwen3_nothink` for the multi-issue environments). */
+  template: string;
   /** The moves allowed now; empty once the episode is done. */
   legal_moves: EnvironmentLegalMove[];
   /** The JSON Schema of this turn (constrain a sampler with it); null once the episode is done. */

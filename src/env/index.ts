@@ -1,4 +1,11 @@
 export {
+  BestOfferEnvironment,
+  type BestOfferEnvironmentName,
+  type BestOfferEnvironmentOptions,
+  type BestOfferReward,
+  bestOfferReward,
+} from './best-offer-environment.js';
+export {
   type CreateEnvironmentOptions,
   createEnvironment,
   ENVIRONMENT_NAMES,
