@@ -75,3 +75,51 @@ export function scriptedPolicy(
     return fenced ? `\`\`\`json\n${text}\n\`\`\`<|im_end|>` : text;
   };
 }
+
+type BestOfferMove = { action: string; price?: { min: number; max: number }; maxResponseHours?: number };
+
+function turnText(action: string, price: number | null, message = ''): string {
+  return JSON.stringify({ action, price, message_labels: [], message, response_time: 1 });
+}
+
+function priceWithin(move: BestOfferMove, share: number): number {
+  const { min, max } = move.price as { min: number; max: number };
+  const cents = Math.round((min + (max - min) * share) * 100) / 100;
+  return Math.min(Math.max(cents, Math.round(min * 100 + 1) / 100), Math.round(max * 100 - 1) / 100);
+}
+
+/** A random best-offer policy: any legal move, random prices, and now and then prose (invalid). */
+export function randomBestOfferPolicy(seed: number): (observation: Observation) => string {
+  const random = new Random(seed);
+  return (observation) => {
+    if (random.next() < 0.05) return 'I can do 40 if you ship today.';
+    const move = random.pick(observation.legal_moves as BestOfferMove[]);
+    if (move.price)
+      return turnText(
+        move.action,
+        priceWithin(move, random.next()),
+        move.action === 'offer_with_message' ? 'Would this work?' : '',
+      );
+    return turnText(move.action, null, move.action === 'message_only' ? 'Is it still available?' : '');
+  };
+}
+
+/**
+ * A scripted best-offer policy: a seller asks the list price and comes down 5% a turn, a buyer opens at
+ * 60% and goes up 5% a turn; either accepts a standing offer from its fourth turn on.
+ */
+export function scriptedBestOfferPolicy(role: 'seller' | 'buyer'): (observation: Observation) => string {
+  return (observation) => {
+    const turn = observation.turn as number;
+    const moves = observation.legal_moves as BestOfferMove[];
+    if (turn >= 3 && moves.some((m) => m.action === 'accept')) return turnText('accept', null);
+    const offer = moves.find((m) => m.action === 'offer');
+    if (!offer?.price)
+      return turnText(
+        moves.some((m) => m.action === 'decline') ? 'decline' : (moves[0]?.action ?? 'no_response'),
+        null,
+      );
+    const share = role === 'seller' ? 1 - 0.05 * turn : 0.6 + 0.05 * turn;
+    return turnText('offer', priceWithin(offer, Math.min(1, Math.max(0, share))));
+  };
+}
