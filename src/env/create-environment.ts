@@ -38,10 +38,13 @@ export type CreateEnvironmentOptions =
  *
  * const env = createEnvironment({ env: 'multi-issue-seller', suite: generateSuite({ seed: 1 }),
  *   opponent: utilityConceder(), opponentName: 'utility-conceder' });
+ * // Your model writes the text from `observation.prompt`; this stand-in walks away at once.
+ * const policy = async (_prompt: string) => '{"action":"walk_away","offer":null,"message":""}';
  * let result = await env.reset({ seed: 3 });
- * while (!result.done) result = await env.step(await myPolicy(result.observation.prompt));
- * console.log(result.reward);
+ * while (!result.done) result = await env.step(await policy(result.observation.prompt));
+ * console.log(result.reward); // the seller's reservation utility: no deal
  * ```
+ * @see The guide: [Training environments](../../docs/training.md).
  */
 export function createEnvironment(options: CreateEnvironmentOptions): Environment {
   switch (options?.env) {
