@@ -1,6 +1,9 @@
 import type { Duplex } from 'node:stream';
 import { encodeFrame, FrameError, FrameReader, OPCODE } from './websocket-frames.js';
 
+// One strict decoder for every message: invalid UTF-8 throws (close 1007) instead of becoming U+FFFD.
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** What a `WebSocketConnection` reports: text messages, and its end (with why, for logs). */
 export interface WebSocketConnectionHandlers {
   onText: (text: string) => void;
@@ -114,7 +117,7 @@ export class WebSocketConnection {
             this.fragmentBytes = 0;
             let text: string;
             try {
-              text = new TextDecoder('utf-8', { fatal: true }).decode(message);
+              text = UTF8.decode(message);
             } catch {
               this.close(1007, 'a text message that is not UTF-8');
               return;
