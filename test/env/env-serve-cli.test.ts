@@ -107,3 +107,44 @@ it('`haggle env serve` refuses a missing suite and an unknown environment before
     startServer(['--env', 'chess', '--suite', 'x', '--opponent', 'utility-linear']),
   ).rejects.toThrow(/--env must be one of/);
 }, 120_000);
+
+it('`haggle env serve --env best-offer-seller` plays listings of the synthetic catalog against the population policy', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'haggle-env-cli-'));
+  const out = join(dir, 'episodes.jsonl');
+  const { child, url } = await startServer([
+    '--env',
+    'best-offer-seller',
+    '--opponent',
+    'population',
+    '--out',
+    out,
+  ]);
+  const client = await connectEnvironment(url);
+  const rewards: (number | null)[] = [];
+  for (let seed = 0; seed < 5; seed++) {
+    let result = await client.reset({ seed });
+    expect(result.observation.template).toBe('qwen3_nothink');
+    while (!result.done) {
+      const moves = result.observation.legal_moves as { action: string; price?: { max: number } }[];
+      const accept = moves.find((m) => m.action === 'accept');
+      const offer = moves.find((m) => m.action === 'offer');
+      const turn = accept
+        ? { action: 'accept', price: null }
+        : { action: 'offer', price: Math.floor((offer?.price?.max ?? 2) * 90) / 100 };
+      result = await client.step({
+        text: JSON.stringify({ ...turn, message_labels: [], message: '', response_time: 1 }),
+      });
+    }
+    rewards.push(result.reward);
+  }
+  client.close();
+  expect(rewards.every((reward) => typeof reward === 'number' && reward >= 0 && reward <= 1)).toBe(true);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+  const file = readTournamentFile(out);
+  expect(file.header?.format).toBe('haggle-best-offer-episodes');
+  expect(file.records).toHaveLength(5);
+  await expect(startServer(['--env', 'best-offer-buyer', '--opponent', 'utility-conceder'])).rejects.toThrow(
+    /a best-offer opponent is one of/,
+  );
+}, 120_000);
