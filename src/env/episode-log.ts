@@ -62,6 +62,7 @@ export class EpisodeLog {
     return index;
   }
 
+  /** Closes the file; later appends throw a `RunFileError`. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
