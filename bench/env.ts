@@ -4,10 +4,10 @@
  * (`haggle env serve` in a child process, as a trainer would run it; the clients in this process).
  * The figure is the ratio server / in-process (target ≥ 0.8): what the protocol costs a trainer.
  *
- *   npx tsx bench/env.ts [--episodes 1280] [--lanes 64] [--rounds 3] [--opponent utility-conceder]
+ *   npx tsx bench/env.ts [--episodes 1280] [--lanes 64] [--rounds 4] [--opponent utility-conceder]
  *
  * Both sides play the same seeds with the same scripted policy (which reads only the observation), in
- * alternating rounds so the machine's other load moves both. Prints a table and one JSON line (last).
+ * alternating rounds so the machine's other load moves both; the first round is a warm-up, not counted. Prints a table and one JSON line (last).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -27,7 +27,7 @@ function arg(name: string, fallback: string): string {
 }
 const EPISODES = Number(arg('episodes', '1280'));
 const LANES = Number(arg('lanes', '64'));
-const ROUNDS = Number(arg('rounds', '3'));
+const ROUNDS = Number(arg('rounds', '4'));
 const OPPONENT = arg('opponent', 'utility-conceder') as MultiIssueBaselineName;
 
 type Observation = Record<string, unknown>;
@@ -143,7 +143,8 @@ try {
       const env = createEnvironment(environmentOptions);
       return { reset: (seed) => env.reset({ seed }), step: (text) => env.step(text) };
     });
-    inProcess.push(local.steps / local.seconds);
+    // Round 0 warms both sides up (JIT, the server's module loading) and is not counted.
+    if (round > 0) inProcess.push(local.steps / local.seconds);
     const clients: Awaited<ReturnType<typeof connectEnvironment>>[] = [];
     const remote = await playAll(async () => {
       const client = await connectEnvironment(url);
@@ -151,7 +152,7 @@ try {
       return { reset: (seed) => client.reset({ seed }), step: (text) => client.step({ text }) };
     });
     for (const client of clients) client.close();
-    served.push(remote.steps / remote.seconds);
+    if (round > 0) served.push(remote.steps / remote.seconds);
   }
 } finally {
   child.kill('SIGTERM');
@@ -166,7 +167,7 @@ const rows = [
   ['haggle env serve (WebSocket, child process)', remote.toFixed(0), (remote / local).toFixed(2)],
 ];
 console.log(
-  `${EPISODES} episodes x ${ROUNDS} rounds, ${LANES} in flight, opponent ${OPPONENT}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
+  `${EPISODES} episodes x ${ROUNDS - 1} counted rounds (after a warm-up), ${LANES} in flight, opponent ${OPPONENT}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
 );
 console.log('| side | steps/s (median) | ratio to in-process |');
 console.log('|---|---:|---:|');
