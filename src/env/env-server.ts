@@ -66,6 +66,8 @@ interface Session {
   lastActive: number;
   /** Messages are answered in order, one at a time. */
   queue: Promise<unknown>;
+  /** Messages received and not yet answered: a session waiting on its opponent is not idle. */
+  pending: number;
 }
 
 /**
@@ -210,7 +212,14 @@ export class EnvironmentServer {
           if (!session) return;
           const current = session;
           current.lastActive = Date.now();
-          current.queue = current.queue.then(() => this.answer(current, text));
+          current.pending++;
+          current.queue = current.queue
+            .then(() => this.answer(current, text))
+            .catch((error: unknown) => this.options.onFailure?.({ message: redact(describe(error)) }))
+            .finally(() => {
+              current.pending--;
+              current.lastActive = Date.now();
+            });
         },
         onClose: () => {
           if (!session) return;
@@ -244,7 +253,7 @@ export class EnvironmentServer {
       connection.close(1011, 'environment failed');
       return;
     }
-    session = { connection, environment, lastActive: Date.now(), queue: Promise.resolve() };
+    session = { connection, environment, lastActive: Date.now(), queue: Promise.resolve(), pending: 0 };
     this.sessions.add(session);
     // Bytes the client sent with its handshake (a pipelined first message) go through the session.
     if (head.length > 0) socket.unshift(head);
@@ -354,7 +363,7 @@ export class EnvironmentServer {
   private reap(): void {
     const now = Date.now();
     for (const session of this.sessions) {
-      if (now - session.lastActive <= this.limits.idleTimeoutMs) continue;
+      if (session.pending > 0 || now - session.lastActive <= this.limits.idleTimeoutMs) continue;
       this.counters.reaped++;
       session.environment.close();
       this.sessions.delete(session);

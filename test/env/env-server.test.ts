@@ -260,6 +260,31 @@ describe('EnvironmentServer', () => {
     await expect(client.step({ text: '{}' })).rejects.toThrow(EnvironmentServerError);
   });
 
+  it('does not reap an episode whose opponent is still thinking', async () => {
+    const slow = MULTI_ISSUE_BASELINES['utility-linear']();
+    const opponent = {
+      describe: () => slow.describe(),
+      predict: async (...args: Parameters<typeof slow.predict>) => {
+        await new Promise((resolve) => setTimeout(resolve, 600));
+        return slow.predict(...args);
+      },
+    };
+    const server = new EnvironmentServer({
+      createEnvironment: () =>
+        createEnvironment({ env: 'multi-issue-buyer', suite, opponent, opponentName: 'utility-linear' }),
+      name: 'multi-issue-buyer',
+      description: 'test',
+      limits: { idleTimeoutMs: 100 },
+    });
+    servers.push(server);
+    const client = await connectEnvironment(await server.listen({ port: 0 }));
+    // The seller (the slow opponent) opens: reset waits 600 ms, six idle timeouts.
+    const first = await client.reset({ seed: 0 });
+    expect(first.done).toBe(false);
+    expect(server.stats.reaped).toBe(0);
+    client.close();
+  });
+
   it("answers bad messages with OpenEnv's error codes and keeps the session", async () => {
     const { url } = await serve('multi-issue-seller', { limits: { maxMessageBytes: 4096 } });
     const client = await connectEnvironment(url);
