@@ -174,7 +174,7 @@ export class BestOfferEnvironment implements Environment {
 
   async step(text: string): Promise<EnvironmentStepResult> {
     const episode = this.episode;
-    if (!episode || !episode.stop) throw new EnvironmentStateError('no episode: call reset before step');
+    if (!episode?.stop) throw new EnvironmentStateError('no episode: call reset before step');
     if (episode.busy)
       throw new EnvironmentStateError('a reset or step of this episode is still running: await it first');
     if (episode.stop.kind === 'end')
@@ -229,7 +229,7 @@ export class BestOfferEnvironment implements Environment {
 
   record(): EpisodeRecord | null {
     const episode = this.episode;
-    if (!episode || episode.stop?.kind !== 'end') return null;
+    if (episode?.stop?.kind !== 'end') return null;
     return {
       type: 'match',
       index: 0,

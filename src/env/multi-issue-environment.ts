@@ -239,7 +239,7 @@ export class MultiIssueEnvironment implements Environment {
 
   record(): EpisodeRecord | null {
     const episode = this.episode;
-    if (!episode || episode.stop.kind !== 'end') return null;
+    if (episode?.stop.kind !== 'end') return null;
     const result = episode.stop.result;
     return {
       type: 'match',
