@@ -65,10 +65,17 @@ export class EnvironmentClient {
 
   /** @internal */
   end(code: number, reason: string): void {
-    this.ended = new EnvironmentServerError({
-      message: `connection closed (${code}) ${reason}`.trim(),
-      code: 'CLOSED',
-    });
+    // The server's last word before it closed (CAPACITY_REACHED) is the error, when it said one.
+    let said: Record<string, unknown> | undefined;
+    try {
+      const last = this.unsolicited ? JSON.parse(this.unsolicited) : undefined;
+      said = last?.type === 'error' ? (last.data as Record<string, unknown>) : undefined;
+    } catch {
+      said = undefined;
+    }
+    this.ended = new EnvironmentServerError(
+      said ?? { message: `connection closed (${code}) ${reason}`.trim(), code: 'CLOSED' },
+    );
     for (const waiter of this.waiting.splice(0)) waiter.reject(this.ended);
   }
 
