@@ -80,6 +80,7 @@ const subpaths = {
   'haggle/evaluation': ['runTournament', 'generateSuite'],
   'haggle/report': ['renderReport', 'writeReport'],
   'haggle/server': ['OpenAIServer'],
+  'haggle/env': ['createEnvironment', 'EnvironmentServer', 'connectEnvironment'],
   'haggle/onnx': ['OnnxBackend'],
   'haggle/testing': ['MockLanguageBackend'],
 };

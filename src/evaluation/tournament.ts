@@ -350,7 +350,15 @@ function maxRoundsOf(options: TournamentOptions): number {
   return options.maxRounds ?? options.suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
 }
 
-function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {
+/**
+ * The scores of one finished negotiation for the side `match.armRole` (a tournament's arm, or the trained
+ * side of a training environment's episode): the same numbers a tournament writes for every match.
+ */
+export function scoreMatch(
+  match: { armRole: Role; scenario: Scenario },
+  result: MultiIssueResult,
+  geometry: ScenarioGeometry,
+): MatchMetrics {
   const opponentRole: Role = match.armRole === 'seller' ? 'buyer' : 'seller';
   const deal = result.agreement !== null;
   const point = result.utilities;
