@@ -1,4 +1,5 @@
 import type { Action } from '../contract/action.js';
+import type { LegalMove } from '../contract/legal-moves.js';
 import type { Turn } from '../contract/turn.js';
 import { MAX_RESPONSE_TIME } from '../contract/turn-rules.js';
 import { legalPriceRange, nearestLegalPrice } from './legal-price.js';
@@ -95,6 +96,19 @@ export function firstLegal(
   for (const action of FALLBACK_ORDER) if (legal.has(action)) return build(action);
   // Unreachable when `legal` is non-empty, which `checkPredictInput` guarantees.
   throw new RangeError('no legal action to choose from');
+}
+
+/**
+ * The turn with its `response_time` (hours, the unit of every baseline) cut to its move's time bound,
+ * when the rules give one: what is left of the listing, or of the other side's standing offer. A
+ * baseline draws its response time without looking at the clock, and a turn that lands after the
+ * listing ended is illegal; answering at the last moment is what a seller short of time does. Rounded
+ * down to a millionth, as the turn JSON Schema rounds the same bound.
+ */
+export function withinTimeBound(turn: Turn, moves: readonly LegalMove[] | undefined): Turn {
+  const bound = moves?.find((move) => move.action === turn.action)?.maxResponseHours;
+  if (bound === undefined || turn.response_time <= bound) return turn;
+  return { ...turn, response_time: Math.floor(bound * 1e6) / 1e6 };
 }
 
 /** The same offer as the other priced action, when only that one is legal. */
