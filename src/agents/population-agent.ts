@@ -29,6 +29,7 @@ import {
   offerPrice,
   offerTurn,
   offerWithMessageTurn,
+  withinTimeBound,
   withoutImpossibleOffers,
 } from './turns.js';
 
@@ -83,7 +84,8 @@ export class PopulationAgent implements Negotiator {
       currency: input.context.currency ?? 'USD',
     };
     const preferred = input.role === 'buyer' ? buyerPreferences(ctx) : sellerPreferences(ctx);
-    return firstLegal(preferred, ctx.legal, (action) => fallbackTurn(action, ctx));
+    const turn = firstLegal(preferred, ctx.legal, (action) => fallbackTurn(action, ctx));
+    return withinTimeBound(turn, input.legalMoves);
   }
 }
 

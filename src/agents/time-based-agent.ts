@@ -19,6 +19,7 @@ import {
   priceLimits,
 } from './price-limits.js';
 import { readThread, type ThreadView } from './thread-view.js';
+import { withinTimeBound } from './turns.js';
 
 export interface TimeBasedAgentOptions extends PriceLimitOptions {
   /**
@@ -108,7 +109,7 @@ export class TimeBasedAgent implements Negotiator {
     const view = readThread(input);
     const limits = priceLimits(view, this.options);
     const target = this.targetPrice(view, limits);
-    return respond({
+    const turn = respond({
       view,
       limits,
       legal: legalActionSet(input.legalActions),
@@ -117,6 +118,7 @@ export class TimeBasedAgent implements Negotiator {
       acceptable: (offer) => (view.role === 'buyer' ? offer <= target : offer >= target),
       responseTime: this.options.responseTimeHours ?? DEFAULT_RESPONSE_TIME_HOURS,
     });
+    return withinTimeBound(turn, input.legalMoves);
   }
 
   private targetPrice(view: ThreadView, limits: PriceLimits): number {

@@ -19,6 +19,7 @@ import {
   priceLimits,
 } from './price-limits.js';
 import { readThread, type ThreadView } from './thread-view.js';
+import { withinTimeBound } from './turns.js';
 
 export interface TitForTatAgentOptions extends PriceLimitOptions {
   /** How much of the other side's relative concession to return: 1 matches it. Default 1. */
@@ -113,7 +114,7 @@ export class TitForTatAgent implements Negotiator {
     const limits = priceLimits(view, this.options);
     const next = this.nextPrice(view, limits);
     const threshold = this.acceptanceThreshold;
-    return respond({
+    const turn = respond({
       view,
       limits,
       legal: legalActionSet(input.legalActions),
@@ -122,6 +123,7 @@ export class TitForTatAgent implements Negotiator {
         view.role === 'buyer' ? offer <= next * (1 + threshold) : offer >= next * (1 - threshold),
       responseTime: this.options.responseTimeHours ?? DEFAULT_RESPONSE_TIME_HOURS,
     });
+    return withinTimeBound(turn, input.legalMoves);
   }
 
   /** The price after reciprocating the other side's last relative concession, clamped to the reservation. */

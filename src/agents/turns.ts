@@ -1,4 +1,5 @@
 import type { Action } from '../contract/action.js';
+import type { LegalMove } from '../contract/legal-moves.js';
 import type { Turn } from '../contract/turn.js';
 import { MAX_RESPONSE_TIME } from '../contract/turn-rules.js';
 import { legalPriceRange, nearestLegalPrice } from './legal-price.js';
@@ -95,6 +96,23 @@ export function firstLegal(
   for (const action of FALLBACK_ORDER) if (legal.has(action)) return build(action);
   // Unreachable when `legal` is non-empty, which `checkPredictInput` guarantees.
   throw new RangeError('no legal action to choose from');
+}
+
+/**
+ * The turn with its `response_time` (hours, the unit of every baseline) cut to what is left of the
+ * listing, when no offer of the other side stands: a baseline draws its response time without looking
+ * at the clock, and a turn that lands after the listing ended is illegal; answering at the last moment
+ * is what a seller short of time does. Where the other side's offer stands, the move's bound is the
+ * sooner of the listing's end and the offer's lapse, and a later answer lets the offer lapse, the
+ * calibrated expiry of docs/baseline-agents.md, so the drawn time stands there (the listing's end past
+ * a standing offer stays the rules' to judge). Rounded down to a millionth, as the JSON Schema rounds it.
+ */
+export function withinTimeBound(turn: Turn, moves: readonly LegalMove[] | undefined): Turn {
+  // `accept` is a move only while the other side's offer stands.
+  if (!moves || moves.some((move) => move.action === 'accept')) return turn;
+  const bound = moves?.find((move) => move.action === turn.action)?.maxResponseHours;
+  if (bound === undefined || turn.response_time <= bound) return turn;
+  return { ...turn, response_time: Math.floor(bound * 1e6) / 1e6 };
 }
 
 /** The same offer as the other priced action, when only that one is legal. */
