@@ -53,8 +53,9 @@ export interface CompileOptions extends SchemaCompileOptions {
 export interface GrammarVocabulary {
   readonly vocabulary: DecoderVocabulary;
   readonly trie: TokenTrie;
-  /** The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
+  /** @internal The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
   readonly quotes: TokenTrie;
+  /** @internal The inside-string masks shared by every grammar over the vocabulary. */
   readonly inside: InsideCache;
 }
 
@@ -86,6 +87,7 @@ export class CompiledGrammar implements MatcherGrammar {
   constructor(
     readonly root: GrammarNode,
     readonly shortest: Shortest,
+    /** @internal What the grammar reads of its vocabulary's state (its `GrammarCompiler`). */
     parts: GrammarVocabulary,
     maskCacheSize: number,
   ) {

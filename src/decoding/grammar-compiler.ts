@@ -46,11 +46,15 @@ export interface GrammarCompilerMemory {
  * immutable and shared: each sequence gets its own `matcher()`.
  */
 export class GrammarCompiler implements GrammarVocabulary {
+  /** The vocabulary's token trie, built once (about 0.2 s for Qwen3). */
   readonly trie: TokenTrie;
+  /** @internal The tokens that hold a `"`: the only ones that can end a string. */
   readonly quotes: TokenTrie;
+  /** @internal The inside-string masks every grammar over the vocabulary shares. */
   readonly inside: InsideCache;
   private readonly grammars: BoundedCache<string, CompiledGrammar>;
 
+  /** Builds the vocabulary's trie and warms its shared masks (about 50 ms more for Qwen3). */
   constructor(
     readonly vocabulary: DecoderVocabulary,
     options: GrammarCompilerOptions = {},
@@ -139,6 +143,7 @@ export class GrammarCompiler implements GrammarVocabulary {
     return grammar;
   }
 
+  /** What the compiler holds now: grammars kept and dropped, and the bytes of their masks. */
   memory(): GrammarCompilerMemory {
     let grammarBytes = 0;
     for (const grammar of this.grammars.values()) grammarBytes += grammar.cacheBytes();

@@ -1,4 +1,4 @@
-export type { CompileOptions } from './compiled-grammar.js';
+export type { CompileOptions, GrammarVocabulary } from './compiled-grammar.js';
 export { CompiledGrammar } from './compiled-grammar.js';
 export type { ConstrainedDecodeOptions, ConstrainedDecodeResult } from './constrained-decode.js';
 export { decodeConstrained } from './constrained-decode.js';
