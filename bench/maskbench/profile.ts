@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { compileSchema } from '../../src/decoding/compiled-grammar.js';
+import { compileSchema } from '../../src/decoding/grammar-compiler.js';
 import type { GrammarMatcher } from '../../src/decoding/grammar-matcher.js';
 import type { Frame } from '../../src/decoding/stack-machine.js';
 import { StringLeaf } from '../../src/decoding/string-leaf.js';

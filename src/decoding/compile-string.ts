@@ -1,3 +1,4 @@
+import { BoundedCache } from '../internal/bounded-cache.js';
 import type { CompileContext } from './compile-context.js';
 import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
@@ -12,21 +13,10 @@ import { StringLeaf } from './string-leaf.js';
  * across grammars by automaton and state (see inside-cache.ts), so the same `format` or `pattern` in
  * many schemas costs its masks once. The oldest go first beyond the limit; a grammar keeps its own.
  */
-const automata = new Map<string, PatternAutomaton>();
-const MAX_SHARED_AUTOMATA = 1024;
+const automata = new BoundedCache<string, PatternAutomaton>(1024);
 
 function automatonFor(sources: string[]): PatternAutomaton {
-  const key = JSON.stringify(sources);
-  let automaton = automata.get(key);
-  if (!automaton) {
-    automaton = PatternAutomaton.all(sources);
-    if (automata.size >= MAX_SHARED_AUTOMATA) {
-      const oldest = automata.keys().next().value;
-      if (oldest !== undefined) automata.delete(oldest);
-    }
-    automata.set(key, automaton);
-  }
-  return automaton;
+  return automata.getOrCreate(JSON.stringify(sources), () => PatternAutomaton.all(sources));
 }
 
 /** `type: string` with its length, `pattern` and `format` (the last two as one automaton). */

@@ -1,12 +1,12 @@
-import { InvalidInputError } from '../contract/errors.js';
+import { BoundedCache } from '../internal/bounded-cache.js';
 import { GrammarMatcher } from './grammar-matcher.js';
-import { type InsideCache, insideCache } from './inside-cache.js';
+import type { InsideCache } from './inside-cache.js';
 import { KeyLeaf } from './key-leaf.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import type { MatcherGrammar } from './matcher-grammar.js';
 import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
 import { NumberLeaf } from './number-leaf.js';
-import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
+import type { SchemaCompileOptions } from './schema-compiler.js';
 import {
   canComplete,
   dedupe,
@@ -21,9 +21,8 @@ import {
   stepFrames,
 } from './stack-machine.js';
 import { StringLeaf } from './string-leaf.js';
-import { TokenTrie } from './token-trie.js';
-import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
-import { warmVocabulary } from './vocabulary-warmup.js';
+import type { TokenTrie } from './token-trie.js';
+import { type DecoderVocabulary, maskWords } from './vocabulary.js';
 
 /** Options of `compileSchema`: the schema compiler's and how much to precompute. */
 export interface CompileOptions extends SchemaCompileOptions {
@@ -46,95 +45,18 @@ export interface CompileOptions extends SchemaCompileOptions {
   maskCacheSize?: number;
 }
 
-// The tries depend only on the vocabulary: build them once per vocabulary object, share them across grammars.
-const tries = new WeakMap<DecoderVocabulary, TokenTrie>();
-const quoteTries = new WeakMap<DecoderVocabulary, TokenTrie>();
-
-/** The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
-function quoteTrie(vocabulary: DecoderVocabulary): TokenTrie {
-  let trie = quoteTries.get(vocabulary);
-  if (!trie) {
-    trie = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
-    quoteTries.set(vocabulary, trie);
-  }
-  return trie;
-}
-
-/** Builds (or returns the already built) token index of a vocabulary, e.g. at start-up. */
-export function prepareVocabulary(vocabulary: DecoderVocabulary): TokenTrie {
-  let trie = tries.get(vocabulary);
-  if (!trie) {
-    checkVocabulary(vocabulary);
-    trie = new TokenTrie(vocabulary);
-    tries.set(vocabulary, trie);
-    quoteTrie(vocabulary);
-    warmVocabulary(trie, vocabulary.tokens, maskWords(vocabulary.tokens.length));
-  }
-  return trie;
-}
-
 /**
- * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Throws `UnsupportedSchemaError`
- * (naming the keyword and its path) for anything it cannot enforce exactly, and
- * `UnsatisfiableSchemaError` when nothing matches. The grammar is immutable and can be shared: each
- * sequence being decoded gets its own `matcher()`.
+ * What a grammar reads of its vocabulary's state, built once per vocabulary by its `GrammarCompiler`:
+ * the vocabulary, its token trie, the trie of the tokens that hold a `"`, and the inside-string masks
+ * every grammar over it shares.
  */
-export function compileSchema(
-  jsonSchema: unknown,
-  vocabulary: DecoderVocabulary,
-  options: CompileOptions = {},
-): CompiledGrammar {
-  if (
-    options.maxFractionDigits !== undefined &&
-    !(
-      Number.isInteger(options.maxFractionDigits) &&
-      options.maxFractionDigits >= 0 &&
-      options.maxFractionDigits <= 15
-    )
-  ) {
-    throw new InvalidInputError('CompileOptions', [
-      { path: 'maxFractionDigits', message: 'an integer from 0 to 15' },
-    ]);
-  }
-  if (
-    options.maxDigits !== undefined &&
-    !(Number.isInteger(options.maxDigits) && options.maxDigits >= 1 && options.maxDigits <= 17)
-  ) {
-    throw new InvalidInputError('CompileOptions', [
-      { path: 'maxDigits', message: 'an integer from 1 to 17' },
-    ]);
-  }
-  for (const [name, value] of [
-    ['maxDepth', options.maxDepth],
-    ['maxNodes', options.maxNodes],
-    ['maxSize', options.maxSize],
-  ] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-      throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);
-    }
-  }
-  if (options.timeBudgetMs !== undefined && !(options.timeBudgetMs >= 0)) {
-    throw new InvalidInputError('CompileOptions', [
-      { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
-    ]);
-  }
-  const trie = prepareVocabulary(vocabulary);
-  const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
-  const grammar = new CompiledGrammar(
-    compiled.root,
-    compiled.shortest,
-    vocabulary,
-    trie,
-    options.maskCacheSize ?? 1024,
-  );
-  if (options.warm !== false) {
-    grammar.warm(compiled.nodes);
-    grammar.precompute(
-      options.precompute?.positions ?? PRECOMPUTE_POSITIONS,
-      options.precompute?.timeMs ?? PRECOMPUTE_MS,
-    );
-  }
-  return grammar;
+export interface GrammarVocabulary {
+  readonly vocabulary: DecoderVocabulary;
+  readonly trie: TokenTrie;
+  /** @internal The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
+  readonly quotes: TokenTrie;
+  /** @internal The inside-string masks shared by every grammar over the vocabulary. */
+  readonly inside: InsideCache;
 }
 
 /** A JSON Schema compiled against a vocabulary: gives the mask of allowed tokens for each decoder state. */
@@ -142,7 +64,7 @@ export class CompiledGrammar implements MatcherGrammar {
   /** Words of a mask (`Uint32Array` length). */
   readonly maskWords: number;
   readonly vocabularySize: number;
-  private readonly masks = new Map<string, Uint32Array>();
+  private readonly masks: BoundedCache<string, Uint32Array>;
   /**
    * Masks computed at compile time (`precompute`), by position key: token ids ascending (Int32Array)
    * where fewer than a bitset's words, else the bitset. Never evicted: they are what a sequence that
@@ -159,18 +81,24 @@ export class CompiledGrammar implements MatcherGrammar {
    */
   readonly stats = { hits: 0, misses: 0, nodesVisited: 0, precomputed: 0, precomputeMs: 0 };
 
+  readonly vocabulary: DecoderVocabulary;
+  readonly trie: TokenTrie;
+
   constructor(
     readonly root: GrammarNode,
     readonly shortest: Shortest,
-    readonly vocabulary: DecoderVocabulary,
-    readonly trie: TokenTrie,
-    private readonly maskCacheSize: number,
+    /** @internal What the grammar reads of its vocabulary's state (its `GrammarCompiler`). */
+    parts: GrammarVocabulary,
+    maskCacheSize: number,
   ) {
-    this.vocabularySize = vocabulary.tokens.length;
+    this.masks = new BoundedCache(maskCacheSize);
+    this.vocabulary = parts.vocabulary;
+    this.trie = parts.trie;
+    this.vocabularySize = parts.vocabulary.tokens.length;
     this.maskWords = maskWords(this.vocabularySize);
-    this.eos = vocabulary.eosTokenIds;
-    this.quotes = quoteTrie(vocabulary);
-    this.inside = insideCache(trie, this.maskWords);
+    this.eos = parts.vocabulary.eosTokenIds;
+    this.quotes = parts.quotes;
+    this.inside = parts.inside;
   }
 
   /** A fresh matcher at the start of the document. */
@@ -362,10 +290,6 @@ export class CompiledGrammar implements MatcherGrammar {
     } else {
       this.stats.misses++;
       mask = this.computeMask(frames);
-    }
-    if (this.masks.size >= this.maskCacheSize) {
-      const oldest = this.masks.keys().next().value;
-      if (oldest !== undefined) this.masks.delete(oldest);
     }
     this.masks.set(key, mask);
     return mask;
@@ -752,14 +676,14 @@ function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
 }
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
-const PRECOMPUTE_POSITIONS = 512;
+export const PRECOMPUTE_POSITIONS = 512;
 /**
  * Default most milliseconds `precompute` spends per grammar (haggle's choice). The agent's offer schemas
  * finish their few hundred positions well within it; a grammar whose positions never run out (an enum
  * number in every spelling JSON allows: `300`, `300.0`, `3e2`, ...) stops here instead of spending a
  * quarter of a second of compile time on masks decoding would mostly never ask for.
  */
-const PRECOMPUTE_MS = 50;
+export const PRECOMPUTE_MS = 50;
 
 /** How many opened strings' inside masks compile-time warming computes at most. */
 const WARM_LIMIT = 16;

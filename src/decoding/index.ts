@@ -1,9 +1,11 @@
-export type { CompileOptions } from './compiled-grammar.js';
-export { CompiledGrammar, compileSchema, prepareVocabulary } from './compiled-grammar.js';
+export type { CompileOptions, GrammarVocabulary } from './compiled-grammar.js';
+export { CompiledGrammar } from './compiled-grammar.js';
 export type { ConstrainedDecodeOptions, ConstrainedDecodeResult } from './constrained-decode.js';
 export { decodeConstrained } from './constrained-decode.js';
 export type { SchemaLimit } from './errors.js';
 export { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
+export type { GrammarCompilerMemory, GrammarCompilerOptions } from './grammar-compiler.js';
+export { compileSchema, GrammarCompiler, prepareVocabulary } from './grammar-compiler.js';
 export { GrammarMatcher } from './grammar-matcher.js';
 export type { EncodeText, JumpForward } from './jump-forward.js';
 export { jumpForward } from './jump-forward.js';

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../internal/bounded-cache.js';
 import type { StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
 import { allowedTokenIds } from './vocabulary.js';
@@ -9,8 +10,8 @@ import { allowedTokenIds } from './vocabulary.js';
  * open object) costs a full pass over the vocabulary once per process, not once per schema.
  */
 export class InsideCache {
-  private readonly whole = new Map<string, Uint32Array>();
-  private readonly below = new Map<string, Int32Array>();
+  private readonly whole: BoundedCache<string, Uint32Array>;
+  private readonly below: BoundedCache<string, Int32Array>;
   /** Sub-tries handed to `insideMask` for the nodes where strings open mid-token (a few dozen). */
   private readonly views = new Map<number, TokenTrie>();
 
@@ -19,8 +20,21 @@ export class InsideCache {
     /** Words of a mask over the whole vocabulary. */
     private readonly words: number,
     /** Most entries of each kind; the least recently used go first. */
-    private readonly limit: number,
-  ) {}
+    limit: number,
+  ) {
+    // Least recently used first, so the masks every grammar reads (the free string's, shared by every
+    // schema) are not dropped after `limit` others.
+    this.whole = new BoundedCache(limit, 'use');
+    this.below = new BoundedCache(limit, 'use');
+  }
+
+  /** Bytes of the masks and id lists kept (keys included). */
+  bytes(): number {
+    let bytes = 0;
+    for (const [key, mask] of this.whole) bytes += mask.byteLength + 2 * key.length;
+    for (const [key, ids] of this.below) bytes += ids.byteLength + 2 * key.length;
+    return bytes;
+  }
 
   /** Every token that keeps the string open from `state`, as a mask. Shared: read it only. */
   mask(leaf: StringLeaf, state: unknown): Uint32Array {
@@ -40,13 +54,10 @@ export class InsideCache {
   private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
     const key = this.key(leaf, state);
     const known = this.whole.get(key);
-    if (known) {
-      refresh(this.whole, key, known);
-      return known;
-    }
+    if (known) return known;
     const mask = new Uint32Array(this.words);
     if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return null;
-    remember(this.whole, key, mask, this.limit);
+    this.whole.set(key, mask);
     return mask;
   }
 
@@ -58,8 +69,7 @@ export class InsideCache {
   idsBelow(node: number, leaf: StringLeaf, state: unknown): Int32Array {
     const key = `${node}|${this.key(leaf, state)}`;
     let ids = this.below.get(key);
-    if (ids) refresh(this.below, key, ids);
-    else {
+    if (!ids) {
       let view = this.views.get(node);
       if (!view) {
         view = this.trie.subtree(node);
@@ -68,7 +78,7 @@ export class InsideCache {
       const mask = new Uint32Array(this.words);
       leaf.insideMask(state, view, mask);
       ids = Int32Array.from(allowedTokenIds(mask));
-      remember(this.below, key, ids, this.limit);
+      this.below.set(key, ids);
     }
     return ids;
   }
@@ -89,33 +99,4 @@ function classId(leaf: StringLeaf): number {
     classIds.set(type, id);
   }
   return id;
-}
-
-/**
- * Marks an entry as just used (a Map keeps insertion order): the least recently used go first, so the
- * masks every grammar reads (the free string's, shared by every schema) are not dropped after 512 others.
- */
-function refresh<T>(cache: Map<string, T>, key: string, value: T): void {
-  cache.delete(key);
-  cache.set(key, value);
-}
-
-function remember<T>(cache: Map<string, T>, key: string, value: T, limit: number): void {
-  if (cache.size >= limit) {
-    const oldest = cache.keys().next().value;
-    if (oldest !== undefined) cache.delete(oldest);
-  }
-  cache.set(key, value);
-}
-
-const caches = new WeakMap<TokenTrie, InsideCache>();
-
-/** The cache shared by every grammar over `trie`'s vocabulary (about 10 MB of masks at most for Qwen3). */
-export function insideCache(trie: TokenTrie, words: number): InsideCache {
-  let cache = caches.get(trie);
-  if (!cache) {
-    cache = new InsideCache(trie, words, 512);
-    caches.set(trie, cache);
-  }
-  return cache;
 }

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../internal/bounded-cache.js';
 import { SchemaLimitError } from './errors.js';
 import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
 
@@ -40,8 +41,7 @@ export const MAX_DFA_STATES = 20_000;
 export const MAX_DFA_CONFIGURATIONS = 4_000_000;
 
 let nextAutomatonId = 0;
-const sharedAutomata = new Map<string, PatternAutomaton>();
-const MAX_SHARED_AUTOMATA = 1024;
+const sharedAutomata = new BoundedCache<string, PatternAutomaton>(1024);
 
 /**
  * A lazily built DFA. NFA positions are "configurations": an NFA state times a mode bit, where mode 1
@@ -114,16 +114,7 @@ export class PatternAutomaton {
    * `propertyNames`) costs its masks once. The oldest go first beyond the limit.
    */
   static shared(source: string): PatternAutomaton {
-    let automaton = sharedAutomata.get(source);
-    if (!automaton) {
-      automaton = new PatternAutomaton(source);
-      if (sharedAutomata.size >= MAX_SHARED_AUTOMATA) {
-        const oldest = sharedAutomata.keys().next().value;
-        if (oldest !== undefined) sharedAutomata.delete(oldest);
-      }
-      sharedAutomata.set(source, automaton);
-    }
-    return automaton;
+    return sharedAutomata.getOrCreate(source, () => new PatternAutomaton(source));
   }
 
   /** An automaton for the strings that every pattern in `sources` matches. */

@@ -1,3 +1,4 @@
+import { BoundedCache } from '../internal/bounded-cache.js';
 import { UnsupportedSchemaError } from './errors.js';
 import { scaled } from './number-leaf.js';
 import { assertionsOf, type JsonType, matchesType, type Schema } from './schema-keywords.js';
@@ -79,7 +80,11 @@ export function canonical(value: unknown): string {
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const codePoints = (text: string): number => [...text].length;
-const patterns = new Map<string, RegExp>();
+/**
+ * Regular expressions by source, bounded (haggle's choice, 1,024: `haggle serve` compiles schemas sent
+ * by clients, and a cache without a bound grew with every new pattern).
+ */
+const patterns = new BoundedCache<string, RegExp>(1024);
 
 /** ECMA-262 regular expressions are what JSON Schema's `pattern` means; matched unanchored. */
 export function patternMatches(source: string, text: string, path: string): boolean {

@@ -1,9 +1,10 @@
-import { insideCache } from './inside-cache.js';
+import type { InsideCache } from './inside-cache.js';
 import { DEAD } from './nodes.js';
 import { PlainStringLengths, registerPlainStringLengths } from './plain-string-lengths.js';
 import { PatternAutomaton } from './regex.js';
 import { StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
+import { maskWords } from './vocabulary.js';
 
 /**
  * Work done once per vocabulary when its token index is built (`prepareVocabulary`), so that the first
@@ -20,8 +21,7 @@ import type { TokenTrie } from './token-trie.js';
  *   by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
  *   label pattern took 5-9 ms each while the JIT tiered up, against about 1 ms once it had.
  */
-export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], words: number): void {
-  const cache = insideCache(trie, words);
+export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], cache: InsideCache): void {
   const free = new StringLeaf(-1, {
     minLength: 0,
     maxLength: Number.POSITIVE_INFINITY,
@@ -38,7 +38,7 @@ export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], w
     pattern: new PatternAutomaton(WARM_PATTERN),
     collect: false,
   });
-  const scratch = new Uint32Array(words);
+  const scratch = new Uint32Array(maskWords(tokens.length));
   let state = bounded.step(bounded.initial(), 0x22);
   for (const byte of WARM_TEXT) {
     if (state === DEAD) break;

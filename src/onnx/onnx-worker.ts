@@ -7,9 +7,10 @@
 import { parentPort } from 'node:worker_threads';
 import type * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
-import { type CompiledGrammar, compileSchema } from '../decoding/compiled-grammar.js';
+import type { CompiledGrammar } from '../decoding/compiled-grammar.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { type DecoderVocabulary, decoderVocabulary } from '../decoding/vocabulary.js';
+import { GrammarCompiler } from '../decoding/grammar-compiler.js';
+import { decoderVocabulary } from '../decoding/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
@@ -51,16 +52,14 @@ const LONG_PROMPT_TOKENS = 2048;
 const LONG_PROMPT_WEIGHT = 3;
 let tokenizer: Tokenizer | undefined;
 let shape: OnnxModelShape | undefined;
-/** Compiled grammars by schema text: an agent asks with the same few schemas again and again. */
-const grammars = new Map<string, CompiledGrammar>();
 /**
- * The decoder's view of the tokenizer, made once: the compiler keeps the vocabulary's token trie
- * (seconds to build) per vocabulary object, so a fresh one per schema rebuilt it for every new schema.
+ * The decoder's compiler for the tokenizer, made once per worker: it owns the vocabulary's token trie
+ * (seconds to build) and a bounded cache of compiled grammars (16: an agent asks with the same few
+ * schemas again and again, and `haggle serve`'s clients may send thousands of distinct ones).
  */
-let vocabulary: DecoderVocabulary | undefined;
+let compiler: GrammarCompiler | undefined;
 /** `OnnxLoadOptions.compileBudgetMs`, from the load message. */
 let compileBudgetMs: number | undefined;
-const GRAMMAR_CACHE_SIZE = 16;
 
 const send = (message: FromWorker) => port.postMessage(message);
 
@@ -100,21 +99,10 @@ async function load(message: LoadMessage): Promise<void> {
 }
 
 function grammarFor(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): CompiledGrammar {
-  const key = refuseTooDeep(() => JSON.stringify(schema));
-  let grammar = grammars.get(key);
-  if (!grammar) {
-    grammar = compileOrRefuse(schema, tk, abortFlag);
-    if (grammars.size >= GRAMMAR_CACHE_SIZE) grammars.delete(grammars.keys().next().value as string);
-    grammars.set(key, grammar);
-  }
-  return grammar;
-}
-
-function compileOrRefuse(schema: unknown, tk: Tokenizer, abortFlag: Int32Array): CompiledGrammar {
-  vocabulary ??= decoderVocabulary(tk);
-  const words = vocabulary;
+  compiler ??= new GrammarCompiler(decoderVocabulary(tk), { grammarCacheSize: 16 });
+  const grammars = compiler;
   return refuseTooDeep(() =>
-    compileSchema(schema, words, {
+    grammars.compile(schema, {
       ...(compileBudgetMs === undefined ? {} : { timeBudgetMs: compileBudgetMs }),
       signal: flagSignal(abortFlag),
     }),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Worker } from 'node:worker_threads';
 import { BackendError, HaggleAbortError, throwIfAborted } from '../contract/errors.js';
 import { SchemaLimitError, UnsupportedSchemaError } from '../decoding/errors.js';
+import { BoundedCache } from '../internal/bounded-cache.js';
 import { untilAborted } from '../internal/until-aborted.js';
 import { rebuildError } from './rebuild-error.js';
 import { startWorker } from './start-worker.js';
@@ -41,7 +42,7 @@ export class SchemaVetter {
   private worker: Worker | undefined;
   private nextId = 1;
   /** null: compiled; an error: refused. Oldest first (a Map keeps insertion order). */
-  private readonly verdicts = new Map<string, SerializedError | null>();
+  private readonly verdicts = new BoundedCache<string, SerializedError | null>(VERDICTS_KEPT);
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
   /**
@@ -86,8 +87,6 @@ export class SchemaVetter {
   }
 
   private remember(key: string, verdict: SerializedError | null): void {
-    if (this.verdicts.size >= VERDICTS_KEPT)
-      this.verdicts.delete(this.verdicts.keys().next().value as string);
     this.verdicts.set(key, verdict);
   }
 

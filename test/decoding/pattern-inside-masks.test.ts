@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { prepareVocabulary } from '../../src/decoding/compiled-grammar.js';
+import { prepareVocabulary } from '../../src/decoding/grammar-compiler.js';
 import { InsideCache } from '../../src/decoding/inside-cache.js';
 import { DEAD } from '../../src/decoding/nodes.js';
 import { PatternAutomaton } from '../../src/decoding/regex.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { compileSchema, prepareVocabulary } from '../../src/decoding/compiled-grammar.js';
-import { insideCache } from '../../src/decoding/inside-cache.js';
+import { compileSchema, GrammarCompiler } from '../../src/decoding/grammar-compiler.js';
 import { StringLeaf } from '../../src/decoding/string-leaf.js';
 import { maskWords } from '../../src/decoding/vocabulary.js';
 import { qwen3 } from './qwen3.js';
@@ -10,14 +9,15 @@ describe('prepareVocabulary', () => {
     const { vocabulary } = await qwen3();
     // A vocabulary object of its own: the token index and its warm-up are per object.
     const fresh = { ...vocabulary };
-    const trie = prepareVocabulary(fresh);
+    const compiler = new GrammarCompiler(fresh);
+    const trie = compiler.trie;
     const words = maskWords(fresh.tokens.length);
     const computed = vi.spyOn(StringLeaf.prototype, 'insideMask');
     try {
       // A message-like string: bounds far off, no pattern; it reads the shared free-string mask.
       const message = new StringLeaf(7, { minLength: 1, maxLength: 2000, pattern: null, collect: false });
       const opened = message.step(message.initial(), 0x22);
-      const cached = insideCache(trie, words).mask(message, opened);
+      const cached = compiler.inside.mask(message, opened);
       expect(computed).not.toHaveBeenCalled();
       computed.mockRestore();
       const direct = new Uint32Array(words);
