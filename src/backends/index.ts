@@ -3,6 +3,7 @@ export type {
   BackendDescription,
   BackendHealth,
   BackendPrompt,
+  BackendStreamPart,
   BackendWarning,
   ChatMessage,
   FinishReason,
@@ -29,6 +30,7 @@ export type {
   StrictSchemaResult,
   StructuredOutputFields,
 } from './openai/index.js';
+export { streamGenerate } from './stream-generate.js';
 export {
   AuthenticationError,
   BadRequestError,
