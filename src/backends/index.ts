@@ -30,7 +30,6 @@ export type {
   StrictSchemaResult,
   StructuredOutputFields,
 } from './openai/index.js';
-export { streamGenerate } from './stream-generate.js';
 export {
   AuthenticationError,
   BadRequestError,
@@ -57,3 +56,4 @@ export {
   toStrictSchema,
   UnprocessableEntityError,
 } from './openai/index.js';
+export { streamGenerate } from './stream-generate.js';
