@@ -1,6 +1,7 @@
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { BackendLogger } from '../backends/openai/openai-options.js';
 import type { ValidationIssue } from '../contract/errors.js';
+import { processEnvironment } from '../internal/environment.js';
 import { ExperimentFileError } from './experiment-file.js';
 import type { Experiment, ExperimentLlm, ExperimentParticipant } from './experiment-schema.js';
 import { MULTI_ISSUE_BASELINES, type MultiIssueBaselineName } from './multi-issue-baseline-registry.js';
@@ -93,7 +94,7 @@ export function experimentParticipants(
   experiment: Experiment,
   options: ExperimentParticipantsOptions = {},
 ): ExperimentParticipants {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnvironment();
   const issues: ValidationIssue[] = [];
   const build = (participant: ExperimentParticipant, path: string): MultiIssueNegotiator | undefined => {
     if (participant.baseline !== undefined)

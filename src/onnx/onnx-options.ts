@@ -67,6 +67,12 @@ export interface OnnxLoadOptions {
   untrustedSchemas?: boolean;
   /** Heap limit in MB of the worker that compiles untrusted schemas (default 512). */
   schemaHeapMb?: number;
+  /**
+   * Print where each decoder's CPU goes (prefill runs, decoding steps, padding positions, cache copies)
+   * to stderr, one JSON line whenever it goes idle (default false). haggle's choice: a profiling aid
+   * for benches (`bench/onnx.ts --profile`), not for production.
+   */
+  profile?: boolean;
   /** Told when the worker ends unexpectedly and when its replacement has loaded the model (for a log). */
   onWorkerEvent?: (event: OnnxWorkerEvent) => void;
 }
