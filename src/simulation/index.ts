@@ -94,6 +94,7 @@ export type {
   SessionErrorEvent,
   SessionEvents,
   SessionStartEvent,
+  TurnDeltaEvent,
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';

@@ -6,6 +6,8 @@ import { HaggleAbortError } from '../../src/contract/errors.js';
 import type { Turn } from '../../src/contract/turn.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import { OpenAIServer } from '../../src/server/index.js';
+import { Session } from '../../src/simulation/session.js';
+import type { TurnDeltaEvent, TurnEvent } from '../../src/simulation/session-events.js';
 import { fixtureModel } from './fixture-model.js';
 import { randomInputs } from './random-contexts.js';
 
@@ -115,5 +117,38 @@ describe('agent.stream on the tiny ONNX Qwen3', () => {
     const turn = await agent.predict(input, { seed: 3 });
     expect(typeof turn.action).toBe('string');
     expect(backend.health().status).toBe('ok');
+  });
+
+  it('a Session emits turn-delta events while its agents stream; the same session as without them', {
+    timeout: 300_000,
+  }, async () => {
+    const agent = new NegotiationAgent({ backend, sampling });
+    const [input] = randomInputs(1, 5);
+    if (!input) throw new Error('no input');
+    const play = async (listen: boolean) => {
+      const session = new Session({ context: input.context, buyer: agent, seller: agent, seed: 21 });
+      const deltas: TurnDeltaEvent[] = [];
+      const turns: TurnEvent[] = [];
+      if (listen) session.on('turn-delta', (event) => deltas.push(event));
+      session.on('turn', (event) => turns.push(event));
+      const result = await session.run();
+      return { result, deltas, turns };
+    };
+    const watched = await play(true);
+    const plain = await play(false);
+    expect(watched.result.turns).toEqual(plain.result.turns);
+    expect(watched.result.outcome).toEqual(plain.result.outcome);
+    expect(watched.deltas.length).toBeGreaterThan(watched.turns.length);
+    for (const turn of watched.turns) {
+      const mine = watched.deltas.filter((d) => d.index === turn.index);
+      expect(mine.every((d) => d.role === turn.role)).toBe(true);
+      const afterReset = mine.slice(mine.findLastIndex((d) => d.event.type === 'reset') + 1);
+      const message = afterReset.map((d) => (d.event.type === 'message-delta' ? d.event.text : '')).join('');
+      expect(message).toBe(turn.turn.message);
+      expect(afterReset.find((d) => d.event.type === 'action')?.event).toEqual({
+        type: 'action',
+        action: turn.turn.action,
+      });
+    }
   });
 });
