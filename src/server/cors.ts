@@ -93,7 +93,11 @@ export class CorsPolicy {
       typeof requested === 'string' && requested.length <= 2000 && HEADER_LIST.test(requested.trim())
         ? requested.trim()
         : 'authorization, content-type';
+    // Chromium's Private Network Access: a page from a less private address (a public site, or one
+    // whose address it does not know) asks before calling a loopback or LAN server.
+    const privateNetwork = req.headers['access-control-request-private-network'] === 'true';
     res.writeHead(204, {
+      ...(privateNetwork ? { 'access-control-allow-private-network': 'true' } : {}),
       'access-control-allow-methods': 'GET, POST, OPTIONS',
       'access-control-allow-headers': allowHeaders,
       'access-control-max-age': String(MAX_AGE_SECONDS),

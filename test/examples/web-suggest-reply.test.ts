@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,8 +10,9 @@ import { fixtureModel, repoRoot } from '../onnx/fixture-model.js';
 import { launchChromium } from '../report/browser.js';
 
 const example = join(repoRoot, 'examples', 'web-suggest-reply');
-/** The page's origin: another port than the server's, so its requests are cross-origin (CORS). */
-const PAGE_ORIGIN = 'http://localhost:5173';
+/** The page's origin: a static server on another port than the model server's (cross-origin: CORS). */
+let PAGE_ORIGIN: string;
+let pages: Server;
 
 // Run in the page (Playwright serialises these functions); the repository has no DOM library.
 declare const document: {
@@ -46,6 +49,20 @@ beforeAll(async () => {
     alias: { haggle: join(repoRoot, 'src', 'core.ts') },
   });
   script = bundled.outputFiles[0]?.text ?? '';
+  // A real server for the page (a page Playwright fulfils has no address, and Chromium's Local Network
+  // Access then refuses its calls to loopback): index.html and the bundle, as any static server.
+  pages = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (path === '/dist/main.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(script);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end(readFileSync(join(example, 'index.html'), 'utf8'));
+  });
+  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+  PAGE_ORIGIN = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
   backend = await OnnxBackend.load(fixtureModel(1));
   server = new OpenAIServer({ backend, cors: { origins: [PAGE_ORIGIN] } });
   baseURL = await server.listen({ port: 0, host: '127.0.0.1' });
@@ -53,20 +70,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await backend?.dispose();
+  await new Promise((resolve) => pages?.close(resolve));
 });
 
 async function openPage(serverURL: string) {
   const browser = await launchChromium();
   const page = await browser.newPage();
-  // The page and its script come from the page's origin; every other request reaches the real server.
-  await page.route(`${PAGE_ORIGIN}/**`, (route) => {
-    const path = new URL(route.request().url()).pathname;
-    if (path === '/dist/main.js') return route.fulfill({ contentType: 'text/javascript', body: script });
-    return route.fulfill({
-      contentType: 'text/html',
-      body: readFileSync(join(example, 'index.html'), 'utf8'),
-    });
-  });
   const query = new URLSearchParams({ server: serverURL, model: backend.modelId, seed: '4' });
   await page.goto(`${PAGE_ORIGIN}/?${query}`);
   // Every change of the page's fields, recorded as it happens (the DOM seen many times in one turn).
@@ -100,7 +109,7 @@ describe('examples/web-suggest-reply in headless Chromium', () => {
         undefined,
         { timeout: 150_000 },
       );
-      expect(await page.textContent('#status')).toBe('done');
+      expect(await page.textContent('#status')).toBe('done'); // (a failure shows its message here)
       const snapshots = (await page.evaluate(
         () => (globalThis as unknown as { snapshots: Snapshot[] }).snapshots,
       )) as Snapshot[];
