@@ -10,4 +10,8 @@ export { NegotiationAgent } from './negotiation-agent.js';
 export type { ParsedOutput } from './output-parsing.js';
 export { parseModelOutput } from './output-parsing.js';
 export type { ValidPredictInput } from './predict-input.js';
+export type { PartialTurn, TurnStreamEvent, TurnStreamEventType } from './turn-events.js';
+export { foldTurnEvent } from './turn-events.js';
 export { movesForTurn, standingOpponentOffer } from './turn-moves.js';
+export type { FieldEvent } from './turn-preview.js';
+export { TurnStream } from './turn-stream.js';

@@ -1,10 +1,13 @@
 import type {
   BackendDescription,
+  BackendStreamPart,
   BackendWarning,
   GenerateOptions,
   GenerateResult,
   LanguageBackend,
+  Usage,
 } from '../backends/language-backend.js';
+import { streamGenerate } from '../backends/stream-generate.js';
 import {
   BackendError,
   HaggleAbortError,
@@ -41,7 +44,10 @@ import { parseModelOutput } from './output-parsing.js';
 import { concernsUserChoice } from './own-settings.js';
 import { validatePredictInput, validatePredictOptions, validateSampleOptions } from './predict-input.js';
 import { checkTurn, type TurnConstraints } from './turn-checks.js';
+import type { TurnStreamEvent } from './turn-events.js';
 import { movesForTurn } from './turn-moves.js';
+import { TurnPreview } from './turn-preview.js';
+import { TurnStream } from './turn-stream.js';
 
 /**
  * What `predict` and `sample` take: a `PredictInput` whose `history` may be left out for an opening
@@ -159,6 +165,28 @@ export class NegotiationAgent implements Negotiator {
     const [turn] = await this.collectTurns(input, 1, call.seed, call.signal, 'predict');
     // collectTurns returns exactly the count asked for or throws.
     return turn as Turn;
+  }
+
+  /**
+   * The next turn as it is written: `action`, `price` (once the number is whole), `labels`,
+   * `message-delta`s and `response-time` as the model writes them, then `{ type: 'turn', turn }` with
+   * the validated turn, the same that `predict` returns for the same input and seed. A re-ask after an
+   * invalid turn, or a remote retry after the first event, comes as `{ type: 'reset' }`: forget what
+   * was shown. Field events are checked one by one against the legal moves and guardrails before they
+   * are shown; only `turn` is the whole check. See docs/streaming.md.
+   *
+   * @example
+   * ```ts
+   * let shown: PartialTurn = {};
+   * for await (const event of agent.stream({ context, history, role: 'seller' }, { signal })) {
+   *   shown = foldTurnEvent(shown, event); // action and price first, then the message as written
+   *   render(shown);
+   * }
+   * ```
+   */
+  stream(input: AgentInput, options?: PredictOptions): TurnStream {
+    const call = validatePredictOptions(options);
+    return new TurnStream((signal) => this.streamTurn(input, call.seed, signal), call.signal);
   }
 
   /**
@@ -295,6 +323,139 @@ export class NegotiationAgent implements Negotiator {
     }
   }
 
+  private async *streamTurn(
+    input: AgentInput,
+    callSeed: number | undefined,
+    signal: AbortSignal,
+  ): AsyncGenerator<TurnStreamEvent> {
+    throwIfAborted(signal);
+    const { base, constraints } = this.prepare(input);
+    const seed = callSeed ?? this.sampling.seed;
+    const rawTexts: string[] = [];
+    const issues: ValidationIssue[] = [];
+    const usage: Usage = { promptTokens: 0, completionTokens: 0 };
+    const warnings: BackendWarning[] = [];
+    // Whether the caller has been shown something since the start or the last reset.
+    let shown = false;
+
+    for (let attempt = 0; ; attempt++) {
+      // The same requests as `predict` (one choice, the same seeds), so the same turn comes out.
+      const options: GenerateOptions = { ...base, n: 1, abortSignal: signal };
+      if (seed !== undefined) options.seed = attempt === 0 ? seed : deriveSeed(seed, attempt);
+      if (shown) {
+        yield { type: 'reset', reason: 'invalid-turn' };
+        shown = false;
+      }
+      let preview = new TurnPreview(constraints);
+      let result: GenerateResult | undefined;
+      for await (const part of this.generateStream(options, signal)) {
+        if (part.type === 'text-delta') {
+          if (part.index !== 0 || result) continue;
+          for (const event of preview.push(part.delta)) {
+            shown = true;
+            yield event;
+          }
+        } else if (part.type === 'reset') {
+          if (shown) yield { type: 'reset', reason: 'retry' };
+          shown = false;
+          preview = new TurnPreview(constraints);
+        } else {
+          result = part.result;
+        }
+      }
+      if (!result) {
+        throw new BackendError({
+          message: `The ${this.backendName} backend's stream ended without its finish part`,
+          backend: this.backendName,
+        });
+      }
+      this.checkResult(result);
+      for (const warning of result.warnings ?? []) {
+        if (!warnings.some((seen) => JSON.stringify(seen) === JSON.stringify(warning)))
+          warnings.push(warning);
+      }
+      addUsage(usage, result.usage);
+
+      const choice = result.choices[0];
+      if (choice) {
+        rawTexts.push(choice.text);
+        const parsed = parseModelOutput(choice.text);
+        const checked = parsed.ok ? checkTurn(parsed.value, constraints) : parsed;
+        if (checked.ok) {
+          yield { type: 'turn', turn: checked.turn, usage: { ...usage }, warnings: [...warnings] };
+          return;
+        }
+        const cutOff =
+          choice.finishReason === 'length'
+            ? [{ path: '(root)', message: 'the output was cut off at maxTokens (finishReason "length")' }]
+            : [];
+        for (const issue of [...cutOff, ...checked.issues]) {
+          issues.push({ ...issue, path: prefixPath(`attempts[${attempt}]`, issue.path) });
+        }
+      } else {
+        issues.push({
+          path: `attempts[${attempt}]`,
+          message: 'the backend returned 0 of 1 requested choice(s)',
+        });
+      }
+      if (attempt >= this.retries) {
+        throw new InvalidModelOutputError({ rawTexts, issues, attempts: attempt + 1 });
+      }
+    }
+  }
+
+  /** One streamed backend call, with the same abort handling, error wrapping and counting as `generate`. */
+  private async *generateStream(
+    options: GenerateOptions,
+    signal: AbortSignal,
+  ): AsyncGenerator<BackendStreamPart> {
+    throwIfAborted(signal);
+    const parts = streamGenerate(this.backend, options)[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        let next: IteratorResult<BackendStreamPart>;
+        try {
+          next = await parts.next();
+        } catch (error) {
+          throw this.backendFailure(error, signal);
+        }
+        if (next.done) return;
+        throwIfAborted(signal);
+        yield next.value;
+      }
+    } finally {
+      // Abandoned early (the caller stopped reading, or an error): the backend's stream stops too.
+      await parts.return?.()?.catch(() => undefined);
+    }
+  }
+
+  /** What a backend's failure becomes: the caller's abort, a typed error as is, anything else wrapped. */
+  private backendFailure(error: unknown, signal: AbortSignal | undefined): unknown {
+    if (signal?.aborted) {
+      return HaggleError.isInstance(error) && error.code === 'aborted'
+        ? error
+        : new HaggleAbortError(signal.reason);
+    }
+    if (HaggleError.isInstance(error)) return error;
+    return new BackendError({
+      message: `The ${this.backendName} backend failed: ${error instanceof Error ? error.message : String(error)}`,
+      backend: this.backendName,
+      cause: error,
+    });
+  }
+
+  /** A backend's result checked for shape, its warnings reported and its usage counted. */
+  private checkResult(result: GenerateResult): void {
+    if (typeof result !== 'object' || result === null || !Array.isArray(result.choices)) {
+      throw new BackendError({
+        message: `The ${this.backendName} backend returned a result without a choices array`,
+        backend: this.backendName,
+      });
+    }
+    this.report(result.warnings ?? []);
+    this.count(result);
+  }
+
   /** One backend call, with abort handling, error wrapping and warning collection. */
   private async generate(options: GenerateOptions, signal: AbortSignal | undefined): Promise<GenerateResult> {
     throwIfAborted(signal);
@@ -304,26 +465,9 @@ export class NegotiationAgent implements Negotiator {
     } catch (error) {
       // Backends reject in their own ways when aborted (a DOMException, a fetch error); the caller
       // asked to stop, so that is what they hear about.
-      if (signal?.aborted) {
-        throw HaggleError.isInstance(error) && error.code === 'aborted'
-          ? error
-          : new HaggleAbortError(signal.reason);
-      }
-      if (HaggleError.isInstance(error)) throw error;
-      throw new BackendError({
-        message: `The ${this.backendName} backend failed: ${error instanceof Error ? error.message : String(error)}`,
-        backend: this.backendName,
-        cause: error,
-      });
+      throw this.backendFailure(error, signal);
     }
-    if (typeof result !== 'object' || result === null || !Array.isArray(result.choices)) {
-      throw new BackendError({
-        message: `The ${this.backendName} backend returned a result without a choices array`,
-        backend: this.backendName,
-      });
-    }
-    this.report(result.warnings ?? []);
-    this.count(result);
+    this.checkResult(result);
     throwIfAborted(signal);
     return result;
   }
@@ -355,6 +499,15 @@ export class NegotiationAgent implements Negotiator {
       }
     }
   }
+}
+
+/** Adds a backend's usage to a total, counting only numbers (a custom backend may leave fields out). */
+function addUsage(total: Usage, usage: Usage | undefined): void {
+  const add = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  total.promptTokens += add(usage?.promptTokens);
+  total.completionTokens += add(usage?.completionTokens);
+  if (usage?.cachedPromptTokens !== undefined)
+    total.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + add(usage.cachedPromptTokens);
 }
 
 /** Distinct turn schemas an agent keeps; a Session's turns reuse few of them at a time. */

@@ -3,6 +3,7 @@ export type {
   BackendDescription,
   BackendHealth,
   BackendPrompt,
+  BackendStreamPart,
   BackendWarning,
   ChatMessage,
   FinishReason,
@@ -55,3 +56,4 @@ export {
   toStrictSchema,
   UnprocessableEntityError,
 } from './openai/index.js';
+export { streamGenerate } from './stream-generate.js';

@@ -83,6 +83,19 @@ export interface GenerateResult {
 }
 
 /**
+ * One part of a streamed generation, in the order a backend hands them out:
+ * - `text-delta`: more text of choice `index` (deltas of different choices may interleave);
+ * - `reset`: everything streamed so far is void (a remote backend retried after its first part):
+ *   drop the text of every choice and start again from the parts that follow;
+ * - `finish`: the last part, with the whole result; its texts are the ones to trust (they equal the
+ *   concatenated deltas since the last `reset`, after the backend's own cleaning and redaction).
+ */
+export type BackendStreamPart =
+  | { type: 'text-delta'; index: number; delta: string }
+  | { type: 'reset' }
+  | { type: 'finish'; result: GenerateResult };
+
+/**
  * Plain data about a backend for run records: what decides its outputs (model, dialect, device, ...).
  * Never holds a credential.
  */
@@ -117,6 +130,13 @@ export interface LanguageBackend {
   readonly modelId: string;
   /** Generates `n` choices for the prompt, under `responseFormat` when it is JSON. */
   doGenerate(options: GenerateOptions): Promise<GenerateResult>;
+  /**
+   * Optional: the same generation as `doGenerate`, handed out as it is written (see
+   * `BackendStreamPart`). For the same options and seed, the texts of its `finish` part equal
+   * `doGenerate`'s. Without it, `streamGenerate` wraps `doGenerate` into one delta per choice.
+   * Abandoning the iterable (`return()`) or firing `abortSignal` cancels the work.
+   */
+  doStream?(options: GenerateOptions): AsyncIterable<BackendStreamPart>;
   /** Optional: a fuller description for run records. Without it, provider and model id stand for it. */
   describe?(): BackendDescription;
   /** Optional: whether it can take requests now. Without it, a backend is taken to be ready. */

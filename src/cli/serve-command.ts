@@ -20,6 +20,8 @@ interface ServeCliOptions extends BackendCliOptions {
   compileBudget: number;
   workerHeap: number;
   servedModelName?: string[];
+  cors?: string[];
+  corsAllowAnyOrigin?: boolean;
 }
 
 /**
@@ -56,6 +58,15 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .option(
+      '--cors <origin>',
+      'let web pages on this origin call the server, e.g. http://localhost:5173 (repeatable; answers preflights)',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--cors-allow-any-origin',
+      "with --cors '*': let every web page call the server (anyone's page the user visits could use the model)",
+    )
+    .option(
       '--max-queue <n>',
       'most requests held at once (served or waiting); more are answered 429 with Retry-After',
       parseIntegerOption('max-queue', 1, 100_000),
@@ -88,8 +99,19 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
       });
     }
     const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
+    if (options.cors?.includes('*') && !options.corsAllowAnyOrigin) {
+      throw new CliUsageError(
+        "--cors '*' lets every web page use the server: name the origins (--cors http://localhost:5173), or add --cors-allow-any-origin",
+      );
+    }
+    if (options.corsAllowAnyOrigin && !options.cors?.includes('*')) {
+      throw new CliUsageError("--cors-allow-any-origin goes with --cors '*'");
+    }
     const server = new OpenAIServer({
       backend,
+      ...(options.cors
+        ? { cors: { origins: options.cors, allowAnyOrigin: options.corsAllowAnyOrigin === true } }
+        : {}),
       ...(options.servedModelName ? { models: options.servedModelName } : {}),
       ...(apiKey ? { apiKey } : {}),
       limits: {

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type {
   BackendHealth,
+  BackendStreamPart,
   GenerateOptions,
   GenerateResult,
   LanguageBackend,
@@ -79,6 +80,11 @@ export class DeferredOnnxBackend implements LanguageBackend {
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
     return (await this.backend()).doGenerate(options);
+  }
+
+  /** The loaded backend's stream (`haggle serve` streams a local model token by token). */
+  async *doStream(options: GenerateOptions): AsyncGenerator<BackendStreamPart> {
+    yield* (await this.backend()).doStream(options);
   }
 
   async dispose(): Promise<void> {

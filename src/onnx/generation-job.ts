@@ -4,14 +4,36 @@ import { decodeConstrained } from '../decoding/constrained-decode.js';
 import { TokenSampler } from '../decoding/token-sampler.js';
 import type { Tokenizer } from '../prompt/tokenizer.js';
 import type { DecodeJob, NextLogits, SequenceOutput } from './decode-sequence.js';
+import { textProgress } from './text-progress.js';
 import type { GenerateRequest } from './worker-protocol.js';
 
 /**
  * Turns a request into one decode function per sample: under a JSON Schema, the constrained decoder
  * (mask, sample, accept, jump forward; the document always completes); as text, plain sampling
- * until an end-of-sequence token, a stop string or `maxTokens`.
+ * until an end-of-sequence token, a stop string or `maxTokens`. With `onText`, each sample's text is
+ * handed out as its tokens are sampled (a streamed request); the tokens sampled are the same.
  */
 export function decodersFor(
+  request: GenerateRequest,
+  tokenizer: Tokenizer,
+  grammar: CompiledGrammar | undefined,
+  onText?: (index: number, text: string) => void,
+): DecodeJob['decoders'] {
+  const decoders = plainDecodersFor(request, tokenizer, grammar);
+  if (!onText) return decoders;
+  return decoders.map((decode, index) => {
+    return (nextLogits: NextLogits, signal: AbortSignal) => {
+      const progress = textProgress(tokenizer, (text) => onText(index, text));
+      // The decoder passes every token so far with each request for logits: the text follows them.
+      return decode((tokens) => {
+        progress(tokens);
+        return nextLogits(tokens);
+      }, signal);
+    };
+  });
+}
+
+function plainDecodersFor(
   request: GenerateRequest,
   tokenizer: Tokenizer,
   grammar: CompiledGrammar | undefined,

@@ -1,6 +1,7 @@
 import { basename, resolve } from 'node:path';
 import type {
   BackendHealth,
+  BackendStreamPart,
   BackendWarning,
   GenerateOptions,
   GenerateResult,
@@ -35,6 +36,8 @@ interface Pending {
   resolve: (message: FromWorker) => void;
   reject: (error: unknown) => void;
   signal: AbortSignal | undefined;
+  /** A streamed request's text as the worker samples it. */
+  onDelta?: (deltas: { index: number; text: string }[]) => void;
 }
 
 /**
@@ -223,6 +226,72 @@ export class OnnxBackend implements LanguageBackend {
   }
 
   async doGenerate(options: GenerateOptions): Promise<GenerateResult> {
+    return this.run(options, undefined);
+  }
+
+  /**
+   * The same generation as `doGenerate` (the same tokens for the same seed), its text handed out as
+   * the worker samples it: the rows of the batch send their new text once per step. Abandoning the
+   * iterable aborts the request, which frees its row in the batch.
+   */
+  async *doStream(options: GenerateOptions): AsyncGenerator<BackendStreamPart> {
+    const abandoned = new AbortController();
+    const outer = options.abortSignal;
+    const signal = outer ? AbortSignal.any([outer, abandoned.signal]) : abandoned.signal;
+    const queue: { index: number; text: string }[] = [];
+    let wake: (() => void) | undefined;
+    let settled: { result: GenerateResult } | { error: unknown } | undefined;
+    const run = this.run({ ...options, abortSignal: signal }, (deltas) => {
+      queue.push(...deltas);
+      wake?.();
+    }).then(
+      (result) => {
+        settled = { result };
+        wake?.();
+      },
+      (error: unknown) => {
+        settled = { error };
+        wake?.();
+      },
+    );
+    const shown = new Map<number, string>();
+    try {
+      for (;;) {
+        while (queue.length > 0) {
+          const delta = queue.shift() as { index: number; text: string };
+          shown.set(delta.index, (shown.get(delta.index) ?? '') + delta.text);
+          yield { type: 'text-delta', index: delta.index, delta: delta.text };
+        }
+        if (settled) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        wake = undefined;
+      }
+      if ('error' in settled) {
+        if (outer?.aborted) throw new HaggleAbortError(outer.reason);
+        throw settled.error;
+      }
+      const { result } = settled;
+      // The worker's deltas end at the last token it was asked logits for; the rest of each text (the
+      // tokens the decoder took at its end) comes now. A text that does not extend what was shown
+      // (a roll-back the deltas could not follow) is sent again whole after a reset.
+      const consistent = result.choices.every((choice, index) =>
+        choice.text.startsWith(shown.get(index) ?? ''),
+      );
+      if (!consistent) yield { type: 'reset' };
+      for (const [index, choice] of result.choices.entries()) {
+        const tail = consistent ? choice.text.slice((shown.get(index) ?? '').length) : choice.text;
+        if (tail !== '') yield { type: 'text-delta', index, delta: tail };
+      }
+      yield { type: 'finish', result };
+    } finally {
+      if (!settled) abandoned.abort(new HaggleAbortError('the stream was abandoned'));
+      await run;
+    }
+  }
+
+  private async run(options: GenerateOptions, onDelta: Pending['onDelta']): Promise<GenerateResult> {
     if (this.disposed) throw new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' });
     throwIfAborted(options.abortSignal);
     const warnings: BackendWarning[] = [...this.loadWarnings];
@@ -269,7 +338,7 @@ export class OnnxBackend implements LanguageBackend {
     this.supervisor.hold(true);
     try {
       const reply = await new Promise<FromWorker>((done, fail) => {
-        this.pending.set(id, { resolve: done, reject: fail, signal });
+        this.pending.set(id, { resolve: done, reject: fail, signal, ...(onDelta ? { onDelta } : {}) });
         // The caller is answered at its abort, whatever the worker is doing; the worker is told through
         // shared memory, and ended (then restarted) if it has not let the request go within the grace:
         // a mask or a compile that ran away must not hold the model for the requests behind it.
@@ -282,7 +351,13 @@ export class OnnxBackend implements LanguageBackend {
         };
         signal?.addEventListener('abort', onAbort, { once: true });
         try {
-          this.supervisor.post({ type: 'generate', id, request, abortFlag } satisfies ToWorker);
+          this.supervisor.post({
+            type: 'generate',
+            id,
+            request,
+            abortFlag,
+            ...(onDelta ? { stream: true } : {}),
+          } satisfies ToWorker);
         } catch (error) {
           // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
           if (error instanceof RangeError && /call stack/i.test(error.message))
@@ -322,6 +397,10 @@ export class OnnxBackend implements LanguageBackend {
   }
 
   private onMessage(message: FromWorker): void {
+    if (message.type === 'delta') {
+      this.pending.get(message.id)?.onDelta?.(message.deltas);
+      return;
+    }
     if (message.type === 'result' || (message.type === 'error' && message.id !== null)) {
       const timer = this.abandoned.get(message.id as number);
       if (timer !== undefined) {

@@ -149,11 +149,14 @@ async function generate(message: GenerateMessage): Promise<void> {
   const capped = { ...request, maxTokens: Math.min(request.maxTokens, room) };
   const engine = promptIds.length > LONG_PROMPT_TOKENS ? lanes.long : lanes.short;
   const before = engine.steps;
+  const deltas = message.stream ? new DeltaBatch(id) : undefined;
   engine.submit({
     promptIds,
-    decoders: decodersFor(capped, tk, grammar),
+    decoders: decodersFor(capped, tk, grammar, deltas?.add),
     abortFlag: new Int32Array(message.abortFlag),
-    resolve: (outputs, info) =>
+    resolve: (outputs, info) => {
+      // What the rows sampled last goes out before the result, in order.
+      deltas?.flush();
       send({
         type: 'result',
         id,
@@ -161,9 +164,41 @@ async function generate(message: GenerateMessage): Promise<void> {
         promptTokens: promptIds.length,
         cachedPromptTokens: info.cachedPromptTokens,
         steps: engine.steps - before,
-      }),
+      });
+    },
     reject: (error) => send({ type: 'error', id, error: serializeError(error) }),
   });
+}
+
+/**
+ * The deltas of one streamed request, sent as one message per turn of the event loop rather than one
+ * per token per row: the batch's rows sample within one step, and a message per row would cost the
+ * step a structured clone each.
+ */
+class DeltaBatch {
+  private pending: { index: number; text: string }[] = [];
+  private scheduled = false;
+
+  constructor(private readonly id: number) {}
+
+  readonly add = (index: number, text: string): void => {
+    const last = this.pending.at(-1);
+    if (last && last.index === index) last.text += text;
+    else this.pending.push({ index, text });
+    if (!this.scheduled) {
+      this.scheduled = true;
+      // After this step's rows have all sampled; the decode loop yields to the event loop each step.
+      setImmediate(this.flush);
+    }
+  };
+
+  readonly flush = (): void => {
+    this.scheduled = false;
+    if (this.pending.length === 0) return;
+    const deltas = this.pending;
+    this.pending = [];
+    send({ type: 'delta', id: this.id, deltas });
+  };
 }
 
 async function dispose(): Promise<void> {

@@ -40,6 +40,8 @@ export interface GenerateMessage {
   request: GenerateRequest;
   /** Shared memory: the main thread stores 1 at index 0 to abort. */
   abortFlag: SharedArrayBuffer;
+  /** Hand the text out as it is sampled (`delta` messages) before the `result`. */
+  stream?: boolean;
 }
 
 export type ToWorker = LoadMessage | GenerateMessage | { type: 'dispose' };
@@ -70,9 +72,17 @@ export interface ResultMessage {
   steps: number;
 }
 
+/** Text sampled since the last delta message of a streamed request, per choice, in order. */
+export interface DeltaMessage {
+  type: 'delta';
+  id: number;
+  deltas: { index: number; text: string }[];
+}
+
 export type FromWorker =
   | LoadedMessage
   | ResultMessage
+  | DeltaMessage
   | { type: 'error'; id: number | null; error: SerializedError }
   | { type: 'disposed' };
 

@@ -57,54 +57,74 @@ export function textCompletion(meta: ResponseMeta, result: GenerateResult) {
   };
 }
 
-/** Characters per streamed delta: small enough that clients see several chunks per choice. */
-const DELTA_SIZE = 32;
-
-/**
- * The chunks of a streamed answer, in OpenAI's order: per choice a role chunk, content deltas and a
- * finish chunk; then, when asked for, one usage chunk with no choices. Backends answer whole texts,
- * so the stream starts when the text is ready; the shape is what clients parse.
- */
-export function* streamChunks(
-  meta: ResponseMeta,
-  result: GenerateResult,
-  kind: 'chat' | 'completions',
-  includeUsage: boolean,
-): Generator<Record<string, unknown>> {
-  const base = {
+/** The fields every chunk of one streamed answer shares. */
+export function chunkBase(meta: ResponseMeta, kind: 'chat' | 'completions') {
+  return {
     id: meta.id,
     object: kind === 'chat' ? 'chat.completion.chunk' : 'text_completion',
     created: meta.created,
     model: meta.model,
     system_fingerprint: null,
   };
-  for (const [index, choice] of result.choices.entries()) {
-    if (kind === 'chat') {
-      yield {
-        ...base,
-        choices: [{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
-      };
-    }
-    for (let at = 0; at < choice.text.length; at += DELTA_SIZE) {
-      const piece = choice.text.slice(at, at + DELTA_SIZE);
-      yield {
-        ...base,
-        choices: [
-          kind === 'chat'
-            ? { index, delta: { content: piece }, logprobs: null, finish_reason: null }
-            : { index, text: piece, logprobs: null, finish_reason: null },
-        ],
-      };
-    }
-    const finish = toOpenAIFinishReason(choice.finishReason);
-    yield {
-      ...base,
-      choices: [
-        kind === 'chat'
-          ? { index, delta: {}, logprobs: null, finish_reason: finish }
-          : { index, text: '', logprobs: null, finish_reason: finish },
-      ],
-    };
+}
+
+/**
+ * The chunks of a streamed answer, in OpenAI's order, built as the backend hands the text out: per
+ * choice a role chunk (chat) before its first delta, content deltas as they come, a finish chunk;
+ * then, when asked for, one usage chunk with no choices.
+ */
+export class StreamChunks {
+  private readonly base: ReturnType<typeof chunkBase>;
+  private readonly started = new Set<number>();
+
+  constructor(
+    meta: ResponseMeta,
+    private readonly kind: 'chat' | 'completions',
+  ) {
+    this.base = chunkBase(meta, kind);
   }
-  if (includeUsage) yield { ...base, choices: [], usage: usageOf(result) };
+
+  /** The chunks of one delta of choice `index` (with its role chunk first, for chat). */
+  delta(index: number, text: string): Record<string, unknown>[] {
+    const chunks = this.start(index);
+    chunks.push({
+      ...this.base,
+      choices: [
+        this.kind === 'chat'
+          ? { index, delta: { content: text }, logprobs: null, finish_reason: null }
+          : { index, text, logprobs: null, finish_reason: null },
+      ],
+    });
+    return chunks;
+  }
+
+  /** The finish chunks of every choice, then the usage chunk when asked for. */
+  finish(result: GenerateResult, includeUsage: boolean): Record<string, unknown>[] {
+    const chunks: Record<string, unknown>[] = [];
+    for (const [index, choice] of result.choices.entries()) {
+      chunks.push(...this.start(index));
+      const finish = toOpenAIFinishReason(choice.finishReason);
+      chunks.push({
+        ...this.base,
+        choices: [
+          this.kind === 'chat'
+            ? { index, delta: {}, logprobs: null, finish_reason: finish }
+            : { index, text: '', logprobs: null, finish_reason: finish },
+        ],
+      });
+    }
+    if (includeUsage) chunks.push({ ...this.base, choices: [], usage: usageOf(result) });
+    return chunks;
+  }
+
+  private start(index: number): Record<string, unknown>[] {
+    if (this.kind !== 'chat' || this.started.has(index)) return [];
+    this.started.add(index);
+    return [
+      {
+        ...this.base,
+        choices: [{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+      },
+    ];
+  }
 }

@@ -1,7 +1,15 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ChatMessage, GenerateResult, LanguageBackend } from '../backends/language-backend.js';
+import type {
+  BackendStreamPart,
+  BackendWarning,
+  ChatMessage,
+  GenerateOptions,
+  GenerateResult,
+  LanguageBackend,
+} from '../backends/language-backend.js';
+import { streamGenerate } from '../backends/stream-generate.js';
 import { HaggleError } from '../contract/errors.js';
 import { Redactor, redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
@@ -14,7 +22,8 @@ import {
   toGenerateOptions,
 } from './chat-request.js';
 import { clientMistake } from './client-mistake.js';
-import { chatCompletion, type ResponseMeta, streamChunks, textCompletion } from './completion-response.js';
+import { chatCompletion, type ResponseMeta, StreamChunks, textCompletion } from './completion-response.js';
+import { type CorsOptions, CorsPolicy } from './cors.js';
 import { Deadline } from './deadline.js';
 import { headerJson } from './header-value.js';
 import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
@@ -32,6 +41,11 @@ export interface OpenAIServerOptions {
   apiKey?: string;
   /** Renders chat messages into the prompt string local backends need. Default: `qwen3_nothink`. */
   renderText?: (messages: readonly ChatMessage[]) => string;
+  /**
+   * Web pages on other origins allowed to call the server (CORS), answering their preflights. Without
+   * it, a cross-origin request gets a 403 that says how to allow it. See `CorsOptions`.
+   */
+  cors?: CorsOptions;
   /** Largest request body accepted. Default 4 MiB. */
   maxBodyBytes?: number;
   /** Ceiling on tokens per sample, deadline, queue and nesting depth; see `RequestLimits`. */
@@ -98,6 +112,7 @@ export class OpenAIServer {
   private readonly onFailure: ((failure: ServerFailure) => void) | undefined;
   private readonly onClientClosed: ((event: ClientClosed) => void) | undefined;
   private readonly logRedactor: Redactor;
+  private readonly cors: CorsPolicy;
 
   constructor(options: OpenAIServerOptions) {
     this.backend = options.backend;
@@ -111,6 +126,7 @@ export class OpenAIServer {
     this.onFailure = options.onFailure;
     this.onClientClosed = options.onClientClosed;
     this.logRedactor = new Redactor(options.apiKey ? [options.apiKey] : []);
+    this.cors = new CorsPolicy(options.cors);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((error: unknown) => {
         const answer = toHttpError(error);
@@ -155,6 +171,8 @@ export class OpenAIServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    // Before the API key: a preflight never carries one.
+    if (this.cors.handle(req, res)) return;
     if (path === '/health' && req.method === 'GET') {
       // The backend's own word (a model reloading after its worker ended is not ready: 503).
       const health = this.backend.health?.() ?? { status: 'ok' };
@@ -236,6 +254,16 @@ export class OpenAIServer {
       model: request.model,
     };
 
+    if (request.stream) {
+      const includeUsage = request.stream_options?.include_usage === true;
+      return this.stream(
+        req,
+        res,
+        { options, limitWarnings, meta, kind, includeUsage, deadline, arrived },
+        () => (clientClosed && !deadline.expired ? performance.now() - arrived : undefined),
+      );
+    }
+
     let generated: GenerateResult;
     try {
       // The deadline answers at its time whatever the backend is doing; the abort above stops its work.
@@ -256,27 +284,86 @@ export class OpenAIServer {
     const headers: Record<string, string> =
       result.warnings.length > 0 ? { 'x-haggle-warnings': headerJson(result.warnings) } : {};
 
-    if (request.stream) {
-      // Headers go out once the backend has answered, so a schema it refuses, or a deadline, is the
-      // same 4xx or 504 as without streaming, before any SSE byte (the backend does not stream tokens).
-      res.writeHead(200, {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        ...headers,
-      });
-      const includeUsage = request.stream_options?.include_usage === true;
-      for (const chunk of streamChunks(meta, result, kind, includeUsage))
-        res.write(`data: ${JSON.stringify(chunk)}\n\n`);
-      res.end('data: [DONE]\n\n');
-      return;
-    }
     sendJson(
       res,
       200,
       kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
       headers,
     );
+  }
+
+  /**
+   * A streamed answer, chunk by chunk as the backend writes (its `doStream`; a backend without one
+   * answers whole, as one delta per choice). Headers wait for the backend's first part, so a schema it
+   * refuses or a deadline before any text is the same 4xx or 504 as without streaming. A failure after
+   * the first byte ends the stream with an OpenAI-style `error` event and no `[DONE]`. The client
+   * hanging up aborts the backend's work (the local backend frees the row in its batch).
+   */
+  private async stream(
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: {
+      options: GenerateOptions;
+      limitWarnings: BackendWarning[];
+      meta: ResponseMeta;
+      kind: 'chat' | 'completions';
+      includeUsage: boolean;
+      deadline: Deadline;
+      arrived: number;
+    },
+    closedAfter: () => number | undefined,
+  ): Promise<void> {
+    const { deadline } = call;
+    const parts = streamGenerate(this.backend, call.options)[Symbol.asyncIterator]();
+    const stop = () => parts.return?.()?.catch(() => undefined);
+    let next: IteratorResult<BackendStreamPart>;
+    try {
+      next = await deadline.bound(parts.next());
+    } catch (error) {
+      await stop();
+      const closed = closedAfter();
+      if (closed !== undefined) return this.reportClientClosed(req, closed);
+      throw deadline.expired ? deadline.error() : error;
+    }
+    const chunks = new StreamChunks(call.meta, call.kind);
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      // Only the server's own warnings (a capped max_tokens): the backend's come with its last part,
+      // after the headers have gone.
+      ...(call.limitWarnings.length > 0 ? { 'x-haggle-warnings': headerJson(call.limitWarnings) } : {}),
+    });
+    let sentText = false;
+    try {
+      for (; !next.done; next = await deadline.bound(parts.next())) {
+        const part = next.value;
+        if (part.type === 'text-delta') {
+          for (const chunk of chunks.delta(part.index, part.delta)) await send(res, chunk);
+          sentText = true;
+        } else if (part.type === 'reset') {
+          // OpenAI's stream format cannot take text back: a client would join both attempts' text.
+          if (sentText)
+            throw new HttpError(502, 'the backend retried after its stream had begun; ask again', {
+              code: 'stream_reset',
+            });
+        } else {
+          for (const chunk of chunks.finish(part.result, call.includeUsage)) await send(res, chunk);
+          res.end('data: [DONE]\n\n');
+          return;
+        }
+      }
+      throw new HttpError(502, 'the backend stream ended without its final part', {
+        code: 'stream_incomplete',
+      });
+    } catch (error) {
+      await stop();
+      const closed = closedAfter();
+      if (closed !== undefined) return this.reportClientClosed(req, closed);
+      const answer = toHttpError(deadline.expired ? deadline.error() : error);
+      if (answer.status >= 500 && answer.status !== 503) this.reportFailure(req, answer.status, error);
+      if (!res.destroyed) res.end(`data: ${JSON.stringify(answer.toJSON())}\n\n`);
+    }
   }
 
   private reportClientClosed(req: IncomingMessage, afterMs: number): void {
@@ -339,6 +426,21 @@ function modelNotFound(model: string): HttpError {
   return new HttpError(404, `The model ${JSON.stringify(model)} does not exist on this server`, {
     code: 'model_not_found',
     param: 'model',
+  });
+}
+
+/** Writes one SSE event, waiting while the socket's buffer is full (a slow reader slows the stream). */
+async function send(res: ServerResponse, chunk: Record<string, unknown>): Promise<void> {
+  if (res.destroyed) throw new HttpError(499, 'the client closed the connection');
+  if (res.write(`data: ${JSON.stringify(chunk)}\n\n`)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
   });
 }
 

@@ -99,6 +99,7 @@ export type {
   SessionErrorEvent,
   SessionEvents,
   SessionStartEvent,
+  TurnDeltaEvent,
   TurnEvent,
 } from './session-events.js';
 export type { RecordedTurn, SessionResult, SessionWarning } from './session-result.js';

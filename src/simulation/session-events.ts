@@ -1,3 +1,4 @@
+import type { TurnStreamEvent } from '../agent/turn-events.js';
 import type { Action } from '../contract/action.js';
 import type { Role } from '../contract/history.js';
 import type { LegalMove } from '../contract/legal-moves.js';
@@ -30,6 +31,20 @@ export interface TurnEvent {
   violation?: string;
 }
 
+/**
+ * Payload of `turn-delta`: part of a turn being written, from a negotiator that streams (a
+ * `NegotiationAgent`). Emitted only while someone listens to `turn-delta`; the turn itself still comes
+ * as `turn`, once validated and checked by the rules. A `reset` event voids the deltas before it.
+ */
+export interface TurnDeltaEvent {
+  sessionId: string;
+  /** Position the turn being written will have. */
+  index: number;
+  role: Role;
+  /** One event of `agent.stream`, never the final `turn` (that is the session's `turn` event). */
+  event: Exclude<TurnStreamEvent, { type: 'turn' }>;
+}
+
 /** Payload of `session-end`: the outcome and the whole result. */
 export interface SessionEndEvent {
   sessionId: string;
@@ -50,6 +65,7 @@ export interface SessionEvents {
   [name: string]: unknown;
   'session-start': SessionStartEvent;
   turn: TurnEvent;
+  'turn-delta': TurnDeltaEvent;
   'session-end': SessionEndEvent;
   error: SessionErrorEvent;
 }

@@ -1,3 +1,4 @@
+import type { TurnStreamEvent } from '../agent/turn-events.js';
 import {
   HaggleAbortError,
   HaggleError,
@@ -12,7 +13,7 @@ import {
   type ListingContextInput,
   ListingContextSchema,
 } from '../contract/listing-context.js';
-import type { Negotiator } from '../contract/negotiator.js';
+import type { Negotiator, PredictInput, PredictOptions } from '../contract/negotiator.js';
 import { type TimeUnit, toHours } from '../contract/time-unit.js';
 import { type Turn, turnSchemaFor } from '../contract/turn.js';
 import { parseInput } from '../contract/validate.js';
@@ -58,6 +59,11 @@ export interface SessionRunOptions {
  * ```
  * @see The guide: [Simulation](../../docs/simulation.md).
  */
+/** A negotiator that can also stream its turn (a `NegotiationAgent`); see the `turn-delta` event. */
+interface StreamingNegotiator {
+  stream(input: PredictInput, options?: PredictOptions): AsyncIterable<TurnStreamEvent>;
+}
+
 export class Session {
   readonly id: string;
   readonly seed: number;
@@ -155,9 +161,11 @@ export class Session {
         const legalMoves = this.rules.legalMoves(state, role);
         const legalActions = actionsOf(legalMoves);
         const negotiator = this.negotiators[role];
-        const proposed = await negotiator.predict(
+        const proposed = await this.ask(
+          negotiator,
           { context: this.context, history: state.history, role, legalActions, legalMoves },
           { seed: deriveSeed(this.seed, turns.length), ...(signal ? { signal } : {}) },
+          turns.length,
         );
         if (signal?.aborted) throw new HaggleAbortError(signal.reason);
         const turn = checkNegotiatorTurn(proposed, negotiator.describe().kind, negotiator.responseTimeUnit);
@@ -199,6 +207,26 @@ export class Session {
       this.finish(turns, state, aborted ? 'aborted' : 'error', null, undefined, failure);
       throw failure;
     }
+  }
+
+  /**
+   * The negotiator's turn: its `stream` when it has one and someone listens to `turn-delta` (a live
+   * view shows messages as they are written), `predict` otherwise. Both give the same turn.
+   */
+  private async ask(
+    negotiator: Negotiator,
+    input: PredictInput,
+    options: PredictOptions,
+    index: number,
+  ): Promise<Turn> {
+    const streaming = negotiator as Negotiator & Partial<StreamingNegotiator>;
+    if (typeof streaming.stream !== 'function' || this.events.listenerCount('turn-delta') === 0)
+      return negotiator.predict(input, options);
+    for await (const event of streaming.stream(input, options)) {
+      if (event.type === 'turn') return event.turn;
+      this.events.emit('turn-delta', { sessionId: this.id, index, role: input.role, event });
+    }
+    throw new HaggleError('stream-incomplete', `the ${input.role}'s turn stream ended without a turn`);
   }
 
   private emitTurn(

@@ -1,4 +1,5 @@
 import type {
+  BackendStreamPart,
   BackendWarning,
   GenerateOptions,
   GenerateResult,
@@ -33,6 +34,11 @@ export interface MockLanguageBackendOptions {
   warnings?: BackendWarning[];
   /** Milliseconds each call waits before answering, to test timeouts and aborts. Default 0. */
   latencyMs?: number;
+  /**
+   * Characters per `text-delta` of `doStream`, which hands each queued text out in pieces of this
+   * size (to test a streaming UI). Default 4.
+   */
+  streamChunkSize?: number;
 }
 
 /**
@@ -49,9 +55,11 @@ export class MockLanguageBackend implements LanguageBackend {
   private readonly queue: MockResponse[];
   private readonly warnings: BackendWarning[];
   private readonly latencyMs: number;
+  private readonly streamChunkSize: number;
 
   constructor(options: MockLanguageBackendOptions = {}) {
     this.modelId = options.modelId ?? 'mock-model';
+    this.streamChunkSize = Math.max(1, Math.floor(options.streamChunkSize ?? 4));
     this.queue = [...(options.responses ?? [])];
     this.warnings = [...(options.warnings ?? [])];
     this.latencyMs = options.latencyMs ?? 0;
@@ -109,6 +117,30 @@ export class MockLanguageBackend implements LanguageBackend {
     if (signal?.aborted) throw new HaggleAbortError(signal.reason);
     return result;
   }
+
+  /**
+   * The same answer as `doGenerate` (the same queue, recorded in `calls`), handed out in pieces of
+   * `streamChunkSize` characters, then the `finish` part.
+   */
+  doStream(options: GenerateOptions): AsyncIterable<BackendStreamPart> {
+    return streamPieces(() => this.doGenerate(options), this.streamChunkSize, options.abortSignal);
+  }
+}
+
+/** @internal The mock's `doStream`: its answer, cut into deltas (kept out of the class body for brevity). */
+async function* streamPieces(
+  generate: () => Promise<GenerateResult>,
+  size: number,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<BackendStreamPart> {
+  const whole = await generate();
+  for (const [index, choice] of whole.choices.entries()) {
+    for (let at = 0; at < choice.text.length; at += size) {
+      if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+      yield { type: 'text-delta', index, delta: choice.text.slice(at, at + size) };
+    }
+  }
+  yield { type: 'finish', result: whole };
 }
 
 function promptLength(options: GenerateOptions): number {

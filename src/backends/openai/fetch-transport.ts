@@ -33,7 +33,7 @@ export function createFetchTransport(fetchImpl: typeof fetch): HttpTransport {
 }
 
 /** The body as text, at most `limit` bytes of it: past that, a 2xx throws and an error status is cut. */
-async function readLimited(response: Response, limit: number): Promise<string> {
+export async function readLimited(response: Response, limit: number): Promise<string> {
   const body = response.body;
   if (!body || typeof body.getReader !== 'function') {
     // A test double without a stream: only its length can be checked, after the fact.
@@ -66,7 +66,7 @@ async function readLimited(response: Response, limit: number): Promise<string> {
  * connection error. As `node:http` does, the userinfo becomes `Authorization: Basic` unless the
  * request already has an Authorization header (the API key's `Bearer`, which wins).
  */
-function withoutUserinfo(
+export function withoutUserinfo(
   url: string,
   headers: Record<string, string>,
 ): { url: string; headers: Record<string, string> } {

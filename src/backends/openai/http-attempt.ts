@@ -94,7 +94,7 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
       return {
         ok: true,
         json: JSON.parse(text),
-        serverWarnings: serverWarnings(response.headers.get(WARNINGS_HEADER), args.redactor),
+        serverWarnings: readServerWarnings(response.headers, args.redactor),
       };
     } catch {
       return {
@@ -152,6 +152,14 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
 
 /** `haggle serve` passes its backend's warnings on in this header, so they reach the remote agent. */
 const WARNINGS_HEADER = 'x-haggle-warnings';
+
+/** The warnings a response's headers carry (`haggle serve` sends its backend's), redacted. */
+export function readServerWarnings(
+  headers: { get(name: string): string | null },
+  redactor: Redactor,
+): BackendWarning[] {
+  return serverWarnings(headers.get(WARNINGS_HEADER), redactor);
+}
 
 /**
  * The upstream's warnings, redacted like any text a server sends. `haggle serve` writes the header as

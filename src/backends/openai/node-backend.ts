@@ -1,5 +1,7 @@
+import { createNodeStreamTransport } from './node-stream-transport.js';
 import { createNodeTransport, type HttpTransport } from './node-transport.js';
 import { OpenAICompatibleBackend as FetchOpenAICompatibleBackend } from './openai-compatible-backend.js';
+import type { HttpStreamTransport } from './stream-transport.js';
 
 /**
  * The Node build of {@link FetchOpenAICompatibleBackend | OpenAICompatibleBackend}: the same backend,
@@ -13,5 +15,10 @@ export class OpenAICompatibleBackend extends FetchOpenAICompatibleBackend {
   /** @internal */
   protected override defaultTransport(maxSockets: number): HttpTransport {
     return createNodeTransport(maxSockets);
+  }
+
+  /** @internal */
+  protected override defaultStreamTransport(maxSockets: number): HttpStreamTransport {
+    return createNodeStreamTransport(maxSockets);
   }
 }

@@ -4,6 +4,7 @@ import { Redactor } from '../../internal/redact.js';
 import { urlCredentials } from '../../internal/redact-url.js';
 import type {
   BackendDescription,
+  BackendStreamPart,
   BackendWarning,
   GenerateChoice,
   GenerateOptions,
@@ -35,6 +36,9 @@ import { buildRequestBody } from './request-body.js';
 import { type ParsedResponse, parseCompletionResponse } from './response-parsing.js';
 import { backoffDelay } from './retry-policy.js';
 import { sleep } from './sleep.js';
+import { streamAttempt } from './stream-attempt.js';
+import { StreamRedaction } from './stream-redaction.js';
+import { createFetchStreamTransport, type HttpStreamTransport } from './stream-transport.js';
 
 /**
  * Plain data about the backend for run records and logs. Holds no credential: replica URLs lose their
@@ -90,6 +94,9 @@ export class OpenAICompatibleBackend implements LanguageBackend {
   /** For model output: only the credentials themselves, and only long ones (see the constructor). */
   readonly #outputRedactor: Redactor;
   readonly #transport: HttpTransport;
+  readonly #streamTransport: HttpStreamTransport;
+  /** Length of the longest secret `#outputRedactor` removes (0: none), for streamed text. */
+  readonly #longestOutputSecret: number;
 
   constructor(options: OpenAICompatibleBackendOptions) {
     const resolved = resolveBackendOptions(options);
@@ -118,14 +125,35 @@ export class OpenAICompatibleBackend implements LanguageBackend {
         return [];
       }
     });
-    this.#outputRedactor = new Redactor(
-      [
-        ...(resolved.apiKey ? [resolved.apiKey] : []),
-        ...Object.values(resolved.headers),
-        ...passwords,
-      ].filter((secret) => secret.length >= 8),
-      { shapes: false },
-    );
+    const outputSecrets = [
+      ...(resolved.apiKey ? [resolved.apiKey] : []),
+      ...Object.values(resolved.headers),
+      ...passwords,
+    ].filter((secret) => secret.length >= 8);
+    this.#outputRedactor = new Redactor(outputSecrets, { shapes: false });
+    this.#longestOutputSecret = Math.max(0, ...outputSecrets.map((secret) => secret.length));
+    this.#streamTransport = resolved.fetch
+      ? createFetchStreamTransport(resolved.fetch)
+      : this.defaultStreamTransport(resolved.maxConcurrencyPerReplica * resolved.baseURLs.length);
+  }
+
+  /**
+   * The streaming transport used when no `fetch` is passed: the runtime's `fetch`, looked up at each
+   * call. The Node build overrides this with `node:http`.
+   * @internal
+   */
+  protected defaultStreamTransport(_maxSockets: number): HttpStreamTransport {
+    return createFetchStreamTransport((input, init) => {
+      if (typeof globalThis.fetch !== 'function') {
+        throw new InvalidInputError('OpenAICompatibleBackend options', [
+          {
+            path: 'fetch',
+            message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+          },
+        ]);
+      }
+      return globalThis.fetch(input, init);
+    });
   }
 
   /**
@@ -230,6 +258,155 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     }
   }
 
+  /**
+   * The same request as `doGenerate` with `stream: true`: text deltas as the server's events arrive
+   * (SSE read incrementally, under the same size limit, timeouts, retries and redaction), then the
+   * whole result. A retry before the first delta is invisible; after it, a `reset` part comes first.
+   * A call whose `n` the dialect splits over several requests is answered by `doGenerate`, one delta
+   * per choice. Abandoning the iterable closes the connection.
+   */
+  async *doStream(options: GenerateOptions): AsyncGenerator<BackendStreamPart> {
+    const signal = options.abortSignal;
+    throwIfAborted(signal);
+    const dialect = DIALECTS[this.dialect];
+    const n = options.n ?? 1;
+    if (n > dialect.maxChoicesPerRequest) {
+      const result = await this.doGenerate(options);
+      for (const [index, choice] of result.choices.entries())
+        if (choice.text !== '') yield { type: 'text-delta', index, delta: choice.text };
+      yield { type: 'finish', result };
+      return;
+    }
+    // Our own controller as well as the caller's: abandoning the stream must close the connection.
+    const abandoned = new AbortController();
+    const callSignal = signal ? linkSignals(signal, abandoned.signal) : abandoned.signal;
+    const deadline = Date.now() + this.#options.totalTimeoutMs;
+    const planned = buildRequestBody({
+      dialect,
+      endpoint: this.endpoint,
+      model: this.modelId,
+      options,
+      n,
+      seed: options.seed,
+      chatTemplateKwargs: this.#options.chatTemplateKwargs,
+      stream: true,
+    });
+    const body = JSON.stringify(planned.body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...this.#options.headers,
+      ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}),
+    };
+    const failed = new Set<Replica>();
+    let shown = false;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        const replica = this.#pool.pick(failed);
+        const release = await this.#acquire(replica, callSignal, deadline, attempt);
+        const redactions = Array.from(
+          { length: n },
+          () => new StreamRedaction(this.#outputRedactor, this.#longestOutputSecret),
+        );
+        let failure: AttemptFailure;
+        const events = streamAttempt({
+          url: endpointUrl(replica.baseURL, planned.path),
+          headers,
+          body,
+          endpoint: planned.endpoint,
+          n,
+          timeoutMs: this.#options.timeoutMs,
+          deadline,
+          signal: callSignal,
+          redactor: this.#redactor,
+          transport: this.#streamTransport,
+          maxResponseBytes: this.#options.maxResponseBytes,
+        });
+        try {
+          let step = await events.next();
+          for (; !step.done; step = await events.next()) {
+            const delta = (redactions[step.value.index] as StreamRedaction).push(step.value.text);
+            if (delta === '') continue;
+            shown = true;
+            yield { type: 'text-delta', index: step.value.index, delta };
+          }
+          const outcome = step.value;
+          if (outcome.ok) {
+            for (const [index, redaction] of redactions.entries()) {
+              const tail = redaction.end();
+              if (tail !== '') yield { type: 'text-delta', index, delta: tail };
+            }
+            const response = outcome.response;
+            const choices = response.choices.map((choice) => {
+              const text = this.#options.cleanOutput ? cleanOutputText(choice.text) : choice.text;
+              return { ...choice, text: this.#outputRedactor.text(text) };
+            });
+            yield {
+              type: 'finish',
+              result: {
+                choices,
+                usage: response.usage,
+                warnings: [...planned.warnings, ...outcome.serverWarnings],
+                response: {
+                  ...(response.id !== undefined ? { id: response.id } : {}),
+                  modelId: response.model ?? this.modelId,
+                },
+              },
+            };
+            return;
+          }
+          failure = outcome.failure;
+        } finally {
+          release();
+          // Abandoned mid-stream: the attempt's own `finally` closes the connection.
+          await events.return(undefined as never).catch(() => undefined);
+        }
+        failed.add(replica);
+        const delay = this.#retryDelay(failure, replica, planned.path, attempt, deadline);
+        await sleep(delay, callSignal);
+        if (shown) {
+          // What was streamed is void: the next attempt starts the text again.
+          shown = false;
+          yield { type: 'reset' };
+        }
+      }
+    } catch (error) {
+      if (signal?.aborted)
+        throw error instanceof HaggleAbortError ? error : new HaggleAbortError(signal.reason);
+      throw error;
+    } finally {
+      abandoned.abort(new HaggleAbortError('the stream was abandoned'));
+    }
+  }
+
+  /**
+   * How long to wait before attempt `attempt + 1`, or the error to throw when the policy gives up:
+   * not retryable, out of retries, a `retry-after` past `maxRetryAfterMs`, or past the total timeout.
+   */
+  #retryDelay(
+    failure: AttemptFailure,
+    replica: Replica,
+    path: string,
+    attempt: number,
+    deadline: number,
+  ): number {
+    const { retry } = this.#options;
+    const fail = (why?: string) => this.#error(failure, replica, path, attempt, why);
+    if (!failure.retryable) throw fail();
+    if (attempt > retry.maxRetries) throw fail();
+    if (failure.retryAfterMs !== undefined && failure.retryAfterMs > retry.maxRetryAfterMs) {
+      throw fail(`the server asked to wait ${failure.retryAfterMs} ms, more than maxRetryAfterMs`);
+    }
+    const delay = failure.retryAfterMs ?? backoffDelay(retry, attempt - 1, this.#options.random);
+    if (Date.now() + delay >= deadline) throw fail('the total timeout leaves no time for another attempt');
+    this.#options.logger?.warn(
+      this.#redactor.text(
+        `haggle: ${replica.label}${path} attempt ${attempt} failed (${failure.message}); retrying in ${delay} ms`,
+      ),
+    );
+    return delay;
+  }
+
   /** One logical request: attempts on replicas until one answers or the policy gives up. */
   async #request(
     dialect: Dialect,
@@ -255,7 +432,6 @@ export class OpenAICompatibleBackend implements LanguageBackend {
       ...this.#options.headers,
       ...(this.#apiKey ? { authorization: `Bearer ${this.#apiKey}` } : {}),
     };
-    const { retry } = this.#options;
     const failed = new Set<Replica>();
 
     for (let attempt = 1; ; attempt++) {
@@ -287,21 +463,7 @@ export class OpenAICompatibleBackend implements LanguageBackend {
         release();
       }
       failed.add(replica);
-
-      const fail = (why?: string) => this.#error(failure, replica, planned.path, attempt, why);
-      if (!failure.retryable) throw fail();
-      if (attempt > retry.maxRetries) throw fail();
-      if (failure.retryAfterMs !== undefined && failure.retryAfterMs > retry.maxRetryAfterMs) {
-        throw fail(`the server asked to wait ${failure.retryAfterMs} ms, more than maxRetryAfterMs`);
-      }
-      const delay = failure.retryAfterMs ?? backoffDelay(retry, attempt - 1, this.#options.random);
-      if (Date.now() + delay >= deadline) throw fail('the total timeout leaves no time for another attempt');
-      this.#options.logger?.warn(
-        this.#redactor.text(
-          `haggle: ${replica.label}${planned.path} attempt ${attempt} failed (${failure.message}); retrying in ${delay} ms`,
-        ),
-      );
-      await sleep(delay, signal);
+      await sleep(this.#retryDelay(failure, replica, planned.path, attempt, deadline), signal);
     }
   }
 

@@ -12,6 +12,8 @@ export interface RequestBodyArgs {
   seed: number | undefined;
   /** Sent on chat requests to dialects that read it; `null` sends none. */
   chatTemplateKwargs: Record<string, unknown> | null;
+  /** Ask for server-sent events (`stream: true`, usage in the last chunk). Default false. */
+  stream?: boolean;
 }
 
 /** The HTTP request a `doGenerate` call becomes: path, endpoint, body and warnings. */
@@ -81,7 +83,13 @@ export function buildRequestBody(args: RequestBodyArgs): PlannedRequest {
   if (endpoint === 'chat' && dialect.chatTemplateKwargs && args.chatTemplateKwargs !== null) {
     body.chat_template_kwargs = { ...args.chatTemplateKwargs };
   }
-  body.stream = false;
+  if (args.stream === true) {
+    body.stream = true;
+    // Without it a streamed answer carries no token counts (OpenAI's rule, followed by vLLM and llama.cpp).
+    body.stream_options = { include_usage: true };
+  } else {
+    body.stream = false;
+  }
 
   const extra = options.providerOptions?.[PROVIDER_OPTIONS_KEY];
   if (extra) Object.assign(body, extra);
