@@ -82,6 +82,7 @@ const subpaths = {
   'haggle/server': ['OpenAIServer'],
   'haggle/onnx': ['OnnxBackend'],
   'haggle/testing': ['MockLanguageBackend'],
+  'haggle/ai-sdk': ['fromLanguageModel', 'createHaggle'],
 };
 const flatNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
 

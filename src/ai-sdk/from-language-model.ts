@@ -22,7 +22,13 @@ import { deriveSeed } from '../internal/random.js';
 import { Redactor } from '../internal/redact.js';
 import { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
 import { backendFinishOf, backendUsageOf, backendWarningOf, specPromptOf } from './spec-conversions.js';
-import { answerText, modeRefused, type StructuredOutputMode, structuredCall, type UsedMode } from './structured-output.js';
+import {
+  answerText,
+  modeRefused,
+  type StructuredOutputMode,
+  structuredCall,
+  type UsedMode,
+} from './structured-output.js';
 
 /** Options of `fromLanguageModel`. */
 export interface FromLanguageModelOptions {
@@ -56,7 +62,12 @@ export interface FromLanguageModelOptions {
 /** One piece of a streamed answer from `AiSdkBackend.doStream`. */
 export type AiSdkBackendStreamPart =
   | { type: 'text-delta'; delta: string }
-  | { type: 'finish'; finishReason: GenerateChoice['finishReason']; usage: Usage; warnings: BackendWarning[] };
+  | {
+      type: 'finish';
+      finishReason: GenerateChoice['finishReason'];
+      usage: Usage;
+      warnings: BackendWarning[];
+    };
 
 /** Default calls in flight per backend. haggle's choice, equal to the experiment files' `concurrencyPerEndpoint`. */
 const DEFAULT_CONCURRENCY = 64;
@@ -80,7 +91,9 @@ export class AiSdkBackend implements LanguageBackend {
 
   constructor(model: LanguageModelV4, options: FromLanguageModelOptions = {}) {
     if (typeof model !== 'object' || model === null || model.specificationVersion !== 'v4')
-      throw new UnsupportedLanguageModelError((model as { specificationVersion?: unknown } | null)?.specificationVersion);
+      throw new UnsupportedLanguageModelError(
+        (model as { specificationVersion?: unknown } | null)?.specificationVersion,
+      );
     const issues = [];
     const maxResponseChars = options.maxResponseChars ?? DEFAULT_MAX_RESPONSE_BYTES;
     const maxConcurrency = options.maxConcurrency ?? DEFAULT_CONCURRENCY;
@@ -138,14 +151,19 @@ export class AiSdkBackend implements LanguageBackend {
     const answers = await Promise.all(
       Array.from({ length: n }, (_, index) => {
         const seed =
-          options.seed === undefined ? undefined : index === 0 ? options.seed : deriveSeed(options.seed, index);
+          options.seed === undefined
+            ? undefined
+            : index === 0
+              ? options.seed
+              : deriveSeed(options.seed, index);
         return this.#answer(options, seed);
       }),
     );
     const usage: Usage = { promptTokens: 0, completionTokens: 0 };
     for (const answer of answers) {
       for (const warning of answer.warnings)
-        if (!warnings.some((seen) => JSON.stringify(seen) === JSON.stringify(warning))) warnings.push(warning);
+        if (!warnings.some((seen) => JSON.stringify(seen) === JSON.stringify(warning)))
+          warnings.push(warning);
       usage.promptTokens += answer.usage.promptTokens;
       usage.completionTokens += answer.usage.completionTokens;
       if (answer.usage.cachedPromptTokens !== undefined)
@@ -156,7 +174,10 @@ export class AiSdkBackend implements LanguageBackend {
       choices: answers.map((answer) => answer.choice),
       usage,
       warnings,
-      response: { ...(first?.id !== undefined ? { id: first.id } : {}), modelId: first?.modelId ?? this.modelId },
+      response: {
+        ...(first?.id !== undefined ? { id: first.id } : {}),
+        modelId: first?.modelId ?? this.modelId,
+      },
     };
   }
 
@@ -207,7 +228,12 @@ export class AiSdkBackend implements LanguageBackend {
   async #answer(
     options: GenerateOptions,
     seed: number | undefined,
-  ): Promise<{ choice: GenerateChoice; usage: Usage; warnings: BackendWarning[]; response: { id?: string; modelId?: string } }> {
+  ): Promise<{
+    choice: GenerateChoice;
+    usage: Usage;
+    warnings: BackendWarning[];
+    response: { id?: string; modelId?: string };
+  }> {
     const release = await this.#slots.acquire(options.abortSignal);
     try {
       let attemptMode: UsedMode = this.#mode ?? 'json-schema';
@@ -229,7 +255,10 @@ export class AiSdkBackend implements LanguageBackend {
         if (text.length > this.#options.maxResponseChars) throw this.#tooLarge(text.length);
         warnings.push(...result.warnings.map(backendWarningOf));
         return {
-          choice: { text: this.#outputRedactor.text(text), finishReason: backendFinishOf(result.finishReason) },
+          choice: {
+            text: this.#outputRedactor.text(text),
+            finishReason: backendFinishOf(result.finishReason),
+          },
           usage: backendUsageOf(result.usage),
           warnings: warnings.map((w) => this.#redactWarning(w)),
           response: {
@@ -278,7 +307,8 @@ export class AiSdkBackend implements LanguageBackend {
       try {
         return await this.#guard(run, signal);
       } catch (error) {
-        if (!(error instanceof BackendError) || !error.retryable || retry >= this.#options.maxRetries) throw error;
+        if (!(error instanceof BackendError) || !error.retryable || retry >= this.#options.maxRetries)
+          throw error;
         await sleep(backoffDelay(DEFAULT_RETRY_POLICY, retry, Math.random), signal);
       }
     }
@@ -296,13 +326,20 @@ export class AiSdkBackend implements LanguageBackend {
 
   #failure(error: unknown): BackendError {
     if (error instanceof BackendError) return error;
-    const details = error as { name?: unknown; message?: unknown; statusCode?: unknown; isRetryable?: unknown };
+    const details = error as {
+      name?: unknown;
+      message?: unknown;
+      statusCode?: unknown;
+      isRetryable?: unknown;
+    };
     const status = typeof details.statusCode === 'number' ? details.statusCode : undefined;
     const name = typeof details.name === 'string' ? details.name : 'Error';
     const message = typeof details.message === 'string' ? details.message : String(error);
     // The provider's error is not kept as `cause`: its request and response records can hold headers.
     return new BackendError({
-      message: this.#redactor.text(`${this.#model.provider} model ${this.modelId} failed (${name}${status !== undefined ? ` ${status}` : ''}): ${message}`),
+      message: this.#redactor.text(
+        `${this.#model.provider} model ${this.modelId} failed (${name}${status !== undefined ? ` ${status}` : ''}): ${message}`,
+      ),
       backend: this.provider,
       ...(status !== undefined ? { status } : {}),
       retryable: details.isRetryable === true,
@@ -323,7 +360,8 @@ export class AiSdkBackend implements LanguageBackend {
 
 /** What each mode's warning says: every JSON call tells the caller how its structure was asked for. */
 const MODE_NOTES: Record<UsedMode, string> = {
-  'json-schema': "structured output through the provider's JSON-schema mode (responseFormat json with a schema)",
+  'json-schema':
+    "structured output through the provider's JSON-schema mode (responseFormat json with a schema)",
   tool: 'structured output through a forced tool call (the provider has no JSON-schema mode)',
   text: 'structured output as JSON in text: the schema is in the prompt and nothing enforces it (the agent validates and re-asks)',
 };
@@ -356,6 +394,9 @@ function mergeProviderOptions(
  * ```
  * @see The guide: [The AI SDK both ways](../../../docs/ai-sdk.md).
  */
-export function fromLanguageModel(model: LanguageModelV4, options: FromLanguageModelOptions = {}): AiSdkBackend {
+export function fromLanguageModel(
+  model: LanguageModelV4,
+  options: FromLanguageModelOptions = {},
+): AiSdkBackend {
   return new AiSdkBackend(model, options);
 }

@@ -30,7 +30,9 @@ export function structuredCall(
   schema: JsonSchema,
   name: string | undefined,
 ): LanguageModelV4CallOptions {
-  const spec = schema as NonNullable<Extract<LanguageModelV4CallOptions['responseFormat'], { type: 'json' }>['schema']>;
+  const spec = schema as NonNullable<
+    Extract<LanguageModelV4CallOptions['responseFormat'], { type: 'json' }>['schema']
+  >;
   if (mode === 'json-schema')
     return { ...base, responseFormat: { type: 'json', schema: spec, ...(name ? { name } : {}) } };
   if (mode === 'tool') {
