@@ -1,5 +1,5 @@
 import type { ProviderV4 } from '@ai-sdk/provider';
-import type { LanguageBackend } from '../backends/language-backend.js';
+import type { ChatMessage, LanguageBackend } from '../backends/language-backend.js';
 import { InvalidInputError } from '../contract/errors.js';
 import { HaggleLanguageModel, type HaggleModelDefaults } from './haggle-language-model.js';
 
@@ -11,6 +11,12 @@ export interface CreateHaggleOptions {
   name?: string;
   /** Sampling a call gets when it sets none. */
   defaults?: HaggleModelDefaults;
+  /**
+   * The prompt string a local model reads, from the call's (sanitised) messages. Default: the
+   * `qwen3_nothink` chat format, the one the model card's models were trained with. A chat endpoint
+   * (`OpenAICompatibleBackend` with `endpoint: 'chat'`) reads the messages instead.
+   */
+  renderPrompt?: (messages: readonly ChatMessage[]) => string;
 }
 
 /**
@@ -54,6 +60,7 @@ export function createHaggle(options: CreateHaggleOptions): HaggleProvider {
   const model = new HaggleLanguageModel(backend, {
     provider: options.name ?? 'haggle',
     ...(options.defaults ? { defaults: options.defaults } : {}),
+    ...(options.renderPrompt ? { renderPrompt: options.renderPrompt } : {}),
   });
   const languageModel = (modelId?: string): HaggleLanguageModel => {
     if (modelId !== undefined && modelId !== backend.modelId)

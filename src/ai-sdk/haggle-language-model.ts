@@ -6,8 +6,14 @@ import type {
   LanguageModelV4StreamResult,
   SharedV4Warning,
 } from '@ai-sdk/provider';
-import type { GenerateOptions, LanguageBackend, ResponseFormat } from '../backends/language-backend.js';
+import type {
+  ChatMessage,
+  GenerateOptions,
+  LanguageBackend,
+  ResponseFormat,
+} from '../backends/language-backend.js';
 import type { JsonSchema } from '../contract/json-schema.js';
+import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { parseHaggleCallSettings } from './haggle-call-settings.js';
 import { specFinishOf, specUsageOf, specWarningOf } from './spec-conversions.js';
 import { chatMessagesOf } from './spec-prompt.js';
@@ -40,12 +46,21 @@ export class HaggleLanguageModel implements LanguageModelV4 {
   readonly supportedUrls: Record<string, RegExp[]> = {};
   readonly #backend: LanguageBackend;
   readonly #defaults: HaggleModelDefaults;
+  readonly #renderPrompt: (messages: readonly ChatMessage[]) => string;
 
-  constructor(backend: LanguageBackend, options: { provider?: string; defaults?: HaggleModelDefaults } = {}) {
+  constructor(
+    backend: LanguageBackend,
+    options: {
+      provider?: string;
+      defaults?: HaggleModelDefaults;
+      renderPrompt?: (messages: readonly ChatMessage[]) => string;
+    } = {},
+  ) {
     this.#backend = backend;
     this.provider = options.provider ?? 'haggle';
     this.modelId = backend.modelId;
     this.#defaults = options.defaults ?? {};
+    this.#renderPrompt = options.renderPrompt ?? renderQwen3NoThink;
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
@@ -126,7 +141,7 @@ export class HaggleLanguageModel implements LanguageModelV4 {
     const seed = settings.seed ?? options.seed;
     const maxTokens = options.maxOutputTokens ?? this.#defaults.maxOutputTokens;
     const request: GenerateOptions = {
-      prompt: { messages },
+      prompt: { messages, text: this.#renderPrompt(messages) },
       ...(temperature !== undefined ? { temperature } : {}),
       ...(topP !== undefined ? { topP } : {}),
       ...(topK !== undefined ? { topK } : {}),
