@@ -1,6 +1,11 @@
 export { AiSdkPackageMissingError, UnsupportedLanguageModelError } from './ai-sdk-errors.js';
 export { type CreateHaggleOptions, createHaggle, type HaggleProvider } from './create-haggle.js';
 export {
+  type ExperimentProviderOptions,
+  experimentProviderBackends,
+  hasProviderParticipants,
+} from './experiment-providers.js';
+export {
   AiSdkBackend,
   type AiSdkBackendStreamPart,
   type FromLanguageModelOptions,

@@ -93,7 +93,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
   addFailureLimitOptions(evaluateCommand, 'matches')
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {
-      const tournament = evaluateTournament(options, command, signal);
+      const tournament = await evaluateTournament(options, command, signal);
       confirmLargeTournament(plannedMatchCount(tournament), options.yes);
       const out = tournament.out;
       const run = runTournament(tournament);
