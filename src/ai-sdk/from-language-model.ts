@@ -85,6 +85,8 @@ export class AiSdkBackend implements LanguageBackend {
     Pick<FromLanguageModelOptions, 'providerOptions' | 'headers'>;
   readonly #redactor: Redactor;
   readonly #outputRedactor: Redactor;
+  readonly #secretRedactor: Redactor;
+  readonly #hasSecrets: boolean;
   readonly #slots: Semaphore;
   /** What `auto` settled on for this model, once a provider refused a mode. */
   #mode: UsedMode | undefined;
@@ -126,6 +128,8 @@ export class AiSdkBackend implements LanguageBackend {
       secrets.filter((secret) => secret.length >= 8),
       { shapes: false },
     );
+    this.#secretRedactor = new Redactor(secrets, { shapes: false });
+    this.#hasSecrets = secrets.length > 0;
     this.#slots = new Semaphore(maxConcurrency);
   }
 
@@ -353,8 +357,19 @@ export class AiSdkBackend implements LanguageBackend {
     });
   }
 
+  /**
+   * A warning without the given credentials (a provider may quote a setting's value). Only given
+   * secrets are looked for, not secret shapes: warnings come on every call, and haggle's own ones quote
+   * nothing; with no secret given there is nothing to look for.
+   */
   #redactWarning(warning: BackendWarning): BackendWarning {
-    return JSON.parse(this.#redactor.text(JSON.stringify(warning))) as BackendWarning;
+    if (!this.#hasSecrets) return warning;
+    return Object.fromEntries(
+      Object.entries(warning).map(([key, value]) => [
+        key,
+        typeof value === 'string' ? this.#secretRedactor.text(value) : value,
+      ]),
+    ) as BackendWarning;
   }
 }
 
