@@ -16,7 +16,7 @@ describe('createHaggle: a haggle backend as an AI SDK provider (fixture model)',
   let backend: OnnxBackend;
   beforeAll(async () => {
     backend = await OnnxBackend.load(fixtureModel(1));
-  });
+  }, 120_000);
   afterAll(async () => {
     await backend?.dispose();
   });
