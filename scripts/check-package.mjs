@@ -124,12 +124,24 @@ await step('deprecated flat names in the Node build types', () => {
 });
 
 await step('browser bundle of the main entry (esbuild, platform browser)', async () => {
-  const { bytes, metafile } = await bundleForBrowser({
+  const { bytes, text, metafile } = await bundleForBrowser({
     code: "export { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';",
     resolveDir: root,
   });
   const inputs = Object.keys(metafile.inputs);
   if (!inputs.includes('dist/core.js')) throw new Error(`haggle did not resolve to dist/core.js: ${inputs}`);
+  // The AI SDK adapters live in haggle/ai-sdk only: none of their code (error codes survive minifying).
+  for (const marker of ['ai-sdk-package-missing', 'unsupported-language-model', 'providerOptions.haggle'])
+    if (text.includes(marker)) throw new Error(`the browser bundle holds haggle/ai-sdk code (${marker})`);
+  return `${(bytes.length / 1024).toFixed(0)} KB minified, no node: module, no haggle/ai-sdk code`;
+});
+
+await step('browser bundle of haggle/ai-sdk (esbuild, platform browser)', async () => {
+  // createHaggle over OpenAICompatibleBackend, or fromLanguageModel, in a browser or edge app.
+  const { bytes } = await bundleForBrowser({
+    code: "export { createHaggle, fromLanguageModel } from 'haggle/ai-sdk';",
+    resolveDir: root,
+  });
   return `${(bytes.length / 1024).toFixed(0)} KB minified, no node: module`;
 });
 

@@ -1,6 +1,6 @@
 import type { LanguageBackend } from '../backends/language-backend.js';
 import type { ValidationIssue } from '../contract/errors.js';
-import { ExperimentFileError } from '../evaluation/experiment-file.js';
+import { ExperimentFileError } from '../evaluation/experiment-file-error.js';
 import { type Experiment, isProviderParticipant } from '../evaluation/experiment-schema.js';
 import { fromLanguageModel } from './from-language-model.js';
 import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from './provider-packages.js';
