@@ -7,6 +7,7 @@
  *     backend's own `doGenerate`.
  * Each pair runs interleaved (A B, then B A, ...) so load on the machine falls on both; the table gives wall
  * time and CPU time per turn and the adapter's overhead as a ratio. Target (issue 31): <= 5% wall.
+ * Last, each adapter's own cost per call, in process against a model that answers at once.
  *
  *   npx tsx bench/ai-sdk.ts [--turns 1280] [--concurrency 64] [--latency 50] [--runs 5]
  *
@@ -18,9 +19,9 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createOpenAI } from '@ai-sdk/openai';
-import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { createHaggle, fromLanguageModel } from '../src/ai-sdk/index.js';
-import type { GenerateOptions } from '../src/backends/language-backend.js';
+import type { GenerateOptions, LanguageBackend } from '../src/backends/language-backend.js';
 import { OpenAICompatibleBackend } from '../src/backends/openai/node-backend.js';
 import { turnJsonSchema } from '../src/contract/index.js';
 import { chatCompletionBody } from './shared/chat-completion.js';
@@ -194,6 +195,10 @@ async function main(): Promise<void> {
         withinTarget: overhead <= 0.05,
       };
     }
+    // The adapters' own CPU, without the network: each wraps a model (or backend) that answers at once
+    // with the same answer, so the difference to calling that one directly is the adapter alone.
+    const own = await ownCost(specCall, haggleCall);
+    summary.ownCostUs = own;
     console.log(
       `turns ${turns} x ${runs} runs per row (medians), ${concurrency} in flight, server latency ${latency} ms, ` +
         `${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(2)}, Node ${process.version}`,
@@ -205,9 +210,72 @@ async function main(): Promise<void> {
         `| ${row.call} | ${(row.wall as number).toFixed(0)} | ${(row.perTurn as number).toFixed(1)} | ${(row.cpu as number).toFixed(3)} | ${row.ratio} |`,
       );
     console.log(
+      `\nthe adapters' own cost (in process, an answer at once, ${OWN_CALLS} calls one after another): ` +
+        `fromLanguageModel ${own.fromLanguageModel.toFixed(1)} us per call, createHaggle ${own.createHaggle.toFixed(1)} us per call ` +
+        `(${((own.fromLanguageModel / 1000 / latency) * 100).toFixed(3)}% and ${((own.createHaggle / 1000 / latency) * 100).toFixed(3)}% of a ${latency} ms turn)`,
+    );
+    console.log(
       JSON.stringify({ bench: 'ai-sdk', turns, concurrency, latencyMs: latency, runs, ...summary }),
     );
   } finally {
     child.kill();
   }
+}
+
+const OWN_CALLS = 20_000;
+
+/** Microseconds per call each adapter adds over calling what it wraps, when that answers at once. */
+async function ownCost(
+  specCall: LanguageModelV4CallOptions,
+  haggleCall: GenerateOptions,
+): Promise<{ fromLanguageModel: number; createHaggle: number }> {
+  const text = JSON.stringify(TURN);
+  const instantModel: LanguageModelV4 = {
+    specificationVersion: 'v4',
+    provider: 'instant',
+    modelId: 'instant',
+    supportedUrls: {},
+    doGenerate: async () => ({
+      content: [{ type: 'text', text }],
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 100, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 20, text: undefined, reasoning: undefined },
+      },
+      warnings: [],
+    }),
+    doStream: async () => {
+      throw new Error('not used');
+    },
+  };
+  const instantBackend: LanguageBackend = {
+    specificationVersion: 'v1',
+    provider: 'instant',
+    modelId: 'instant',
+    doGenerate: async () => ({
+      choices: [{ text, finishReason: 'stop' }],
+      usage: { promptTokens: 100, completionTokens: 20 },
+      warnings: [],
+    }),
+  };
+  const perCall = async (call: () => PromiseLike<unknown>) => {
+    for (let i = 0; i < 2000; i++) await call();
+    const start = performance.now();
+    for (let i = 0; i < OWN_CALLS; i++) await call();
+    return ((performance.now() - start) / OWN_CALLS) * 1000;
+  };
+  const adapter = fromLanguageModel(instantModel);
+  const provided = createHaggle({ backend: instantBackend })();
+  const samples = { fromLanguageModel: [] as number[], createHaggle: [] as number[] };
+  for (let run = 0; run < 5; run++) {
+    samples.fromLanguageModel.push(
+      (await perCall(() => adapter.doGenerate(haggleCall))) -
+        (await perCall(() => instantModel.doGenerate(specCall))),
+    );
+    samples.createHaggle.push(
+      (await perCall(() => provided.doGenerate(specCall))) -
+        (await perCall(() => instantBackend.doGenerate(haggleCall))),
+    );
+  }
+  return { fromLanguageModel: median(samples.fromLanguageModel), createHaggle: median(samples.createHaggle) };
 }
