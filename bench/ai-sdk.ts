@@ -32,6 +32,9 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(value) ? value : fallback;
 }
 
+/** Calls per sample of an adapter's own cost. */
+const OWN_CALLS = 20_000;
+
 const TURN = { action: 'offer', price: 42.5, message_labels: [], message: '', response_time: 2 };
 
 // ---- server mode (child process) -------------------------------------------------------------
@@ -221,8 +224,6 @@ async function main(): Promise<void> {
     child.kill();
   }
 }
-
-const OWN_CALLS = 20_000;
 
 /** Microseconds per call each adapter adds over calling what it wraps, when that answers at once. */
 async function ownCost(
