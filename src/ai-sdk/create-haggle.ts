@@ -49,7 +49,7 @@ export interface HaggleProvider extends ProviderV4 {
  *   providerOptions: { haggle: { seed: 7 } },
  * });
  * ```
- * @see The guide: [The AI SDK both ways](../../../docs/ai-sdk.md).
+ * @see The guide: [The AI SDK both ways](../../docs/ai-sdk.md).
  */
 export function createHaggle(options: CreateHaggleOptions): HaggleProvider {
   const backend = options?.backend;

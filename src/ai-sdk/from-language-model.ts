@@ -407,7 +407,7 @@ function mergeProviderOptions(
  * const backend = fromLanguageModel(anthropic('claude-sonnet-4-5'), { secrets: [process.env.ANTHROPIC_API_KEY ?? ''] });
  * const buyer = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7 } });
  * ```
- * @see The guide: [The AI SDK both ways](../../../docs/ai-sdk.md).
+ * @see The guide: [The AI SDK both ways](../../docs/ai-sdk.md).
  */
 export function fromLanguageModel(
   model: LanguageModelV4,
