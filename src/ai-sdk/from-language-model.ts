@@ -400,11 +400,12 @@ function mergeProviderOptions(
  *
  * @example
  * ```ts
- * import { anthropic } from '@ai-sdk/anthropic';
+ * import { createOpenAI } from '@ai-sdk/openai'; // or @ai-sdk/anthropic, @ai-sdk/google, ...
  * import { NegotiationAgent } from 'haggle';
  * import { fromLanguageModel } from 'haggle/ai-sdk';
  *
- * const backend = fromLanguageModel(anthropic('claude-sonnet-4-5'), { secrets: [process.env.ANTHROPIC_API_KEY ?? ''] });
+ * const apiKey = process.env.OPENAI_API_KEY ?? '';
+ * const backend = fromLanguageModel(createOpenAI({ apiKey })('gpt-4.1'), { secrets: [apiKey] });
  * const buyer = new NegotiationAgent({ backend, sampling: { temperature: 1.0, seed: 7 } });
  * ```
  * @see The guide: [The AI SDK both ways](../../docs/ai-sdk.md).
