@@ -139,8 +139,15 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
       packageName: `${entry.packageName}@latest`,
       neededFor: `${neededFor} (the installed ${entry.packageName} has no ${entry.factory}: too old)`,
     });
+  // A local OpenAI-compatible server often takes no key: @ai-sdk/openai-compatible then sends none, but
+  // @ai-sdk/openai insists on one, so the fallback gets an empty one (an empty bearer token, which such
+  // servers ignore) unless its own OPENAI_API_KEY is set.
+  const keyless =
+    entry === OPENAI_COMPATIBLE_FALLBACK &&
+    spec.apiKey === undefined &&
+    (typeof process === 'undefined' || process.env.OPENAI_API_KEY === undefined);
   const settings: Record<string, unknown> = {
-    ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : {}),
+    ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : keyless ? { apiKey: '' } : {}),
     ...(spec.baseURL !== undefined ? { baseURL: spec.baseURL } : {}),
     ...(spec.provider === 'openai-compatible' ? { name: 'openai-compatible' } : {}),
   };

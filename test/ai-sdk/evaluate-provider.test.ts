@@ -123,6 +123,41 @@ describe('haggle evaluate --experiment with a provider participant', () => {
     expect(shorthand.err()).toContain('npm install @ai-sdk/anthropic');
   });
 
+  it('--opponent NAME=openai-compatible:MODEL@URL plays the suite opponent through the provider package', {
+    timeout: 300_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haggle-ai-sdk-evaluate-'));
+    const suite = join(dir, 'suite.json');
+    expect(
+      await runCli(
+        ['suite', '--out', suite, '--opponents', 'buyer', '--scenarios', '2', '--seeds-per-pair', '1'],
+        captureIo(),
+      ),
+    ).toBe(0);
+    const io = captureIo();
+    const exit = await runCli(
+      [
+        'evaluate',
+        '--suite',
+        suite,
+        '--arm',
+        'utility-boulware',
+        '--opponent',
+        `buyer=openai-compatible:${server.model}@${server.url}`,
+        '--max-rounds',
+        '4',
+        '--json',
+        '--no-progress',
+      ],
+      io,
+    );
+    expect(io.err()).toBe('');
+    expect(exit).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.matches).toBe(2);
+    expect(result.errors).toBe(0);
+  });
+
   it('refuses provider fields without a provider, and an inline key', () => {
     expect(() =>
       parseExperiment({
