@@ -18,6 +18,7 @@ export default defineConfig([
       decoding: 'src/entries/decoding.ts',
       evaluation: 'src/entries/evaluation.ts',
       report: 'src/entries/report.ts',
+      env: 'src/entries/env.ts',
       server: 'src/entries/server.ts',
       testing: 'src/entries/testing.ts',
       onnx: 'src/entries/onnx.ts',

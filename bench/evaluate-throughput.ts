@@ -20,7 +20,8 @@ import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createNodeTransport } from '../src/backends/openai/node-transport.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../src/backends/openai/response-limit.js';
-import { generateSuite, MultiIssueLlmAgent, OpenAICompatibleBackend, runTournament } from '../src/index.js';
+import { generateSuite, MultiIssueLlmAgent, runTournament } from '../src/evaluation/index.js';
+import { OpenAICompatibleBackend } from '../src/index.js';
 import { chatCompletionBody } from './shared/chat-completion.js';
 
 function arg(name: string, fallback: number): number {

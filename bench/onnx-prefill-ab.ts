@@ -1,14 +1,21 @@
-// A/B of the local backend's batch decoder with and without one of its A/B switches, in one process,
-// at batch 8 with 8 requests in flight, the same seeds for both, in the order A, B, B, A (each side
-// first once). A is the decoder with `--a-env` set (default HAGGLE_ONNX_PREFILL_ALONE=1: one prompt per
-// prefill run, against prompts prefilled together, src/onnx/batch-decoder.ts `prefillGroup`; or
-// HAGGLE_ONNX_STEP_WIDTH=median: the step-width rule before StepCost), B the decoder as it ships.
-// Reports CPU milliseconds per token (the whole process) and checks that both give the same texts.
-//   npx tsx bench/onnx-prefill-ab.ts --model DIR [--turns N] [--temperature T] [--prefill-tokens P]
-//        [--a-env NAME=VALUE]
+// A/B of the local backend's batch decoder at two commits, in one process, at batch 8 with 8 requests
+// in flight, the same seeds for both, in the order A, B, B, A (each side first once). A is the decoder
+// of `--a` (a commit, checked out into a temporary git worktree that borrows this checkout's
+// node_modules), B the decoder of this working tree. Strategies are compared this way, commit against
+// commit, rather than by switches in the decode loop (haggle's choice: one path ships, and it is the
+// one the tests run). Reports CPU milliseconds per token (the whole process) and checks that both give
+// the same texts.
+//   npx tsx bench/onnx-prefill-ab.ts --model DIR --a COMMIT [--turns N] [--temperature T]
+//        [--prefill-tokens P]
 // N turns per run (default 16), P the backend's prefillTokensPerRun (default 256); maxTokens 48, the
 // schema of bench/onnx.ts's real-size rows, prompts of three lengths (about 60 to 75 tokens).
-import { loadavg } from 'node:os';
+// The commits that each rule came in (prompts prefilled together, idle groups, StepCost widths) are in
+// CHANGELOG.md; `git log -S prefillGroup src/onnx/batch-decoder.ts` finds them.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { OnnxBackend } from '../src/onnx/index.js';
 import { requiredModelFolder } from './shared/bare-model.js';
@@ -16,21 +23,34 @@ import { requiredModelFolder } from './shared/bare-model.js';
 const { values: args } = parseArgs({
   options: {
     model: { type: 'string' },
+    a: { type: 'string' },
     turns: { type: 'string', default: '16' },
     temperature: { type: 'string', default: '1' },
     'prefill-tokens': { type: 'string', default: '256' },
-    'a-env': { type: 'string', default: 'HAGGLE_ONNX_PREFILL_ALONE=1' },
   },
 });
 const folder = requiredModelFolder(args.model);
 const turns = Number(args.turns);
 const temperature = Number(args.temperature);
 const prefillTokensPerRun = Number(args['prefill-tokens']);
-const [switchName, switchValue] = (args['a-env'] as string).split('=') as [string, string | undefined];
-if (!switchName || switchValue === undefined) {
-  console.error(`--a-env must be NAME=VALUE, got ${args['a-env']}`);
+if (!args.a) {
+  console.error('--a COMMIT is required: the commit whose decoder is side A (side B is this working tree)');
   process.exit(2);
 }
+const commit = execFileSync('git', ['rev-parse', '--verify', `${args.a}^{commit}`], {
+  encoding: 'utf8',
+}).trim();
+const checkout = join(mkdtempSync(join(tmpdir(), 'haggle-ab-')), 'a');
+execFileSync('git', ['worktree', 'add', '--detach', checkout, commit], { stdio: 'ignore' });
+symlinkSync(realpathSync('node_modules'), join(checkout, 'node_modules'));
+const removeCheckout = () => {
+  execFileSync('git', ['worktree', 'remove', '--force', checkout], { stdio: 'ignore' });
+  rmSync(join(checkout, '..'), { recursive: true, force: true });
+};
+process.on('exit', removeCheckout);
+const sideA = (await import(pathToFileURL(join(checkout, 'src', 'onnx', 'index.ts')).href)) as {
+  OnnxBackend: typeof OnnxBackend;
+};
 const schema = {
   type: 'object',
   properties: {
@@ -47,11 +67,10 @@ const promptText = (i: number) =>
   `<|im_start|>user\nListing: Nikon F3 camera body, list price 120.00 USD.${' The buyer asks again.'.repeat(i % 3)} The buyer offers ${80 + i}.00 USD.<|im_end|>\n` +
   '<|im_start|>assistant\n';
 
-/** `shipped`: side B (the decoder as it ships); otherwise side A, with the switch set. */
+/** `shipped`: side B (this working tree's decoder); otherwise side A, the decoder of `--a`. */
 async function measure(shipped: boolean) {
-  if (shipped) delete process.env[switchName];
-  else process.env[switchName] = switchValue;
-  const backend = await OnnxBackend.load(folder, {
+  const Backend = shipped ? OnnxBackend : sideA.OnnxBackend;
+  const backend = await Backend.load(folder, {
     maxBatchSize: 8,
     prefixCacheBytes: 0,
     prefillTokensPerRun,
@@ -100,7 +119,7 @@ for (const shipped of [false, true, true, false]) runs.push(await measure(shippe
 const reference = runs[0]?.texts ?? [];
 const sameTexts = runs.every((run) => run.texts.every((text, i) => text === reference[i]));
 console.log(
-  `model ${folder}; ${turns} turns at batch 8 per run; temperature ${temperature}; prefillTokensPerRun ${prefillTokensPerRun}; A: ${switchName}=${switchValue}, B: as shipped`,
+  `model ${folder}; ${turns} turns at batch 8 per run; temperature ${temperature}; prefillTokensPerRun ${prefillTokensPerRun}; A: ${commit}, B: this working tree`,
 );
 console.log('| order | side | tokens | seconds | CPU ms / token | load |');
 console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
@@ -119,7 +138,7 @@ console.log(
 console.log(
   JSON.stringify({
     bench: 'onnx-prefill-ab',
-    a: `${switchName}=${switchValue}`,
+    a: commit,
     turns,
     temperature,
     runs: runs.map((run) => run.row),

@@ -16,7 +16,7 @@
 //        only the listed rows (haggle1, haggle8, bare1, bare8, sampler1, sampler8, forward1, forward8),
 //        in that order, after the usual warm-up; a bare row without its haggle row feeds maxTokens
 //        tokens a turn. Prints their table and one JSON line, and skips every other section.
-//        With HAGGLE_ONNX_PROFILE=1 the decoder prints where its CPU went (src/onnx/decode-profile.ts).
+//        With --profile the decoder prints where its CPU went (OnnxLoadOptions.profile, src/onnx/decode-profile.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
     turns: { type: 'string' },
     dtype: { type: 'string', default: 'fp32' },
     rows: { type: 'string' },
+    profile: { type: 'boolean', default: false },
   },
 });
 const quick = args.quick === true;
@@ -120,7 +121,12 @@ const rows: Row[] = [];
 // ---- haggle's loop ------------------------------------------------------------------------------
 // The throughput rows send one prompt again and again: with the prefix cache on, haggle would skip
 // every prefill the bare loops pay for. Off here; the conversation section below measures it.
-const backend = await OnnxBackend.load(folder, { maxBatchSize: 8, prefixCacheBytes: 0, dtype });
+const backend = await OnnxBackend.load(folder, {
+  maxBatchSize: 8,
+  prefixCacheBytes: 0,
+  dtype,
+  profile: args.profile === true,
+});
 const rssAfterLoadMB = process.memoryUsage().rss / 2 ** 20;
 async function ours(batch: number, tokenLimit = maxTokens): Promise<{ tokens: number; row: Row }> {
   const turns = turnsAt(batch);

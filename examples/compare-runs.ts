@@ -1,5 +1,6 @@
-// For researchers: two runs on the same listings, compared metric by metric (with bootstrap 95%
-// confidence intervals), and an HTML report with charts. The "source" here is the population playing
+// For researchers: two runs on the same listings, compared metric by metric (with 95% confidence
+// intervals: exact ones and Fisher's test for shares, bootstrap ones for means), and an HTML report
+// with charts. The "source" here is the population playing
 // itself; with real data, load your sessions from JSONL (the same record format) as the reference.
 // Run: npx tsx examples/compare-runs.ts [outDir]
 import { mkdirSync } from 'node:fs';

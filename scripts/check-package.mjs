@@ -5,8 +5,8 @@
 // 3. Smoke tests: the built package loads by name with `import` and with `require` (Node resolves a
 //    package's own name through its exports map), every subpath included, and the `haggle` bin runs.
 // 4. The main entry outside Node: a browser bundler (esbuild, platform browser) and Deno resolve
-//    `haggle` to the core build, which reaches no `node:` module; under Node the old flat names stay,
-//    marked deprecated in the types.
+//    `haggle` to the core build, which reaches no `node:` module; under Node it is the core plus the
+//    Node-only pieces, and no layer of a subpath (server, evaluation, report, decoding).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,25 +73,26 @@ const expectedExports = [
   'turnJsonSchema',
 ];
 
-// A name each subpath must export, and a few of the flat names the Node build of 'haggle' keeps.
+// A name each subpath must export, and a few names of the layers that only their subpaths export.
 const subpaths = {
   'haggle/node': ['OpenAICompatibleBackend', 'simulate', 'readRunFile', 'mergeRuns', 'loadTokenizer'],
   'haggle/decoding': ['compileSchema', 'TokenSampler'],
   'haggle/evaluation': ['runTournament', 'generateSuite'],
   'haggle/report': ['renderReport', 'writeReport'],
   'haggle/server': ['OpenAIServer'],
+  'haggle/env': ['createEnvironment', 'EnvironmentServer', 'connectEnvironment'],
   'haggle/onnx': ['OnnxBackend'],
   'haggle/testing': ['MockLanguageBackend'],
   'haggle/ai-sdk': ['fromLanguageModel', 'createHaggle'],
 };
-const flatNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
+const subpathOnlyNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
 
 // `load(expression)`: the code that loads the module named by a JavaScript expression.
 for (const [flavour, load] of [
   ['ESM', (expression) => `await import(${expression})`],
   ['CommonJS', (expression) => `require(${expression})`],
 ]) {
-  await step(`subpaths and the Node build's flat names (${flavour})`, () => {
+  await step(`subpaths, and no layer of a subpath in 'haggle' (${flavour})`, () => {
     const script = `(async () => {
       const haggle = ${load("'haggle'")};
       const entries = ${JSON.stringify(subpaths)};
@@ -104,9 +105,9 @@ for (const [flavour, load] of [
       const evaluation = ${load("'haggle/evaluation'")};
       // One class whichever entry it comes through (code splitting in both formats).
       if (haggle.OpenAICompatibleBackend !== node.OpenAICompatibleBackend) throw new Error('haggle under Node does not post through node:http');
-      if (haggle.runTournament !== evaluation.runTournament) throw new Error('haggle.runTournament is another copy');
-      const lost = ${JSON.stringify(flatNames)}.filter((name) => !(name in haggle));
-      if (lost.length) throw new Error('the Node build lost ' + lost.join(', '));
+      if (!(evaluation.ExperimentFileError.prototype instanceof haggle.HaggleError)) throw new Error('haggle/evaluation has another HaggleError');
+      const stray = ${JSON.stringify(subpathOnlyNames)}.filter((name) => name in haggle);
+      if (stray.length) throw new Error('the Node build of haggle exports ' + stray.join(', ') + ': import them from their subpaths');
       console.log(Object.keys(entries).length + ' subpaths');
     })().catch((error) => { console.error(error.message); process.exit(1); });`;
     const args = flavour === 'ESM' ? ['--input-type=module', '-e', script] : ['-e', script];
@@ -114,13 +115,13 @@ for (const [flavour, load] of [
   });
 }
 
-await step('deprecated flat names in the Node build types', () => {
-  const node = readFileSync(join(root, 'dist', 'index.d.ts'), 'utf8');
-  const core = readFileSync(join(root, 'dist', 'core.d.ts'), 'utf8');
-  const marks = node.match(/@deprecated Import from `haggle\/[a-z]+`/g) ?? [];
-  if (marks.length < 100) throw new Error(`dist/index.d.ts marks ${marks.length} names deprecated`);
-  if (/\bOpenAIServer\b/.test(core)) throw new Error('dist/core.d.ts exports OpenAIServer');
-  return `${marks.length} names`;
+await step('no layer of a subpath in the main entry types', () => {
+  for (const file of ['index.d.ts', 'index.d.cts', 'core.d.ts']) {
+    const types = readFileSync(join(root, 'dist', file), 'utf8');
+    const stray = subpathOnlyNames.filter((name) => new RegExp(`\\b${name}\\b`).test(types));
+    if (stray.length) throw new Error(`dist/${file} exports ${stray.join(', ')}`);
+  }
+  return 'index.d.ts, index.d.cts, core.d.ts';
 });
 
 await step('browser bundle of the main entry (esbuild, platform browser)', async () => {

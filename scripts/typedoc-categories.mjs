@@ -20,6 +20,7 @@ const CATEGORIES = {
   node: 'Simulation',
   evaluation: 'Evaluation',
   'evaluation/analysis': 'Analysis',
+  env: 'Training environments',
   report: 'Report',
   decoding: 'Decoding',
   onnx: 'ONNX backend',

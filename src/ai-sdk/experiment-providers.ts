@@ -2,6 +2,7 @@ import type { LanguageBackend } from '../backends/language-backend.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { ExperimentFileError } from '../evaluation/experiment-file-error.js';
 import { type Experiment, isProviderParticipant } from '../evaluation/experiment-schema.js';
+import { processEnvironment } from '../internal/environment.js';
 import { fromLanguageModel } from './from-language-model.js';
 import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from './provider-packages.js';
 
@@ -24,7 +25,7 @@ export async function experimentProviderBackends(
   experiment: Experiment,
   options: ExperimentProviderOptions = {},
 ): Promise<Record<string, LanguageBackend>> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnvironment();
   const issues: ValidationIssue[] = [];
   const wanted: Array<{
     path: string;

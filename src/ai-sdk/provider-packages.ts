@@ -1,5 +1,6 @@
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { InvalidInputError } from '../contract/errors.js';
+import { processEnvironment } from '../internal/environment.js';
 import { AiSdkPackageMissingError } from './ai-sdk-errors.js';
 
 /**
@@ -145,7 +146,7 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
   const keyless =
     entry === OPENAI_COMPATIBLE_FALLBACK &&
     spec.apiKey === undefined &&
-    (typeof process === 'undefined' || process.env.OPENAI_API_KEY === undefined);
+    processEnvironment().OPENAI_API_KEY === undefined;
   const settings: Record<string, unknown> = {
     ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : keyless ? { apiKey: '' } : {}),
     ...(spec.baseURL !== undefined ? { baseURL: spec.baseURL } : {}),

@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../contract/chat-message.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 
 /**
@@ -5,10 +6,8 @@ import type { JsonSchema } from '../contract/json-schema.js';
  * A backend only generates text, optionally under a JSON Schema; it knows nothing of negotiations.
  */
 
-export interface ChatMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
+// In the contract, so that prompt templates (a layer below backends) can name it.
+export type { ChatMessage };
 
 /**
  * The prompt in both forms a template renders: chat endpoints use `messages`; local models and

@@ -4,6 +4,7 @@ import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { registerAnalyseCommand } from './analyse-command.js';
 import { CliUsageError } from './cli-error.js';
 import { registerCompareCommand } from './compare-command.js';
+import { registerEnvCommand } from './env-command.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo, terminalSafeIo } from './io.js';
@@ -52,6 +53,7 @@ export async function runCli(
   registerAnalyseCommand(program, io);
   registerServeCommand(program, io, controller.signal);
   registerMergeCommand(program, io);
+  registerEnvCommand(program, io, controller.signal);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {

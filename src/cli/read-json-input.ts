@@ -1,14 +1,10 @@
-import {
-  InputTooLargeError,
-  maxInputBytes,
-  readTextWithLimit,
-  stripByteOrderMark,
-} from '../internal/bounded-read.js';
+import { InputTooLargeError, readTextWithLimit, stripByteOrderMark } from '../internal/bounded-read.js';
+import { maxInputBytes } from '../internal/environment.js';
 import { CliUsageError } from './cli-error.js';
 
 /**
  * Reads and parses a JSON file, or standard input when the path is `-`, up to `limitBytes` (default: 64
- * MiB, or `HAGGLE_MAX_INPUT_MIB`; see bounded-read.ts for why). A UTF-8 byte-order mark is accepted.
+ * MiB, or `HAGGLE_MAX_INPUT_MIB`; see environment.ts for why). A UTF-8 byte-order mark is accepted.
  * Every failure is one line (a `CliUsageError`: exit code 2) that names the file and what to do.
  */
 export function readJsonInput(

@@ -33,7 +33,7 @@ export interface TurnJsonSchemaOptions {
   moves?: readonly LegalMove[];
   /** Unit of `response_time` (the profile's by default), to express the moves' time bounds in. */
   responseTimeUnit?: TimeUnit;
-  /** Cap on message length; default and maximum `MAX_MESSAGE_LENGTH`. */
+  /** Cap on message length; default and maximum `MAX_MESSAGE_LENGTH` (500, haggle's choice). */
   maxMessageLength?: number;
 }
 

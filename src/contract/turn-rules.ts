@@ -25,8 +25,26 @@ export const ACTION_SHAPES: Readonly<Record<Action, ActionShape>> = {
   no_response: { price: 'none', message: 'none', labels: 'none' },
 };
 
-/** Longest message a turn may carry, in UTF-16 code units. */
-export const MAX_MESSAGE_LENGTH = 2000;
+/**
+ * Longest message a turn may write, in UTF-16 code units: 500. haggle's choice (the model card and the
+ * preprint state no message length; the card's one example message, "Hi, I've been looking for this
+ * exact item...", is 44 characters): a Best Offer note is a line or two, and 500 characters hold
+ * several sentences of one, while bounding what a turn costs to write. A model with random habits
+ * filled the 2,000 characters allowed before to a mean of 1,172 (docs/benchmarks.md), and a turn's cost
+ * is its tokens. `TurnSchema`, the JSON Schema, the decoder and the agent's check (every backend, remote
+ * servers included) hold turns to it.
+ */
+export const MAX_MESSAGE_LENGTH = 500;
+
+/**
+ * Longest message a turn may carry where haggle reads it rather than writes it, in UTF-16 code units:
+ * the turns of a listing's history (real sessions, or another model's) and the records of run files.
+ * haggle's choice, from a labelled reading of the market: eBay's Negotiation API takes a seller's offer
+ * message of up to 2,000 characters (developer.ebay.com, `CreateOffersRequest.message`, "Maximum length:
+ * 2,000 characters"), so a real session can hold one that long; run files written before the 500 bound
+ * had the same 2,000 and stay readable.
+ */
+export const MAX_READ_MESSAGE_LENGTH = 2000;
 
 /** Most labels one message may carry. */
 export const MAX_LABELS_PER_MESSAGE = 5;

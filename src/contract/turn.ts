@@ -7,6 +7,7 @@ import {
   MAX_LABELS_PER_MESSAGE,
   MAX_MESSAGE_LENGTH,
   MAX_PRICE,
+  MAX_READ_MESSAGE_LENGTH,
   MAX_RESPONSE_TIME,
   maxResponseTime,
   SNAKE_CASE,
@@ -18,11 +19,17 @@ export interface TurnBounds {
   maxResponseTime: number;
   /** Longest label in characters; `undefined`: no bound (only for reading records older than the bound). */
   maxLabelLength: number | undefined;
+  /**
+   * Longest message in UTF-16 code units: `MAX_MESSAGE_LENGTH` for a turn being written,
+   * `MAX_READ_MESSAGE_LENGTH` for one being read (a history's turns, a run file's records).
+   */
+  maxMessageLength: number;
 }
 
 export const TurnSchema = turnSchemaWithin({
   maxResponseTime: MAX_RESPONSE_TIME,
   maxLabelLength: MAX_LABEL_LENGTH,
+  maxMessageLength: MAX_MESSAGE_LENGTH,
 });
 
 /** One participant's turn, in the model's wire names: action, price, message labels, message and response time. */
@@ -37,7 +44,11 @@ const bySchemaUnit = new Map<TimeUnit, typeof TurnSchema>();
 export function turnSchemaFor(unit: TimeUnit): typeof TurnSchema {
   let schema = bySchemaUnit.get(unit);
   if (!schema) {
-    schema = turnSchemaWithin({ maxResponseTime: maxResponseTime(unit), maxLabelLength: MAX_LABEL_LENGTH });
+    schema = turnSchemaWithin({
+      maxResponseTime: maxResponseTime(unit),
+      maxLabelLength: MAX_LABEL_LENGTH,
+      maxMessageLength: MAX_MESSAGE_LENGTH,
+    });
     bySchemaUnit.set(unit, schema);
   }
   return schema;
@@ -46,9 +57,14 @@ export function turnSchemaFor(unit: TimeUnit): typeof TurnSchema {
 /**
  * A turn whose unit is not known where it is checked: a history holds both sides' turns, each in its
  * own negotiator's unit. Its response time is bounded by the longest listing in the finest unit
- * (seconds); the rules and the agent check each turn in its own unit.
+ * (seconds); the rules and the agent check each turn in its own unit. A history is read, not written
+ * (it may hold real sessions), so its messages have the reading bound, `MAX_READ_MESSAGE_LENGTH`.
  */
-export const TurnOfAnyUnitSchema = turnSchemaFor('seconds');
+export const TurnOfAnyUnitSchema = turnSchemaWithin({
+  maxResponseTime: maxResponseTime('seconds'),
+  maxLabelLength: MAX_LABEL_LENGTH,
+  maxMessageLength: MAX_READ_MESSAGE_LENGTH,
+});
 
 /** The turn rules with the given bounds; `TurnSchema` and `turnSchemaFor` are the ones to use. */
 export function turnSchemaWithin(bounds: TurnBounds) {
@@ -64,7 +80,9 @@ export function turnSchemaWithin(bounds: TurnBounds) {
             : label.max(bounds.maxLabelLength, `a label has at most ${bounds.maxLabelLength} characters`),
         )
         .max(MAX_LABELS_PER_MESSAGE),
-      message: z.string().max(MAX_MESSAGE_LENGTH),
+      message: z
+        .string()
+        .max(bounds.maxMessageLength, `a message has at most ${bounds.maxMessageLength} characters`),
       response_time: z
         .number()
         .finite()

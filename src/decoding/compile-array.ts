@@ -1,7 +1,7 @@
+import type { CompileContext } from './compile-context.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ListNode } from './nodes.js';
-import type { SchemaCompiler } from './schema-compiler.js';
 import { nonNegativeInteger, type Schema } from './schema-keywords.js';
 import { TupleNode } from './tuple-node.js';
 
@@ -9,7 +9,7 @@ import { TupleNode } from './tuple-node.js';
  * `type: array`: items, counts and uniqueness. `additionalItems` means something only beside the array
  * form of `items` (draft 4 to 2019-09); alone, a validator ignores it, and so does the compiler.
  */
-export function compileArray(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
+export function compileArray(c: CompileContext, s: Schema, path: string): GrammarNode {
   const minItems = nonNegativeInteger(s.minItems, 'minItems', path) ?? 0;
   const maxItems = nonNegativeInteger(s.maxItems, 'maxItems', path) ?? Number.POSITIVE_INFINITY;
   c.budget.size(minItems, 'minItems', path);
@@ -86,7 +86,7 @@ function tupleOf(s: Schema, path: string): Tuple | null {
 }
 
 function compileTuple(
-  c: SchemaCompiler,
+  c: CompileContext,
   tuple: Tuple,
   s: Schema,
   minItems: number,

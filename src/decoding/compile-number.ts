@@ -1,14 +1,14 @@
+import type { CompileContext } from './compile-context.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
 import { type NumberBound, NumberLeaf } from './number-leaf.js';
-import type { SchemaCompiler } from './schema-compiler.js';
 import type { Schema } from './schema-keywords.js';
 
 /** Most digits of an unbounded integer under `numberSyntax: 'json'` (haggle's choice: far beyond ids). */
 const LONG_INTEGER_DIGITS = 100;
 
 /** `type: number` or `integer` with its bounds and multipleOf, enforced digit by digit. */
-export function compileNumber(c: SchemaCompiler, s: Schema, path: string, integer: boolean): GrammarNode {
+export function compileNumber(c: CompileContext, s: Schema, path: string, integer: boolean): GrammarNode {
   const lower = bound(s, 'minimum', 'exclusiveMinimum', path);
   const upper = bound(s, 'maximum', 'exclusiveMaximum', path);
   const multipleOf = s.multipleOf;

@@ -1,10 +1,10 @@
+import type { CompileContext } from './compile-context.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
-import type { KeyExtras } from './key-leaf.js';
+import type { KeyExtras } from './key-extras.js';
 import { type GrammarNode, ListNode } from './nodes.js';
 import { type NamedKey, ObjectNode } from './object-node.js';
 import { finiteMatches, mayOverlap } from './pattern-overlap.js';
 import { PatternAutomaton, PatternSyntaxError } from './regex.js';
-import type { SchemaCompiler } from './schema-compiler.js';
 import { assertionsOf, escapePointer, nonNegativeInteger, type Schema } from './schema-keywords.js';
 import { StringLeaf } from './string-leaf.js';
 
@@ -20,7 +20,7 @@ const KEYED_KEYWORDS = [
 ];
 
 /** `type: object`: declared properties, required ones enforced, and the keys beyond them. */
-export function compileObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
+export function compileObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   const properties = (s.properties ?? {}) as Record<string, unknown>;
   if (typeof properties !== 'object' || Array.isArray(properties)) {
     throw new UnsupportedSchemaError('properties', path, 'not an object');
@@ -69,7 +69,7 @@ function schemaText(schema: unknown): string {
 }
 
 /** An object of any keys whose values match `value` (null: `{}` only). Repeated keys are not tracked. */
-function freeObject(c: SchemaCompiler, value: unknown, path: string): GrammarNode {
+function freeObject(c: CompileContext, value: unknown, path: string): GrammarNode {
   const opener = c.punctuation('{', false, true);
   const closer = c.punctuation('}', true, false);
   if (value === null) return c.sequence([opener, closer]);
@@ -92,7 +92,7 @@ function freeObject(c: SchemaCompiler, value: unknown, path: string): GrammarNod
 
 /** Declared properties only, in schema order; undeclared ones are never generated. */
 function orderedObject(
-  c: SchemaCompiler,
+  c: CompileContext,
   properties: Record<string, unknown>,
   required: readonly string[],
   path: string,
@@ -137,7 +137,7 @@ interface PatternProperty {
 }
 
 /** Whether some value satisfies `schema` as far as compiling tells (`false` and contradictions do not). */
-function satisfiable(c: SchemaCompiler, schema: unknown, path: string): boolean {
+function satisfiable(c: CompileContext, schema: unknown, path: string): boolean {
   if (schema === false) return false;
   try {
     c.compile(schema, path, false);
@@ -239,7 +239,7 @@ function dependencyLists(s: Schema, path: string): Map<string, string[]> {
 }
 
 /** Any object grammar beyond the plain cases: read key by key by an ObjectNode. */
-function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
+function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   const properties = (s.properties ?? {}) as Record<string, unknown>;
   const required = (s.required ?? []) as string[];
   const declared = Object.keys(properties);
@@ -423,7 +423,7 @@ function keyedObject(c: SchemaCompiler, s: Schema, path: string): GrammarNode {
  * the class of each, which picks its value's schema: pattern `i`'s, or additionalProperties' (last).
  */
 function extraKeys(
-  c: SchemaCompiler,
+  c: CompileContext,
   patterns: readonly PatternProperty[],
   extraSchema: unknown,
   rule: KeyRule,

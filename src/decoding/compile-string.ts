@@ -1,8 +1,8 @@
+import type { CompileContext } from './compile-context.js';
 import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
 import { patternLengths } from './pattern-lengths.js';
 import { PatternAutomaton, PatternSyntaxError } from './regex.js';
-import type { SchemaCompiler } from './schema-compiler.js';
 import { nonNegativeInteger, type Schema } from './schema-keywords.js';
 import { formatRule } from './string-formats.js';
 import { StringLeaf } from './string-leaf.js';
@@ -30,7 +30,7 @@ function automatonFor(sources: string[]): PatternAutomaton {
 }
 
 /** `type: string` with its length, `pattern` and `format` (the last two as one automaton). */
-export function compileString(c: SchemaCompiler, s: Schema, path: string, collect: boolean): GrammarNode {
+export function compileString(c: CompileContext, s: Schema, path: string, collect: boolean): GrammarNode {
   let minLength = nonNegativeInteger(s.minLength, 'minLength', path) ?? 0;
   let maxLength = nonNegativeInteger(s.maxLength, 'maxLength', path) ?? Number.POSITIVE_INFINITY;
   c.budget.size(minLength, 'minLength', path);

@@ -3,6 +3,7 @@ import { GrammarMatcher } from './grammar-matcher.js';
 import { type InsideCache, insideCache } from './inside-cache.js';
 import { KeyLeaf } from './key-leaf.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
+import type { MatcherGrammar } from './matcher-grammar.js';
 import { DEAD, type GrammarNode, type Leaf, ListNode, type ListState, type Shortest } from './nodes.js';
 import { NumberLeaf } from './number-leaf.js';
 import { type SchemaCompileOptions, SchemaCompiler } from './schema-compiler.js';
@@ -137,7 +138,7 @@ export function compileSchema(
 }
 
 /** A JSON Schema compiled against a vocabulary: gives the mask of allowed tokens for each decoder state. */
-export class CompiledGrammar {
+export class CompiledGrammar implements MatcherGrammar {
   /** Words of a mask (`Uint32Array` length). */
   readonly maskWords: number;
   readonly vocabularySize: number;

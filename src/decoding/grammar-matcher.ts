@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../contract/errors.js';
-import type { CompiledGrammar } from './compiled-grammar.js';
 import { LiteralLeaf } from './literal-leaf.js';
+import type { MatcherGrammar } from './matcher-grammar.js';
 import { COMPLETE, canComplete, dedupe, type Frame, stepAll } from './stack-machine.js';
 
 interface Position {
@@ -23,7 +23,7 @@ export class GrammarMatcher {
   private readonly eos: ReadonlySet<number>;
 
   constructor(
-    readonly grammar: CompiledGrammar,
+    readonly grammar: MatcherGrammar,
     start: Frame[],
   ) {
     this.positions = [{ frames: start, ended: false }];

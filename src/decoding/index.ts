@@ -7,6 +7,7 @@ export { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } fr
 export { GrammarMatcher } from './grammar-matcher.js';
 export type { EncodeText, JumpForward } from './jump-forward.js';
 export { jumpForward } from './jump-forward.js';
+export type { MatcherGrammar } from './matcher-grammar.js';
 export type { SchemaCompileOptions } from './schema-compiler.js';
 export { SUPPORTED_KEYWORDS } from './schema-keywords.js';
 export type { TokenSamplerOptions } from './token-sampler.js';

@@ -6,8 +6,37 @@ import {
   UTF8_SECOND_LOW,
   utf8LeadBits,
 } from './json-string-bytes.js';
-import type { KeyLeaf } from './key-leaf.js';
+import type { KeyExtras } from './key-extras.js';
+import type { NameTrie } from './name-trie.js';
 import type { TokenTrie } from './token-trie.js';
+
+/**
+ * What the inside pass asks of a key leaf (KeyLeaf implements it): its names, what undeclared keys may be,
+ * and whether a valid key is still ahead. An interface here, not KeyLeaf's type, so that the two modules
+ * do not import each other.
+ */
+export interface KeyLiveness {
+  readonly trie: NameTrie;
+  readonly extras: KeyExtras | null;
+  live(node: number, autos: ArrayLike<number>, base: number, codePoints: number): boolean;
+  prefixLive(
+    node: number,
+    autos: ArrayLike<number>,
+    base: number,
+    codePoints: number,
+    partial: number,
+    remaining: number,
+    width: number,
+  ): boolean;
+  someLive(
+    node: number,
+    autos: ArrayLike<number>,
+    base: number,
+    codePoints: number,
+    lo: number,
+    hi: number,
+  ): boolean;
+}
 
 /** What the inside pass reads of a key leaf's state (see KeyLeaf). */
 export interface KeyInsideState {
@@ -29,7 +58,12 @@ export interface KeyInsideState {
  * (`patternProperties` or `propertyNames` with no other keys) refuses bytes, so the string's own pass
  * does not apply, and the generic walk would step every token through the parser one by one.
  */
-export function keyInsideMask(leaf: KeyLeaf, s: KeyInsideState, trie: TokenTrie, mask: Uint32Array): number {
+export function keyInsideMask(
+  leaf: KeyLiveness,
+  s: KeyInsideState,
+  trie: TokenTrie,
+  mask: Uint32Array,
+): number {
   const automata = leaf.extras?.automata ?? [];
   // Only these automata's states are read by the liveness checks; the others are left unadvanced.
   const tracked = leaf.extras?.alternatives ?? [];

@@ -8,6 +8,7 @@ import {
   UTF8_SECOND_LOW,
   utf8LeadBits,
 } from './json-string-bytes.js';
+import type { KeyExtras } from './key-extras.js';
 import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
@@ -17,19 +18,6 @@ import type { TokenTrie } from './token-trie.js';
 
 /** Trie tag of a name that may not be written here (used already, or forbidden by the schema). */
 export const BLOCKED = -2;
-
-/** What an undeclared key may be; shared by every key leaf of one object schema. */
-export interface KeyExtras {
-  /** Automata run over every undeclared key: `patternProperties` patterns, then `propertyNames`. */
-  readonly automata: readonly PatternAutomaton[];
-  /** Indices of automata of which one must accept the key; null: any key (within the lengths). */
-  readonly alternatives: readonly number[] | null;
-  /** In code points (`propertyNames`); only with `alternatives` null. */
-  readonly minLength: number;
-  readonly maxLength: number;
-  /** The class (which schema governs the value) of a key that `accepted[i]` automata accept; null: refused. */
-  classify(accepted: readonly boolean[]): number | null;
-}
 
 /** Field names shared with StringLeaf's state, so that its fast inside-the-string mask applies. */
 interface KeyState {

@@ -1,4 +1,5 @@
-import { BLOCKED, type KeyExtras, KeyLeaf } from './key-leaf.js';
+import type { KeyExtras } from './key-extras.js';
+import { BLOCKED, KeyLeaf } from './key-leaf.js';
 import { NameTrie } from './name-trie.js';
 import { appendBounded, type Branch, DEAD, type GrammarNode, type Shortest, Structural } from './nodes.js';
 

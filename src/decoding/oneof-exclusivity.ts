@@ -1,7 +1,19 @@
+import type { CompileBudget } from './compile-budget.js';
 import { UnsupportedSchemaError } from './errors.js';
-import type { Flat, SchemaAlgebra } from './schema-algebra.js';
-import { ALL_TYPES, type Schema } from './schema-keywords.js';
+import { ALL_TYPES, type Flat, type Schema } from './schema-keywords.js';
 import { patternMatches, satisfies } from './value-check.js';
+
+/**
+ * What the exclusivity check asks of the schema algebra (SchemaAlgebra implements it): flattening,
+ * intersecting, resolving references, and its budget. An interface here so that the algebra, which
+ * calls the check, and the check do not import each other.
+ */
+export interface SchemaMeet {
+  readonly budget: CompileBudget;
+  flatten(schema: unknown, path: string): Flat;
+  meet(a: Flat, b: Flat, path: string): Flat;
+  resolve(ref: string): unknown;
+}
 
 /**
  * oneOf means exactly one branch matches. The grammar reads branches as alternatives, which is right
@@ -11,7 +23,7 @@ import { patternMatches, satisfies } from './value-check.js';
 export function checkExclusive(
   branches: ReadonlyArray<{ branch: Flat; index: number }>,
   path: string,
-  algebra: SchemaAlgebra,
+  algebra: SchemaMeet,
 ): void {
   const proof = new Disjointness(algebra, path);
   for (let i = 0; i < branches.length; i++) {
@@ -35,7 +47,7 @@ const MAX_DEPTH = 4;
 
 class Disjointness {
   constructor(
-    private readonly algebra: SchemaAlgebra,
+    private readonly algebra: SchemaMeet,
     private readonly path: string,
   ) {}
 

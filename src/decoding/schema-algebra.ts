@@ -1,12 +1,9 @@
 import { type CompileBudget, UNBOUNDED } from './compile-budget.js';
 import { UnsupportedSchemaError } from './errors.js';
-import { checkExclusive } from './oneof-exclusivity.js';
+import { checkExclusive, type SchemaMeet } from './oneof-exclusivity.js';
 import { intersect, isTrue } from './schema-intersection.js';
-import { ALL_TYPES, assertionsOf, type Schema } from './schema-keywords.js';
+import { ALL_TYPES, assertionsOf, type Flat, type Schema } from './schema-keywords.js';
 import { sameValue, satisfies } from './value-check.js';
-
-/** A flat schema: no allOf, $ref, not, if/then/else or oneOf at its top; `false` matches nothing. */
-export type Flat = Schema | false;
 
 /**
  * Rewrites the keywords that combine schemas into the ones the compiler reads directly: `allOf` and a
@@ -14,7 +11,7 @@ export type Flat = Schema | false;
  * `if/then/else` becomes `anyOf[if ∧ then, ¬if ∧ else]`, and `not` is folded where its complement is
  * expressible. Only the top level is rewritten; subschemas wait until the compiler reaches them.
  */
-export class SchemaAlgebra {
+export class SchemaAlgebra implements SchemaMeet {
   /**
    * `refOverridesSiblings`: drafts 4 to 7 say the other keywords of a schema with `$ref` are ignored;
    * from 2019-09 on they apply as well.

@@ -1,5 +1,6 @@
 import { compileArray } from './compile-array.js';
 import { CompileBudget } from './compile-budget.js';
+import type { CompileContext } from './compile-context.js';
 import { compileNumber } from './compile-number.js';
 import { compileObject } from './compile-object.js';
 import { compileString } from './compile-string.js';
@@ -8,11 +9,12 @@ import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ReferenceNode, SequenceNode, type Shortest } from './nodes.js';
 import { NumberLeaf } from './number-leaf.js';
 import { checkExclusive } from './oneof-exclusivity.js';
-import { type Flat, SchemaAlgebra, valuesOf } from './schema-algebra.js';
+import { SchemaAlgebra, valuesOf } from './schema-algebra.js';
 import {
   ALL_TYPES,
   ANNOTATIONS,
   assertionsOf,
+  type Flat,
   type JsonType,
   type Schema,
   SUPPORTED,
@@ -89,7 +91,7 @@ const COMBINATORS = ['allOf', 'not', 'if', 'then', 'else'];
 const MAX_DERIVED = 2000;
 
 /** JSON Schema (the subset in SUPPORTED_KEYWORDS) to a grammar graph. */
-export class SchemaCompiler {
+export class SchemaCompiler implements CompileContext {
   private readonly nodes: GrammarNode[] = [];
   private readonly references = new Map<string, ReferenceNode>();
   private anyValue: ReferenceNode | null = null;

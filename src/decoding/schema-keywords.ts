@@ -160,3 +160,6 @@ export function matchesType(value: unknown, type: JsonType): boolean {
       return typeof value === 'object' && value !== null && !Array.isArray(value);
   }
 }
+
+/** A flat schema: no allOf, $ref, not, if/then/else or oneOf at its top; `false` matches nothing. */
+export type Flat = Schema | false;

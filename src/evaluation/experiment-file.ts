@@ -1,7 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { readablePath, type ValidationIssue } from '../contract/errors.js';
-import { maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
+import { readTextWithLimit } from '../internal/bounded-read.js';
+import { maxInputBytes } from '../internal/environment.js';
 import { ExperimentFileError } from './experiment-file-error.js';
 import { type Experiment, ExperimentSchema } from './experiment-schema.js';
 

@@ -2,6 +2,7 @@ import type { LanguageBackend } from '../backends/language-backend.js';
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { BackendLogger } from '../backends/openai/openai-options.js';
 import type { ValidationIssue } from '../contract/errors.js';
+import { processEnvironment } from '../internal/environment.js';
 import { ExperimentFileError } from './experiment-file.js';
 import {
   type Experiment,
@@ -114,7 +115,7 @@ export function experimentParticipants(
   experiment: Experiment,
   options: ExperimentParticipantsOptions = {},
 ): ExperimentParticipants {
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnvironment();
   const issues: ValidationIssue[] = [];
   const build = (participant: ExperimentParticipant, path: string): MultiIssueNegotiator | undefined => {
     if (participant.baseline !== undefined)

@@ -1,4 +1,3 @@
-import { parseModelOutput } from '../agent/output-parsing.js';
 import type { LanguageBackend } from '../backends/language-backend.js';
 import {
   BackendError,
@@ -6,21 +5,19 @@ import {
   HaggleError,
   InvalidInputError,
   InvalidModelOutputError,
-  issuesFromZod,
   type ValidationIssue,
 } from '../contract/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { QWEN3_END_OF_TURN, renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
-import { checkOutcome } from './issue-space.js';
 import { multiIssueMessages } from './multi-issue-prompt.js';
 import {
   type MultiIssueInput,
   type MultiIssueNegotiator,
   type MultiIssueTurn,
-  MultiIssueTurnSchema,
   multiIssueTurnJsonSchema,
   standingProposal,
 } from './multi-issue-turn.js';
+import { validateMultiIssueText } from './multi-issue-validation.js';
 
 /** Options of `MultiIssueLlmAgent`: its backend, sampling and re-asks. */
 export interface MultiIssueLlmAgentOptions {
@@ -151,7 +148,7 @@ export class MultiIssueLlmAgent implements MultiIssueNegotiator {
         });
       }
       rawTexts.push(text);
-      const problems = validate(text, input, canAccept);
+      const problems = validateMultiIssueText(text, input, canAccept);
       if (problems.turn) return problems.turn;
       issues.push(
         ...problems.issues.map((issue) => ({ ...issue, path: `attempts[${attempt}].${issue.path}` })),
@@ -159,27 +156,4 @@ export class MultiIssueLlmAgent implements MultiIssueNegotiator {
     }
     throw new InvalidModelOutputError({ rawTexts, issues, attempts: this.retries + 1 });
   }
-}
-
-function validate(
-  text: string,
-  input: MultiIssueInput,
-  canAccept: boolean,
-): { turn?: MultiIssueTurn; issues: ValidationIssue[] } {
-  const parsed = parseModelOutput(text);
-  if (!parsed.ok) return { issues: parsed.issues };
-  const turn = MultiIssueTurnSchema.safeParse(parsed.value);
-  if (!turn.success) return { issues: issuesFromZod(turn.error) };
-  if (turn.data.action === 'accept' && !canAccept)
-    return { issues: [{ path: 'action', message: 'no proposal stands to accept' }] };
-  if (turn.data.action === 'offer') {
-    try {
-      checkOutcome(input.space, turn.data.offer ?? {});
-    } catch (error) {
-      return { issues: (error as InvalidInputError).issues.map((i) => ({ ...i, path: `offer.${i.path}` })) };
-    }
-  } else if (turn.data.offer !== null) {
-    return { issues: [{ path: 'offer', message: `must be null for ${turn.data.action}` }] };
-  }
-  return { turn: turn.data, issues: [] };
 }

@@ -1,7 +1,8 @@
 import { Random } from '../internal/random.js';
 import { bootstrapCi } from '../simulation/metrics/bootstrap.js';
+import { clopperPearson } from '../simulation/metrics/proportion-tests.js';
 
-/** A mean with its bootstrap 95% confidence interval. */
+/** A mean (or a proportion) with its 95% confidence interval. */
 export interface Estimate {
   n: number;
   mean: number;
@@ -13,6 +14,19 @@ function mean(values: readonly number[]): number {
   let sum = 0;
   for (const v of values) sum += v;
   return values.length === 0 ? Number.NaN : sum / values.length;
+}
+
+/**
+ * A proportion of matches (0/1 outcomes, such as deals) with its exact (Clopper-Pearson) interval: a
+ * proportion has a closed form that holds at any sample size, where a bootstrap of 16 deals in 16
+ * matches gives the zero-width [1, 1] (docs/metrics.md#confidence-intervals).
+ */
+export function proportionEstimate(outcomes: readonly boolean[], level = 0.95): Estimate {
+  const n = outcomes.length;
+  if (n === 0) return { n, mean: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const successes = outcomes.filter(Boolean).length;
+  const [low, high] = clopperPearson(successes, n, level);
+  return { n, mean: successes / n, low, high };
 }
 
 /** Percentile bootstrap CI of the mean, seeded so a report repeats exactly (the run metrics' bootstrap). */

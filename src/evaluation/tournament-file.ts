@@ -1,5 +1,5 @@
 import { type IndexedJsonlContents, readIndexedJsonl } from '../simulation/indexed-jsonl.js';
-import type { MatchRecord, TournamentHeader } from './tournament.js';
+import type { MatchRecord, TournamentHeader } from './tournament-records.js';
 
 /**
  * Reads a tournament's JSONL (`runTournament({ out })`, `haggle evaluate --out`): its header and its

@@ -1,6 +1,12 @@
 import { type ErrorMessageCount, ErrorTally } from '../simulation/failures.js';
-import { bootstrapMean, type Estimate, type PairedComparison, pairedComparison } from './statistics.js';
-import type { MatchRecord, TournamentHeader } from './tournament.js';
+import {
+  bootstrapMean,
+  type Estimate,
+  type PairedComparison,
+  pairedComparison,
+  proportionEstimate,
+} from './statistics.js';
+import type { MatchRecord, TournamentHeader } from './tournament-records.js';
 
 /** True when a negotiator threw (reason `error`): infrastructure, not a move of the game. */
 export function isFailedMatch(match: MatchRecord): boolean {
@@ -82,10 +88,8 @@ function score(arm: string, opponent: string, played: readonly MatchRecord[]): A
     finished: records.length,
     errors: played.filter((m) => isFailedMatch(m) && !isVoidMatch(m)).length,
     void: played.filter(isVoidMatch).length,
-    dealRate: bootstrapMean(
-      records.map((r) => (r.metrics.deal ? 1 : 0)),
-      { seed },
-    ),
+    // A proportion: its exact interval, not a bootstrap (which gives 16 deals of 16 the width 0).
+    dealRate: proportionEstimate(records.map((r) => r.metrics.deal)),
     armUtility: bootstrapMean(
       records.map((r) => r.metrics.armUtility),
       { seed: seed + 1 },

@@ -3,7 +3,7 @@ import type { Role } from '../contract/history.js';
 import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
 import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
-import { currentProvenance, type RunProvenance, withoutLocations } from '../simulation/provenance.js';
+import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
 import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
@@ -15,6 +15,7 @@ import type { ParticipantLabels } from './participant-label.js';
 import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { DEFAULT_FIRST_MOVER, DEFAULT_MAX_ROUNDS, type Suite, suiteMatches } from './suite.js';
 import { readTournamentFile } from './tournament-file.js';
+import type { MatchMetrics, MatchRecord, TournamentHeader } from './tournament-records.js';
 import { isFailedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
 /** What `runTournament` plays: a suite, the arms, their opponents, and where to write the results. */
@@ -66,51 +67,7 @@ export interface TournamentOptions {
   signal?: AbortSignal;
 }
 
-/** How one match went, with the scores a paper reports. */
-export interface MatchMetrics {
-  deal: boolean;
-  /** The arm's utility of the result (its reservation value without a deal). */
-  armUtility: number;
-  opponentUtility: number;
-  /** Distance in utility space from the result to the Nash point and to the Pareto frontier (deals only). */
-  distanceToNash: number | null;
-  distanceToPareto: number | null;
-  /** The arm agreed to less than its reservation value. */
-  armIrViolation: boolean;
-  rounds: number;
-}
-
-/** One match of a tournament as written to its file: who played, how it ended, and the utilities. */
-export interface MatchRecord {
-  type: 'match';
-  index: number;
-  arm: string;
-  armRole: Role;
-  opponent: string;
-  scenarioId: string;
-  seed: number;
-  metrics: MatchMetrics;
-  result: MultiIssueResult;
-}
-
-/** The first line of a tournament file: format, suite, arms, opponents and provenance. */
-export interface TournamentHeader {
-  type: 'tournament';
-  format: 'haggle-tournament';
-  version: 1;
-  suiteId: string;
-  /** Matches in the whole tournament (of all shards together). */
-  matches: number;
-  /** Present when the file holds one shard of the tournament. */
-  shard?: Shard;
-  config: Record<string, unknown>;
-  /** The arms' and opponents' labels (family, training pool, base), when the run gave them. */
-  labels?: ParticipantLabels;
-  /** The experiment (file) the tournament ran, without secrets or server locations, and its hash. */
-  experiment?: ExperimentRecord;
-  /** haggle, Node, platform and backend locations; never compared on resume (see simulation/provenance.ts). */
-  provenance?: RunProvenance;
-}
+export type { MatchMetrics, MatchRecord, TournamentHeader } from './tournament-records.js';
 
 /** Events of a running tournament: a match ended, progress, an error. */
 export interface TournamentEvents {
@@ -393,7 +350,15 @@ function maxRoundsOf(options: TournamentOptions): number {
   return options.maxRounds ?? options.suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
 }
 
-function scoreMatch(match: PlannedMatch, result: MultiIssueResult, geometry: ScenarioGeometry): MatchMetrics {
+/**
+ * The scores of one finished negotiation for the side `match.armRole` (a tournament's arm, or the trained
+ * side of a training environment's episode): the same numbers a tournament writes for every match.
+ */
+export function scoreMatch(
+  match: { armRole: Role; scenario: Scenario },
+  result: MultiIssueResult,
+  geometry: ScenarioGeometry,
+): MatchMetrics {
   const opponentRole: Role = match.armRole === 'seller' ? 'buyer' : 'seller';
   const deal = result.agreement !== null;
   const point = result.utilities;

@@ -1,6 +1,6 @@
 import * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
-import { DecodeProfile, decodeProfileEnabled } from './decode-profile.js';
+import { DecodeProfile } from './decode-profile.js';
 import { type AdmittedJob, type DecodeJob, DecodeSequence, type SequenceOutput } from './decode-sequence.js';
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
@@ -24,27 +24,9 @@ export interface BatchDecoderOptions {
   pace?: Pace;
   /** Each millisecond of this decoder's turns counts this many in `pace` (default 1). */
   paceWeight?: number;
+  /** Print where this decoder's CPU goes to stderr whenever it goes idle (`OnnxLoadOptions.profile`). */
+  profile?: boolean;
 }
-
-/**
- * `HAGGLE_ONNX_PREFILL_ALONE=1` prefills every prompt in a run of its own, as before prompts were
- * prefilled together: for A/B measurements (bench/onnx-prefill-ab.ts) and bisecting, not a user option.
- * Read when a decoder is built (a worker's environment is its parent's at the time it starts).
- */
-const prefillTogetherEnabled = process.env.HAGGLE_ONNX_PREFILL_ALONE !== '1';
-
-/**
- * `HAGGLE_ONNX_STEP_WIDTH=median` sizes decoding steps by the rule before `StepCost` (`stepWidth`: as
- * wide as half the feeding rows can fill): for A/B measurements (bench/onnx-prefill-ab.ts --a-env),
- * not a user option.
- */
-const medianStepWidth = process.env.HAGGLE_ONNX_STEP_WIDTH === 'median';
-
-/**
- * `HAGGLE_ONNX_PREFILL_IDLE=budget` keeps prompts prefilled together within `prefillTokensPerRun` even
- * when no row is decoding (the rule before idle groups): for A/B measurements, not a user option.
- */
-const idleGroupsEnabled = process.env.HAGGLE_ONNX_PREFILL_IDLE !== 'budget';
 
 /** The smallest prefill chunk: below it, a chunk's fixed cost (copying the cache) dominates. */
 const MIN_PREFILL_CHUNK = 32;
@@ -81,8 +63,8 @@ export class BatchDecoder {
   steps = 0;
   private readonly prefixCache: PrefixCache | null;
   private readonly pace: Pace;
-  /** Where the CPU goes (HAGGLE_ONNX_PROFILE=1 only; see decode-profile.ts). */
-  private readonly profile = decodeProfileEnabled ? new DecodeProfile() : null;
+  /** Where the CPU goes (`options.profile` only; see decode-profile.ts). */
+  private readonly profile: DecodeProfile | null;
 
   private timed<T>(name: string, run: () => T): T {
     return this.profile ? this.profile.time(name, run) : run();
@@ -98,6 +80,7 @@ export class BatchDecoder {
     const budget = options.prefixCacheBytes ?? 0;
     this.prefixCache = budget > 0 ? new PrefixCache(budget) : null;
     this.pace = options.pace ?? new Pace();
+    this.profile = options.profile ? new DecodeProfile() : null;
   }
 
   /** The export has transformers.js's optional `num_logits_to_keep` input. */
@@ -231,7 +214,6 @@ export class BatchDecoder {
    * prompts before theirs take a turn each.
    */
   private prefillGroup(): PromptPrefill[] {
-    if (!prefillTogetherEnabled) return [];
     // Prompts whose rows have all ended (aborted) are dropped here, so the group starts at the front.
     this.prefills = this.prefills.filter((prefill) =>
       prefill.rows.some((row) => row.state === 'waiting' && this.rows.includes(row)),
@@ -241,7 +223,7 @@ export class BatchDecoder {
     // budget on its own goes in one run, up to maxBatchSize times the budget in all (haggle's choice:
     // bounds the run's memory). On the 0.6B-shaped model eight 59-token prompts in one run cost 5.9
     // CPU ms a token, against 6.6 four to a run and 9.1 two to a run (bench/onnx-prefill-batch.ts).
-    const idle = idleGroupsEnabled && !this.rows.some((row) => row.state === 'waiting' && !row.prefilling);
+    const idle = !this.rows.some((row) => row.state === 'waiting' && !row.prefilling);
     const budget = idle ? perPrompt * this.options.maxBatchSize : perPrompt;
     const group: PromptPrefill[] = [];
     let widest = 0;
@@ -461,7 +443,7 @@ export class BatchDecoder {
     // makes the whole batch compute five positions. Whether that pays depends on what a wider step
     // costs here (StepCost, timed on this decoder's own steps); longer takes go on next step.
     const lengths = wanted.map((take) => take.length);
-    const width = medianStepWidth ? stepWidth(lengths) : this.stepCost.width(lengths);
+    const width = this.stepCost.width(lengths);
     const takes = wanted.map((take) => take.slice(0, width));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
@@ -559,16 +541,4 @@ export class BatchDecoder {
       job.controller.abort(reason);
     this.checkAborts();
   }
-}
-
-/**
- * The width rule before `StepCost` (kept for A/B, `HAGGLE_ONNX_STEP_WIDTH=median`): the largest w such
- * that at least half of the rows with something to feed have w tokens or more. At batch 1 that is the
- * whole take; in a batch it ignored what a wider step costs, and left most forced runs to one token a
- * step at batch 8, where a step twice as wide costs 1.3x on the 0.6B-shaped model on a CPU.
- */
-export function stepWidth(lengths: readonly number[]): number {
-  const feeding = lengths.filter((n) => n > 0).sort((a, b) => b - a);
-  if (feeding.length === 0) return 0;
-  return feeding[Math.ceil(feeding.length / 2) - 1] as number;
 }

@@ -2,15 +2,13 @@
  * Where a decoder's CPU goes, split by kind of work: prompt prefill runs, decoding steps (and how many
  * of their positions were padding: rows riding along while their prompt is prefilled, or rows with
  * fewer tokens than the step is wide), and whole-cache copies when rows join and leave. Off unless
- * `HAGGLE_ONNX_PROFILE=1` (haggle's choice: a debugging aid for benches, not a user-facing option);
- * then each decoder prints one summary line to stderr whenever it goes idle.
+ * `OnnxLoadOptions.profile` (haggle's choice: a debugging aid for benches, off by default); then each
+ * decoder prints one summary line to stderr whenever it goes idle.
  *
  * CPU time is `process.cpuUsage()`, the whole process (every thread: onnxruntime's pool included); the
  * worker's own thread does nothing else during a timed section, so it is the section's cost unless
  * another thread is busy at the same time.
  */
-export const decodeProfileEnabled = process.env.HAGGLE_ONNX_PROFILE === '1';
-
 interface Section {
   count: number;
   wallMs: number;

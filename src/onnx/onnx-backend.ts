@@ -135,6 +135,7 @@ export class OnnxBackend implements LanguageBackend {
       prefixCacheBytes,
       intraOpNumThreads: options.intraOpNumThreads,
       compileBudgetMs,
+      profile: options.profile ?? false,
     };
     let backend: OnnxBackend | undefined;
     const { supervisor, loaded } = await WorkerSupervisor.start(

@@ -1,5 +1,3 @@
-import type { OnnxWorkerEvent } from './worker-supervisor.js';
-
 /** See `OnnxLoadOptions.workerHeapMb`. */
 export const DEFAULT_WORKER_HEAP_MB = 4096;
 /**
@@ -67,9 +65,24 @@ export interface OnnxLoadOptions {
   untrustedSchemas?: boolean;
   /** Heap limit in MB of the worker that compiles untrusted schemas (default 512). */
   schemaHeapMb?: number;
+  /**
+   * Print where each decoder's CPU goes (prefill runs, decoding steps, padding positions, cache copies)
+   * to stderr, one JSON line whenever it goes idle (default false). haggle's choice: a profiling aid
+   * for benches (`bench/onnx.ts --profile`), not for production.
+   */
+  profile?: boolean;
   /** Told when the worker ends unexpectedly and when its replacement has loaded the model (for a log). */
   onWorkerEvent?: (event: OnnxWorkerEvent) => void;
 }
+
+/** What the supervisor tells its owner (and, through `OnnxLoadOptions.onWorkerEvent`, an operator). */
+export type OnnxWorkerEvent =
+  /** The worker thread ended unexpectedly; `cause` says why (heap limit, a crash, a stuck request). */
+  | { type: 'worker-exit'; cause: string; restarts: number }
+  /** A new worker has loaded the model after an exit, after `ms` milliseconds. */
+  | { type: 'worker-ready'; restarts: number; ms: number }
+  /** Loading the model into the new worker failed; it is tried again after `retryInMs`. */
+  | { type: 'worker-restart-failed'; cause: string; retryInMs: number };
 
 /** What a loaded model folder declares, read from `config.json`. */
 export interface OnnxModelShape {

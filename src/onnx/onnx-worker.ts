@@ -86,6 +86,7 @@ async function load(message: LoadMessage): Promise<void> {
       padTokenId: pad,
       pace: pace as Pace,
       paceWeight,
+      profile: message.profile,
     });
   lanes = { short: lane(1), long: lane(LONG_PROMPT_WEIGHT) };
   send({

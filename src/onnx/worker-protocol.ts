@@ -15,6 +15,8 @@ export interface LoadMessage {
   intraOpNumThreads: number | undefined;
   /** Milliseconds one schema may take to compile (`OnnxLoadOptions.compileBudgetMs`). */
   compileBudgetMs: number;
+  /** `OnnxLoadOptions.profile`. */
+  profile: boolean;
   /** See native-gate.ts: set by the supervisor for each worker it starts. */
   nativeGate?: SharedArrayBuffer;
 }

@@ -1,19 +1,13 @@
 import type { Worker } from 'node:worker_threads';
 import { BackendError } from '../contract/errors.js';
 import { closeGate, newNativeGate } from './native-gate.js';
+import type { OnnxWorkerEvent } from './onnx-options.js';
 import { rebuildError } from './rebuild-error.js';
 import { startWorker } from './start-worker.js';
 import type { WorkerEntry } from './worker-entry.js';
 import type { FromWorker, LoadedMessage, LoadMessage, ToWorker } from './worker-protocol.js';
 
-/** What the supervisor tells its owner (and, through `OnnxLoadOptions.onWorkerEvent`, an operator). */
-export type OnnxWorkerEvent =
-  /** The worker thread ended unexpectedly; `cause` says why (heap limit, a crash, a stuck request). */
-  | { type: 'worker-exit'; cause: string; restarts: number }
-  /** A new worker has loaded the model after an exit, after `ms` milliseconds. */
-  | { type: 'worker-ready'; restarts: number; ms: number }
-  /** Loading the model into the new worker failed; it is tried again after `retryInMs`. */
-  | { type: 'worker-restart-failed'; cause: string; retryInMs: number };
+export type { OnnxWorkerEvent } from './onnx-options.js';
 
 /** Whether the model can take requests now: `restarting` while a new worker loads it. */
 export interface OnnxWorkerHealth {

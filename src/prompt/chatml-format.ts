@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import type { ChatFormat } from './prompt-template.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import { defaultWording } from './default-wording.js';
 import type {
   ChatFormat,

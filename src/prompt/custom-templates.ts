@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import { type ComposedPromptTemplate, createPromptTemplate } from './create-template.js';
 import { type JinjaChatFormatOptions, jinjaChatFormat } from './jinja-chat-format.js';
 import { PromptTemplateError } from './prompt-errors.js';

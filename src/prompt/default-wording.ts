@@ -1,5 +1,5 @@
-import type { ChatMessage } from '../backends/language-backend.js';
 import { ACTIONS } from '../contract/action.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import type { HistoryEntry } from '../contract/history.js';
 import type { ListingContext, ParticipantProfile } from '../contract/listing-context.js';
 import type { LabelVocabulary, ModelProfile } from '../contract/model-profile.js';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { InputTooLargeError, maxInputBytes, readTextWithLimit } from '../internal/bounded-read.js';
+import { InputTooLargeError, readTextWithLimit } from '../internal/bounded-read.js';
+import { maxInputBytes } from '../internal/environment.js';
 import { ModelFolderError } from './prompt-errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import type { History, Role } from '../contract/history.js';
 import type { ListingContext } from '../contract/listing-context.js';
 import type { ModelProfile } from '../contract/model-profile.js';

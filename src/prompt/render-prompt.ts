@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import type { ChatMessage } from '../backends/language-backend.js';
+import type { ChatMessage } from '../contract/chat-message.js';
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import {
   type History,

@@ -5,6 +5,7 @@ import {
   percentileInterval,
   resolveBootstrapOptions,
 } from '../simulation/metrics/bootstrap.js';
+import { proportionInterval } from '../simulation/metrics/measure.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { labelKey, type SessionFacts, sessionFacts } from '../simulation/metrics/session-facts.js';
 import type { SessionResult } from '../simulation/session-result.js';
@@ -37,13 +38,16 @@ export interface ChartIntervals {
 interface Column {
   /** Where the interval goes once computed. */
   put: (interval: Interval) => void;
+  /** A share of sessions (each adds 0 or 1 of 1): its interval is exact, not resampled. */
+  proportion: boolean;
   contribution: (facts: SessionFacts) => readonly [number, number];
 }
 
 /**
  * Intervals for the charts' bars, computed the way the metrics table computes its own: each bar is a
- * ratio of per-session sums (a share of deals, of sessions, a mean over label uses), and whole
- * sessions are resampled, all bars from the same resamples. The price bins follow
+ * ratio of per-session sums; a share of deals or of sessions gets its exact (Clopper-Pearson)
+ * interval, a mean over label uses the bootstrap's (whole sessions resampled, all such bars from the
+ * same resamples). The price bins follow
  * `priceRatioHistogram`'s edges (the last bin, when wider, gathers everything above its start).
  */
 export function chartIntervals(
@@ -71,6 +75,7 @@ export function chartIntervals(
       put: (interval) => {
         result.priceBins[i] = interval;
       },
+      proportion: true,
       contribution: (f) =>
         f.finalPriceRatio === null ? [0, 0] : [priceBin(f.finalPriceRatio) === i ? 1 : 0, 1],
     });
@@ -78,12 +83,14 @@ export function chartIntervals(
   for (const turns of chart.lengths) {
     columns.push({
       put: (interval) => result.sessionLength.set(turns, interval),
+      proportion: true,
       contribution: (f) => [f.turns === turns ? 1 : 0, 1],
     });
   }
   for (const tier of chart.tiers) {
     columns.push({
       put: (interval) => result.tiers.set(tier, interval),
+      proportion: true,
       contribution: (f) => (f.tier === tier ? [f.deal ? 1 : 0, 1] : [0, 0]),
     });
   }
@@ -91,10 +98,12 @@ export function chartIntervals(
     const key = labelKey(role, label);
     columns.push({
       put: (interval) => result.labelDealRate.set(key, interval),
+      proportion: true,
       contribution: (f) => (f.labels.has(key) ? [f.deal ? 1 : 0, 1] : [0, 0]),
     });
     columns.push({
       put: (interval) => result.labelConcession.set(key, interval),
+      proportion: false,
       contribution: (f) => {
         const concessions = f.labels.get(key)?.concessions ?? [];
         return [concessions.reduce((a, b) => a + b, 0), concessions.length];
@@ -109,7 +118,9 @@ export function chartIntervals(
   // Its own stream, apart from the metrics table's, so adding a chart never moves the table's intervals.
   const replicates = matrix.replicates(resamples, deriveSeed(seed, 0x0c4a));
   columns.forEach((column, c) => {
-    column.put(matrix.value(c) === null ? null : percentileInterval(replicates[c] as Float64Array, level));
+    if (matrix.value(c) === null) column.put(null);
+    else if (column.proportion) column.put(proportionInterval(matrix, c, level));
+    else column.put(percentileInterval(replicates[c] as Float64Array, level));
   });
   return result;
 }

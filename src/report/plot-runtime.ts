@@ -46,9 +46,9 @@ export class ChartLibraryError extends HaggleError {
 let runtime: PlotRuntime | undefined;
 
 /**
- * Plot and a DOM for it, loaded on the first chart, not when the module is imported: the Node build of
- * the main entry re-exports the report's functions under deprecated flat names, and an app that imports
- * `haggle` for an agent should not load a plotting library and a DOM (haggle's choice). `require` keeps
+ * Plot and a DOM for it, loaded on the first chart, not when the module is imported: an app that imports
+ * `haggle/report` to write a run's report without charts, or a module that reaches the report through
+ * another layer, should not load a plotting library and a DOM (haggle's choice). `require` keeps
  * rendering synchronous (`renderReport` returns a string); Node 20.19+ can `require` Plot's ES modules.
  * Plot draws into a document; linkedom's is a small DOM that serialises the SVG Plot builds.
  */

@@ -1,4 +1,9 @@
-import { formatInterval, formatMetricDelta, formatMetricValue } from '../simulation/metrics/format.js';
+import {
+  formatInterval,
+  formatMetricDelta,
+  formatMetricValue,
+  formatPValue,
+} from '../simulation/metrics/format.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { labelKey } from '../simulation/metrics/session-facts.js';
 import { type BarChartSpec, type BarSeries, renderBarChart } from './bar-chart.js';
@@ -119,6 +124,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
       title: 'Final price / list price (share of deals)',
       ...price,
       format: percentAxis,
+      whiskers: EXACT_WHISKERS,
       caption:
         'Agreed price over list price, in bins of 5% of the list price; each run sums to 100% of its deals.',
     },
@@ -129,6 +135,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
       title: 'Session length (share of sessions by number of turns)',
       ...lengths,
       format: percentAxis,
+      whiskers: EXACT_WHISKERS,
     },
     {
       id: 'deal-rate-by-tier',
@@ -137,6 +144,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
       title: 'Deal rate by list-price tier (USD)',
       ...tiers,
       format: percentAxis,
+      whiskers: EXACT_WHISKERS,
     },
     {
       id: 'label-deal-rate',
@@ -144,6 +152,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
       title: 'M6: deal rate of sessions in which a side used a label',
       ...m6,
       format: percentAxis,
+      whiskers: EXACT_WHISKERS,
     },
     {
       id: 'label-concession',
@@ -155,23 +164,27 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
   ];
 }
 
+/** The whiskers of a chart of shares: each bar is a proportion of sessions or deals (docs/metrics.md). */
+const EXACT_WHISKERS = '95% exact (Clopper-Pearson) intervals of each share.';
+
 function metricsTable(data: ReportData): string {
   if (data.comparison) {
     const c = data.comparison;
-    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
+    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>Fisher p</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
     const rows = c.rows.map((r) => {
       const significant = r.ci !== null && (r.ci[0] > 0 || r.ci[1] < 0);
-      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
+      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${escapeHtml(formatPValue(r.pValue))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
     });
     return `<table class="metrics" data-table="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
+<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: for shares, exact (Clopper-Pearson per side, combined by Newcombe's square-and-add), with Fisher's exact test; for means, percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
   }
   const estimates = data.estimates ?? [];
   const rows = estimates.map(
     (m) =>
       `<tr data-metric="${escapeHtml(m.id)}" data-run="${m.value ?? ''}"><td>${escapeHtml(m.name)}</td><td>${formatMetricValue(m.value, m.unit)}</td><td>${m.ci ? `${formatMetricValue(m.ci[0], m.unit)} – ${formatMetricValue(m.ci[1], m.unit)}` : '–'}</td><td>${m.n}</td></tr>`,
   );
-  return `<table class="metrics" data-table="metrics"><thead><tr><th>metric</th><th>${escapeHtml(data.run.name)}</th><th>95% CI</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  return `<table class="metrics" data-table="metrics"><thead><tr><th>metric</th><th>${escapeHtml(data.run.name)}</th><th>95% CI</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<p class="note">Intervals: exact (Clopper-Pearson) for shares of sessions, never zero-width; percentile bootstrap over sessions for means.</p>`;
 }
 
 function labelTable(figures: RunFigures): string {

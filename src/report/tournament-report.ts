@@ -54,7 +54,7 @@ export function renderTournamentReport(
     `haggle tournament report${suiteId ? ` · suite <code>${escapeHtml(suiteId)}</code>` : ''} · ${results.matches.length} matches`,
     `<h2>Scores</h2>
 <div class="table-scroll"><table class="metrics" data-table="tournament"><thead><tr><th>arm</th><th>opponent</th><th>matches</th><th>failed</th><th>void</th><th>deal rate [95% CI]</th><th>arm utility [95% CI]</th><th>opponent utility [95% CI]</th><th>welfare [95% CI]</th><th>dist. to Nash</th><th>dist. to Pareto</th><th>rounds</th><th>IR viol.</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>
-<p class="note">Intervals: percentile bootstrap over the matches that finished; a match the arm's negotiator failed (it threw) is counted under <em>failed</em>, one the opponent broke (its failure, invalid turn or timeout) under <em>void</em>; neither is scored. Utilities are each side's private utility of the result (its reservation value without a deal); welfare is their sum; the distances to the Nash point and to the Pareto frontier are in utility space, over deals.</p>
+<p class="note">Intervals: exact (Clopper-Pearson) for the deal rate, percentile bootstrap for the means, over the matches that finished; a match the arm's negotiator failed (it threw) is counted under <em>failed</em>, one the opponent broke (its failure, invalid turn or timeout) under <em>void</em>; neither is scored. Utilities are each side's private utility of the result (its reservation value without a deal); welfare is their sum; the distances to the Nash point and to the Pareto frontier are in utility space, over deals.</p>
 ${renderFailures(results.matches.length, results.errors, results.errorMessages, 'matches')}
 <h2>Charts</h2>
 ${tournamentChartSpecs(results).map(renderBarChart).join('\n')}
@@ -66,7 +66,7 @@ ${header ? negotiatorsAndProvenance(header) : ''}`,
 
 /**
  * The tournament report's charts as specs: each arm's mean utility and deal rate by opponent ('all':
- * every opponent together), with the scores' bootstrap intervals as whiskers. What the page draws, for a
+ * every opponent together), with the scores' intervals as whiskers. What the page draws, for a
  * notebook to draw too with `barChartSvg`.
  */
 export function tournamentChartSpecs(results: TournamentResults): BarChartSpec[] {
@@ -77,6 +77,7 @@ export function tournamentChartSpecs(results: TournamentResults): BarChartSpec[]
     title: string,
     yLabel: string,
     estimate: (s: Score) => Estimate,
+    whiskers: string,
   ): BarChartSpec => ({
     id,
     title,
@@ -90,7 +91,7 @@ export function tournamentChartSpecs(results: TournamentResults): BarChartSpec[]
         values: scores.map((score) =>
           score && !Number.isNaN(estimate(score).mean) ? estimate(score).mean : null,
         ),
-        // The same bootstrap intervals as the scores table, as whiskers.
+        // The same intervals as the scores table, as whiskers.
         intervals: scores.map((score) => {
           const e = score && estimate(score);
           return e && Number.isFinite(e.low) && Number.isFinite(e.high) ? [e.low, e.high] : null;
@@ -100,11 +101,23 @@ export function tournamentChartSpecs(results: TournamentResults): BarChartSpec[]
     format: (v) => v.toFixed(2),
     xLabel: 'opponent',
     yLabel,
-    whiskers: 'the 95% percentile bootstrap intervals of the scores table (matches resampled).',
+    whiskers,
   });
   return [
-    chart('arm-utility', 'Arm utility by opponent (mean)', 'arm utility', (s) => s.armUtility),
-    chart('deal-rate', 'Deal rate by opponent', 'deal rate', (s) => s.dealRate),
+    chart(
+      'arm-utility',
+      'Arm utility by opponent (mean)',
+      'arm utility',
+      (s) => s.armUtility,
+      'the 95% percentile bootstrap intervals of the scores table (matches resampled).',
+    ),
+    chart(
+      'deal-rate',
+      'Deal rate by opponent',
+      'deal rate',
+      (s) => s.dealRate,
+      'the 95% exact (Clopper-Pearson) intervals of the scores table.',
+    ),
   ];
 }
 

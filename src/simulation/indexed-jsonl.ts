@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { type FileLine, forEachLine, LineTooLongError, maxLineBytes } from '../internal/bounded-read.js';
+import { type FileLine, forEachLine, LineTooLongError } from '../internal/bounded-read.js';
+import { maxLineBytes } from '../internal/environment.js';
 import { fileStep, RunFileError } from './run-file-error.js';
 
 /**

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { RoleSchema } from '../contract/history.js';
 import { ListingContextSchema } from '../contract/listing-context.js';
 import { turnSchemaWithin } from '../contract/turn.js';
-import { maxResponseTime } from '../contract/turn-rules.js';
+import { MAX_READ_MESSAGE_LENGTH, maxResponseTime } from '../contract/turn-rules.js';
 import { END_REASONS } from './outcome.js';
 
 /**
@@ -14,11 +14,16 @@ import { END_REASONS } from './outcome.js';
 /**
  * A recorded turn: the turn rules, but with the looser bounds of the files haggle wrote before labels
  * and response times were bounded by the market (labels of any length, a response time of up to 30
- * days in any unit), so those files stay readable; a new run's turns meet `TurnSchema` when played.
+ * days in any unit, messages of up to `MAX_READ_MESSAGE_LENGTH`), so those files and real sessions stay
+ * readable; a new run's turns meet `TurnSchema` when played.
  */
 const RecordedTurnSchema = z.object({
   role: RoleSchema,
-  turn: turnSchemaWithin({ maxResponseTime: maxResponseTime('seconds'), maxLabelLength: undefined }),
+  turn: turnSchemaWithin({
+    maxResponseTime: maxResponseTime('seconds'),
+    maxLabelLength: undefined,
+    maxMessageLength: MAX_READ_MESSAGE_LENGTH,
+  }),
   elapsedHours: z.number().finite().min(0),
   violation: z.string().optional(),
 });

@@ -13,7 +13,7 @@ import {
   utilityBoulware,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-analyse-'));

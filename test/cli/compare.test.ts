@@ -30,7 +30,7 @@ describe('haggle compare', () => {
 
     const text = captureIo();
     expect(await runCli(['compare', a, '-r', b, '--resamples', '100'], text)).toBe(0);
-    expect(text.out().split('\n')[0]).toMatch(/^metric\s+reference\s+run\s+delta\s+95% CI$/);
+    expect(text.out().split('\n')[0]).toMatch(/^metric\s+reference\s+run\s+delta\s+95% CI\s+Fisher p$/);
     expect(text.out()).toMatch(/^deal rate\s/m);
 
     const unknown = captureIo();

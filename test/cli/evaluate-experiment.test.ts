@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { experimentRecord, parseExperiment } from '../../src/index.js';
+import { experimentRecord, parseExperiment } from '../../src/evaluation/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { fixtureModel } from '../onnx/fixture-model.js';
 

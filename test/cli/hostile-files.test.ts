@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   generateSuite,
-  PopulationAgent,
   runTournament,
   UtilityTitForTatNegotiator,
   utilityBoulware,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { PopulationAgent } from '../../src/index.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
 
 // Issue 26: one file took the machine down (`haggle show /dev/zero` reached 24 GB; merge ignored

@@ -8,7 +8,7 @@ import { runCli } from '../../src/cli/main.js';
 import { readJsonInput } from '../../src/cli/read-json-input.js';
 import { generateSuite, loadSuite, saveSuite } from '../../src/evaluation/suite.js';
 import { TurnSchema } from '../../src/index.js';
-import { DEFAULT_MAX_INPUT_BYTES, maxInputBytes } from '../../src/internal/bounded-read.js';
+import { DEFAULT_MAX_INPUT_BYTES, maxInputBytes } from '../../src/internal/environment.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { CONTEXT } from '../helpers/fixtures.js';
 

@@ -1,7 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  HistorySchema,
   type LegalMove,
   MAX_LABEL_LENGTH,
+  MAX_MESSAGE_LENGTH,
+  MAX_READ_MESSAGE_LENGTH,
   MAX_RESPONSE_HOURS,
   TurnSchema,
   turnJsonSchema,
@@ -15,11 +18,11 @@ import { expectAccepted, expectRefused } from '../decoding/walk.js';
 // The bounds from the market: no turn takes longer than a listing runs (30 days), no label is longer
 // than 48 characters. TurnSchema refuses past them; so does the JSON Schema, judged by the decoder
 // that enforces it while a model writes.
-const message = (labels: string[], responseTime: number) => ({
+const message = (labels: string[], responseTime: number, text = 'Is it still available?') => ({
   action: 'message_only',
   price: null,
   message_labels: labels,
-  message: 'Is it still available?',
+  message: text,
   response_time: responseTime,
 });
 const label48 = `build_${'x'.repeat(MAX_LABEL_LENGTH - 6)}`;
@@ -55,6 +58,25 @@ describe('TurnSchema: response_time and labels bounded like the market', () => {
   });
 });
 
+describe('messages: 500 characters written, 2,000 read', () => {
+  it('a turn writes at most 500 characters; 501 is refused with the bound in the message', () => {
+    expect(MAX_MESSAGE_LENGTH).toBe(500);
+    expect(TurnSchema.safeParse(message([], 1, 'a'.repeat(500))).success).toBe(true);
+    const result = TurnSchema.safeParse(message([], 1, 'a'.repeat(501)));
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(['message']);
+    expect(result.error?.issues[0]?.message).toMatch(/at most 500 characters/);
+    expect(turnSchemaFor('minutes').safeParse(message([], 1, 'a'.repeat(501))).success).toBe(false);
+  });
+
+  it('a history (read, it may hold real sessions) holds messages of up to 2,000, not more', () => {
+    expect(MAX_READ_MESSAGE_LENGTH).toBe(2000);
+    const entry = (text: string) => [{ role: 'buyer', turn: message([], 1, text), elapsedHours: 1 }];
+    expect(HistorySchema.safeParse(entry('a'.repeat(2000))).success).toBe(true);
+    expect(HistorySchema.safeParse(entry('a'.repeat(2001))).success).toBe(false);
+  });
+});
+
 describe('the turn JSON Schema refuses the same turns, as the decoder enforces it', () => {
   let q: Qwen3;
   beforeAll(async () => {
@@ -66,11 +88,14 @@ describe('the turn JSON Schema refuses the same turns, as the decoder enforces i
     const branch = (schema.oneOf as { properties: Record<string, Record<string, unknown>> }[])[0];
     expect(branch?.properties.response_time).toMatchObject({ maximum: 720 });
     expect(branch?.properties.message_labels?.items).toMatchObject({ maxLength: MAX_LABEL_LENGTH });
+    expect(branch?.properties.message).toMatchObject({ maxLength: MAX_MESSAGE_LENGTH });
     const grammar = compileSchema(schema, q.vocabulary);
     expectAccepted(grammar, q, JSON.stringify(message([label48], 720)));
     expectRefused(grammar, q, JSON.stringify(message([label49], 1)));
     expectRefused(grammar, q, JSON.stringify(message([], 721)));
     expectRefused(grammar, q, JSON.stringify(message([], 55_555)));
+    expectAccepted(grammar, q, JSON.stringify(message([], 1, 'ok '.repeat(166))));
+    expectRefused(grammar, q, JSON.stringify(message([], 1, 'a'.repeat(501))));
   });
 
   it("with Best Offer's moves: where no offer stands, what is left of the listing bounds every turn", () => {

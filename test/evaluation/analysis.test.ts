@@ -14,14 +14,14 @@ import {
   loadTournament,
   type MatchRecord,
   pairedUnits,
-  RunFileError,
   runTournament,
   signFlipPValue,
   UtilityTitForTatNegotiator,
   utilityBoulware,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { RunFileError } from '../../src/index.js';
 
 /** A finished seller-side match with the given utilities; `deal` decides whether an agreement exists. */
 function match(

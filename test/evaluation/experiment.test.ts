@@ -6,12 +6,11 @@ import {
   ExperimentFileError,
   experimentRecord,
   experimentTournament,
-  HaggleError,
-  InvalidInputError,
   loadExperiment,
   MultiIssueLlmAgent,
   parseExperiment,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { HaggleError, InvalidInputError } from '../../src/index.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests edit the experiment's JSON freely, field by field
 type Json = any;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   generateSuite,
-  InvalidInputError,
   MultiIssueLlmAgent,
   runMultiIssueNegotiation,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { InvalidInputError } from '../../src/index.js';
 import { MockLanguageBackend } from '../../src/testing/index.js';
 
 const scenario = generateSuite({ seed: 11, scenarios: 1, seedsPerPair: 1 }).scenarios[0];

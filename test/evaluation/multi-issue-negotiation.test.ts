@@ -6,7 +6,7 @@ import {
   multiIssueTurnJsonSchema,
   runMultiIssueNegotiation,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
 
 const scenario = generateSuite({ seed: 9, scenarios: 1, seedsPerPair: 1 }).scenarios[0];
 if (!scenario) throw new Error('no scenario');

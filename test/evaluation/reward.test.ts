@@ -6,7 +6,7 @@ import {
   runTournament,
   utilityLinear,
   utilityOf,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
 
 const suite = generateSuite({ seed: 6, scenarios: 3, seedsPerPair: 4, opponents: ['x'] });
 const scenario = suite.scenarios[0];

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  PopulationAgent,
-  renderPrompt,
-  renderQwen3NoThinkTraining,
-  type SessionResult,
-  sftExamples,
-  simulate,
-} from '../../src/index.js';
+import { renderQwen3NoThinkTraining, sftExamples } from '../../src/evaluation/index.js';
+import { PopulationAgent, renderPrompt, type SessionResult, simulate } from '../../src/index.js';
 
 const golden = (name: string) => readFileSync(new URL(`./golden/${name}`, import.meta.url), 'utf8');
 

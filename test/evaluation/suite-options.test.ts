@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import {
   generateSuite,
-  InvalidInputError,
   loadSuite,
   runTournament,
   saveSuite,
   UtilityTitForTatNegotiator,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { InvalidInputError } from '../../src/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-suite-options-'));

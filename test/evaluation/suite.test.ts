@@ -6,14 +6,14 @@ import { runCli } from '../../src/cli/main.js';
 import {
   checkOutcome,
   generateSuite,
-  InvalidInputError,
   loadSuite,
   SuiteFileError,
   saveSuite,
   scenarioGeometry,
   scoreTrade,
   suiteMatches,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { InvalidInputError } from '../../src/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 
 describe('suites', () => {

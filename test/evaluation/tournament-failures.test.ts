@@ -8,7 +8,7 @@ import {
   UtilityTitForTatNegotiator,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
 import { renderTournamentReport } from '../../src/report/index.js';
 import { captureIo } from '../helpers/capture-io.js';
 

@@ -5,15 +5,14 @@ import { describe, expect, it } from 'vitest';
 import {
   compareArms,
   generateSuite,
-  HaggleAbortError,
-  InvalidInputError,
   type MultiIssueNegotiator,
   runTournament,
   UtilityTitForTatNegotiator,
   utilityBoulware,
   utilityConceder,
   utilityLinear,
-} from '../../src/index.js';
+} from '../../src/evaluation/index.js';
+import { HaggleAbortError, InvalidInputError } from '../../src/index.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-tournament-'));
 const suite = generateSuite({ seed: 1 });

@@ -2,6 +2,7 @@ import {
   describeInterval,
   type History,
   MAX_LABEL_LENGTH,
+  MAX_MESSAGE_LENGTH,
   MAX_RESPONSE_HOURS,
   priceInInterval,
 } from '../../src/contract/index.js';
@@ -47,6 +48,8 @@ export function legalityProblems(results: readonly SessionResult[], rules: Rules
       // The bounds from the market, checked apart from the moves (every negotiator here writes hours).
       if (entry.turn.response_time > MAX_RESPONSE_HOURS)
         problems.push(`${where} turn ${index}: response_time ${entry.turn.response_time} above 30 days`);
+      if (entry.turn.message.length > MAX_MESSAGE_LENGTH)
+        problems.push(`${where} turn ${index}: a message of ${entry.turn.message.length} characters`);
       for (const label of entry.turn.message_labels) {
         if (label.length > MAX_LABEL_LENGTH)
           problems.push(`${where} turn ${index}: a label of ${label.length} characters`);

@@ -2,13 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MAX_LINE_BYTES,
-  type FileLine,
-  forEachLine,
-  LineTooLongError,
-  maxLineBytes,
-} from '../../src/internal/bounded-read.js';
+import { type FileLine, forEachLine, LineTooLongError } from '../../src/internal/bounded-read.js';
+import { DEFAULT_MAX_LINE_BYTES, maxLineBytes } from '../../src/internal/environment.js';
 
 function file(content: string | Buffer): string {
   const path = join(mkdtempSync(join(tmpdir(), 'haggle-lines-')), 'lines.jsonl');

@@ -410,3 +410,41 @@ describe('BatchDecoder', () => {
     expect(last?.mask[0]?.length ?? 0).toBeLessThan(150);
   });
 });
+
+describe('BatchDecoder profile (OnnxLoadOptions.profile)', () => {
+  async function printed(profile: boolean | undefined): Promise<string[]> {
+    const fake = fakeSession();
+    const decoder = new BatchDecoder(fake.session, shape, {
+      maxBatchSize: 8,
+      prefillTokensPerRun: 64,
+      padTokenId: 0,
+      ...(profile === undefined ? {} : { profile }),
+    });
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (...parts: unknown[]) => lines.push(parts.join(' '));
+    try {
+      await submit(decoder, { promptIds: [11, 12, 13], decoders: [scripted([1, 2])], abortFlag: null });
+      // The summary is printed when the loop finds nothing left to do, just after the last result.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      console.error = original;
+    }
+    return lines;
+  }
+
+  it('prints one JSON line of where the CPU went when the decoder goes idle', async () => {
+    const lines = await printed(true);
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0] as string) as {
+      decodeProfile: { sections: Record<string, { count: number }>; counts: Record<string, number> };
+    };
+    expect(summary.decodeProfile.sections['step.run']?.count).toBe(3);
+    expect(summary.decodeProfile.counts['prefill.tokens']).toBe(2);
+  });
+
+  it('prints nothing by default', async () => {
+    expect(await printed(undefined)).toEqual([]);
+    expect(await printed(false)).toEqual([]);
+  });
+});

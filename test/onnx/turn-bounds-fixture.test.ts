@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { MAX_LABEL_LENGTH, MAX_RESPONSE_HOURS } from '../../src/contract/index.js';
+import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, MAX_RESPONSE_HOURS } from '../../src/contract/index.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
@@ -20,7 +20,7 @@ describe('the decoder writes turns within the bounds from the market (fixture mo
     await backend?.dispose();
   });
 
-  it('3 sessions: no label over 48 characters, no response time past the listing or the offer', {
+  it('3 sessions: no label over 48 characters, no message over 500, no response time past the listing or the offer', {
     timeout: 600_000,
   }, async () => {
     const agent = new NegotiationAgent({ backend, sampling: { temperature: 1.0, maxTokens: 200 } });
@@ -36,6 +36,7 @@ describe('the decoder writes turns within the bounds from the market (fixture mo
     expect(labels.length).toBeGreaterThan(0);
     expect(Math.max(...labels.map((l) => l.length))).toBeLessThanOrEqual(MAX_LABEL_LENGTH);
     expect(Math.max(...turns.map((t) => t.response_time))).toBeLessThanOrEqual(MAX_RESPONSE_HOURS);
+    expect(Math.max(...turns.map((t) => t.message.length))).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
     // Every session's clock stays within the listing's 30 days.
     for (const r of results) expect(r.outcome.elapsedHours).toBeLessThanOrEqual(MAX_RESPONSE_HOURS);
   });

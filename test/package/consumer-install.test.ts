@@ -74,6 +74,7 @@ function userEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
 // One import of each entry point, as a user's file would write it.
 const usesEveryEntry = `import { NegotiationAgent, Session } from 'haggle';
 import { compileSchema } from 'haggle/decoding';
+import { createEnvironment } from 'haggle/env';
 import { runTournament } from 'haggle/evaluation';
 import { readRunFile } from 'haggle/node';
 import { OnnxBackend } from 'haggle/onnx';
@@ -81,7 +82,7 @@ import { writeReport } from 'haggle/report';
 import { OpenAIServer } from 'haggle/server';
 import { MockLanguageBackend } from 'haggle/testing';
 
-export const entries = [NegotiationAgent, Session, compileSchema, runTournament, readRunFile, writeReport, OpenAIServer, MockLanguageBackend];
+export const entries = [NegotiationAgent, Session, compileSchema, createEnvironment, runTournament, readRunFile, writeReport, OpenAIServer, MockLanguageBackend];
 export const load = (directory: string): Promise<OnnxBackend> => OnnxBackend.load(directory, { device: 'cpu' });
 `;
 

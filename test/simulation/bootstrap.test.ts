@@ -73,7 +73,7 @@ describe('bootstrap intervals against known distributions', () => {
     expect(covered / trials).toBeLessThan(0.99);
   });
 
-  it("compare's delta interval for two deal rates matches the normal approximation", () => {
+  it("compare's delta interval for two deal rates (exact pieces, Newcombe) matches the normal approximation at n = 1000", () => {
     const random = new Random(11);
     const run = bernoulliRun(random, 1000, 0.4);
     const reference = bernoulliRun(random, 1000, 0.3);

@@ -5,18 +5,20 @@ import { describe, expect, it } from 'vitest';
 import {
   compareArms,
   generateSuite,
+  type MultiIssueNegotiator,
+  runTournament,
+  UtilityTitForTatNegotiator,
+  utilityConceder,
+  utilityLinear,
+} from '../../src/evaluation/index.js';
+import {
   HaggleError,
   InvalidInputError,
-  type MultiIssueNegotiator,
   type Negotiator,
   PopulationAgent,
   RunFailedEarlyError,
   readRunFile,
-  runTournament,
   simulate,
-  UtilityTitForTatNegotiator,
-  utilityConceder,
-  utilityLinear,
 } from '../../src/index.js';
 import { EarlyStop } from '../../src/simulation/early-stop.js';
 

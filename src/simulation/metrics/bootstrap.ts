@@ -62,6 +62,11 @@ export class ContributionMatrix {
     return (this.denominators[c] as Float64Array).reduce((a, b) => a + b, 0);
   }
 
+  /** Σ numerator of column `c`: for a proportion, its count of successes. */
+  total(c: number): number {
+    return (this.numerators[c] as Float64Array).reduce((a, b) => a + b, 0);
+  }
+
   /**
    * `resamples` bootstrap replicates of every column: replicates[c][b]. NaN where a resample leaves a
    * column without any contribution (a rare label drawn zero times).

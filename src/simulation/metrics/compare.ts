@@ -2,7 +2,8 @@ import { deriveSeed } from '../../internal/random.js';
 import { countErrorMessages, type ErrorMessageCount, finishedOnly } from '../failures.js';
 import { type BootstrapOptions, percentileInterval, resolveBootstrapOptions } from './bootstrap.js';
 import { contributionMatrix, metricDefinitions, type SessionSource } from './measure.js';
-import type { MetricFamily, MetricUnit } from './metric.js';
+import { isProportion, type MetricFamily, type MetricUnit } from './metric.js';
+import { fisherExactTest, proportionDifferenceInterval } from './proportion-tests.js';
 import { sessionFacts } from './session-facts.js';
 
 /** Options of `compare`: bootstrap settings and the two columns' names. */
@@ -10,6 +11,9 @@ export interface CompareOptions extends BootstrapOptions {
   /** Column names, as the card's table has them. Default `{ run: 'model', reference: 'source' }`. */
   labels?: { run?: string; reference?: string };
 }
+
+/** How the interval of a delta was drawn (see `ComparisonRow.ci`). */
+export type DeltaIntervalMethod = 'newcombe-clopper-pearson' | 'bootstrap';
 
 /** One metric side by side: the reference (source), the run (model), their difference and its interval. */
 export interface ComparisonRow {
@@ -22,11 +26,19 @@ export interface ComparisonRow {
   /** run − reference; null when either is. */
   delta: number | null;
   /**
-   * Bootstrap interval of the delta: both runs resampled independently, session by session, and the
-   * percentile interval of the replicated differences. An interval that excludes 0 is a difference the
-   * sample sizes support.
+   * Interval of the delta at `level`. For a proportion (`interval: 'newcombe-clopper-pearson'`), the
+   * square-and-add combination of each side's exact interval; for a mean (`'bootstrap'`), both runs
+   * resampled independently, session by session, and the percentile interval of the replicated
+   * differences. An interval that excludes 0 is a difference the sample sizes support.
    */
   ci: [number, number] | null;
+  /** Which construction gave `ci`. */
+  interval: DeltaIntervalMethod;
+  /**
+   * For a proportion, the two-sided p-value of Fisher's exact test that both runs share one rate; null
+   * for a mean or when either side has no session for the row.
+   */
+  pValue: number | null;
   /** What each value stands on (sessions, turns or label uses). */
   n: { run: number; reference: number };
 }
@@ -51,7 +63,8 @@ export interface Comparison {
 
 /**
  * Compares a run with a reference (the source population, or another run), metric by metric, like
- * the card's table (source, model, delta), adding a seeded bootstrap confidence interval for each delta.
+ * the card's table (source, model, delta), adding a confidence interval for each delta: exact pieces
+ * and Fisher's exact test for proportions of sessions, a seeded bootstrap for means.
  * Only finished sessions are measured; failed ones are counted in `unfinished` with their messages.
  */
 export function compare(
@@ -73,9 +86,21 @@ export function compare(
     const referenceValue = referenceMatrix.value(c);
     const delta = runValue === null || referenceValue === null ? null : runValue - referenceValue;
     let ci: [number, number] | null = null;
+    let pValue: number | null = null;
+    const exact = isProportion(d);
     const a = runReplicates[c];
     const b = referenceReplicates[c];
-    if (delta !== null && a && b) {
+    if (delta !== null && exact) {
+      // Each session adds 0 or 1 of 1: the sums are integer counts (rounded only against float sums).
+      const counts = [
+        Math.round(runMatrix.total(c)),
+        Math.round(runMatrix.weight(c)),
+        Math.round(referenceMatrix.total(c)),
+        Math.round(referenceMatrix.weight(c)),
+      ] as const;
+      ci = proportionDifferenceInterval(...counts, level);
+      pValue = fisherExactTest(...counts);
+    } else if (delta !== null && a && b) {
       const differences = new Float64Array(resamples);
       for (let i = 0; i < resamples; i++) differences[i] = (a[i] as number) - (b[i] as number);
       ci = percentileInterval(differences, level);
@@ -89,6 +114,8 @@ export function compare(
       run: runValue,
       delta,
       ci,
+      interval: exact ? 'newcombe-clopper-pearson' : 'bootstrap',
+      pValue,
       n: { run: runMatrix.weight(c), reference: referenceMatrix.weight(c) },
     };
   });

@@ -39,6 +39,12 @@ export function formatInterval(ci: [number, number] | null, unit: MetricUnit): s
   return `[${plain(ci[0])}, ${plain(ci[1])}]${unit === 'share' || unit === 'list-ratio' ? ' pp' : ''}`;
 }
 
+/** A p-value as the comparison table prints it: three decimals, or `< 0.001`; `–` for none. */
+export function formatPValue(p: number | null): string {
+  if (p === null) return '–';
+  return p < 0.001 ? '< 0.001' : p.toFixed(3);
+}
+
 /**
  * One line on the sessions a side lost to failures, or null when every session finished, e.g.
  * `model: 3 of 100 sessions failed and are left out; the metrics stand on the 97 that finished` or
@@ -61,25 +67,38 @@ export interface FormatTableOptions {
 }
 
 /**
- * The comparison as an aligned text table: metric, source, model, delta, 95% CI; then a line per side
- * that lost sessions to failures, with its distinct errors.
+ * The comparison as an aligned text table: metric, source, model, delta, 95% CI and Fisher's p (for
+ * proportions); a line saying how the intervals were drawn; then a line per side that lost sessions
+ * to failures, with its distinct errors.
  */
 export function formatComparison(comparison: Comparison, options: FormatTableOptions = {}): string {
   const { labels, level } = comparison;
   const width = options.width ?? Number.POSITIVE_INFINITY;
-  const header = ['metric', labels.reference, labels.run, 'delta', `${Math.round(level * 100)}% CI`];
+  const header = [
+    'metric',
+    labels.reference,
+    labels.run,
+    'delta',
+    `${Math.round(level * 100)}% CI`,
+    'Fisher p',
+  ];
   const rows = comparison.rows.map((row) => [
     row.name,
     formatMetricValue(row.reference, row.unit),
     formatMetricValue(row.run, row.unit),
     formatMetricDelta(row.delta, row.unit),
     formatInterval(row.ci, row.unit),
+    formatPValue(row.pValue),
   ]);
   const table = textTable(header, rows, {
-    align: ['left', 'right', 'right', 'right', 'right'],
+    align: ['left', 'right', 'right', 'right', 'right', 'right'],
     width,
     wrapFirstColumn: true,
   });
+  const how = wrapText(
+    `Shares: exact intervals (Clopper-Pearson per side, Newcombe's square-and-add for the delta) and Fisher's exact test; means: bootstrap over sessions (${comparison.resamples} resamples, seed ${comparison.seed}).`,
+    width,
+  );
   const failures: string[] = [];
   for (const side of ['reference', 'run'] as const) {
     const note = describeUnfinished(labels[side], comparison.sessions[side], comparison.unfinished[side]);
@@ -88,5 +107,5 @@ export function formatComparison(comparison: Comparison, options: FormatTableOpt
     for (const { message, count } of comparison.errorMessages[side])
       failures.push(wrapText(`  ${count} × ${message}`, width, '    '));
   }
-  return [table, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
+  return [table, '', how, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
 }

@@ -1,6 +1,6 @@
 export type { BootstrapOptions } from './bootstrap.js';
 export { bootstrapCi, percentileInterval } from './bootstrap.js';
-export type { CompareOptions, Comparison, ComparisonRow } from './compare.js';
+export type { CompareOptions, Comparison, ComparisonRow, DeltaIntervalMethod } from './compare.js';
 export { compare } from './compare.js';
 export { DEAL_RATE_METRIC, dealRate } from './deal-rate.js';
 export type { FormatTableOptions } from './format.js';
@@ -10,16 +10,23 @@ export {
   formatInterval,
   formatMetricDelta,
   formatMetricValue,
+  formatPValue,
 } from './format.js';
 export type { LabelEffect } from './label-metrics.js';
 export { labelEffects } from './label-metrics.js';
-export type { MetricEstimate, SessionSource } from './measure.js';
+export type { IntervalMethod, MetricEstimate, SessionSource } from './measure.js';
 export { computeMetrics, METRIC_FAMILIES, metricDefinitions } from './measure.js';
 export { hasMessage, MESSAGE_SESSION_RATE_METRIC, messageSessionRate } from './message-sessions.js';
 export type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
+export { isProportion } from './metric.js';
 export type { HistogramBin, PriceRatioHistogramOptions } from './price-ratios.js';
 export { priceRatioHistogram } from './price-ratios.js';
-export { clopperPearson, fisherExactTest, sessionsToTell } from './proportion-tests.js';
+export {
+  clopperPearson,
+  fisherExactTest,
+  proportionDifferenceInterval,
+  sessionsToTell,
+} from './proportion-tests.js';
 export type {
   PublishedValue,
   ReferenceSet,

@@ -10,8 +10,15 @@ import {
 import { dealRateMetrics } from './deal-rate.js';
 import { labelMetrics } from './label-metrics.js';
 import { messageSessionMetrics } from './message-sessions.js';
-import type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
+import {
+  isProportion,
+  type MetricDefinition,
+  type MetricFamily,
+  type MetricFamilyBuilder,
+  type MetricUnit,
+} from './metric.js';
 import { priceRatioMetrics } from './price-ratios.js';
+import { clopperPearson } from './proportion-tests.js';
 import { responseTimeMetrics } from './response-times.js';
 import { segmentMetrics } from './segments.js';
 import { type SessionFacts, sessionFacts } from './session-facts.js';
@@ -28,6 +35,13 @@ export const METRIC_FAMILIES: readonly MetricFamilyBuilder[] = [
   labelMetrics,
 ];
 
+/**
+ * How an interval was drawn: `clopper-pearson`, the exact interval of a proportion of sessions;
+ * `bootstrap`, the percentile interval of resampled sessions (means, which have no closed form that
+ * holds for their skewed, clustered data).
+ */
+export type IntervalMethod = 'clopper-pearson' | 'bootstrap';
+
 /** Sessions to measure: results of a run in memory, or loaded from JSONL with `loadSessions`. */
 export type SessionSource = readonly SessionResult[];
 
@@ -41,8 +55,27 @@ export interface MetricEstimate {
   value: number | null;
   /** What the value stands on: sessions for shares and per-session means, turns or label uses otherwise. */
   n: number;
-  /** Percentile bootstrap interval over resampled sessions; null when the value is. */
+  /**
+   * Confidence interval at `level`: exact (Clopper-Pearson) for a proportion, never zero-width; the
+   * percentile bootstrap over resampled sessions otherwise. Null when the value is.
+   */
   ci: [number, number] | null;
+  /** Which construction gave `ci`. */
+  interval: IntervalMethod;
+}
+
+/**
+ * The exact interval of a proportion column: successes and sessions are integers (each session adds
+ * 0 or 1 of 1), rounded only against floating-point sums. Null without a session.
+ */
+export function proportionInterval(
+  matrix: ContributionMatrix,
+  c: number,
+  level: number,
+): [number, number] | null {
+  const n = Math.round(matrix.weight(c));
+  if (n < 1) return null;
+  return clopperPearson(Math.round(matrix.total(c)), n, level);
 }
 
 /** The definitions for a set of runs: keys like categories and labels come from all of them. */
@@ -58,9 +91,10 @@ export function contributionMatrix(definitions: readonly MetricDefinition[], fac
 }
 
 /**
- * Every metric of one run's finished sessions, with bootstrap confidence intervals (sessions resampled
- * with replacement, `resamples` times, seeded). Sessions that failed or were stopped are no result: they
- * are left out, so with none finished every value is null.
+ * Every metric of one run's finished sessions, with confidence intervals: exact (Clopper-Pearson) for
+ * proportions of sessions, a seeded bootstrap (sessions resampled with replacement, `resamples` times)
+ * for means. Sessions that failed or were stopped are no result: they are left out, so with none
+ * finished every value is null.
  */
 export function computeMetrics(sessions: SessionSource, options: BootstrapOptions = {}): MetricEstimate[] {
   const { resamples, seed, level } = resolveBootstrapOptions(options);
@@ -71,6 +105,10 @@ export function computeMetrics(sessions: SessionSource, options: BootstrapOption
   return definitions.map((d, c) => {
     const value = matrix.value(c);
     const column = replicates[c];
+    const exact = isProportion(d);
+    let ci: [number, number] | null = null;
+    if (value !== null)
+      ci = exact ? proportionInterval(matrix, c, level) : column ? percentileInterval(column, level) : null;
     return {
       id: d.id,
       family: d.family,
@@ -78,7 +116,8 @@ export function computeMetrics(sessions: SessionSource, options: BootstrapOption
       unit: d.unit,
       value,
       n: matrix.weight(c),
-      ci: value === null || !column ? null : percentileInterval(column, level),
+      ci,
+      interval: exact ? 'clopper-pearson' : 'bootstrap',
     };
   });
 }

@@ -1,20 +1,11 @@
 import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
+import { hasMessage } from './has-message.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 
-/**
- * Whether a session carries a message: at least one turn that says something (`offer_with_message` or
- * `message_only` with a non-empty message). A turn that broke a rule does not count: the rules refused
- * it, so the other side never read it (the label metrics skip such turns too).
- */
-export function hasMessage(result: SessionResult): boolean {
-  return result.turns.some(
-    (t) =>
-      !t.violation &&
-      (t.turn.action === 'offer_with_message' || t.turn.action === 'message_only') &&
-      t.turn.message.trim() !== '',
-  );
-}
+// In a file of its own so that session-facts.ts reads it without importing the metric definitions;
+// exported here too for the modules that have always imported it from here.
+export { hasMessage };
 
 /**
  * Message session rate: the share of sessions with at least one message, over sessions that did not

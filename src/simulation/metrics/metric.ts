@@ -11,10 +11,21 @@ export type MetricFamily =
   | 'label';
 
 /**
- * What a metric's number means: `share` 0..1 of sessions (or of label uses); `list-ratio` a price over
- * the list price; `turns`; `hours`.
+ * What a metric's number means: `share` 0..1 of sessions, each session counting 0 or 1 of 1 (a
+ * proportion: its interval is exact, see `isProportion`); `list-ratio` a price over the list price;
+ * `turns`; `hours`.
  */
 export type MetricUnit = 'share' | 'list-ratio' | 'turns' | 'hours';
+
+/**
+ * Whether a metric is a proportion of sessions (deal rates, the message-session share, session-length
+ * bands, M6): a count of successes out of a count of sessions, whose interval and two-sample test have
+ * closed forms (Clopper-Pearson, Fisher) that hold at any sample size. Every other metric is a mean
+ * whose interval is the bootstrap's.
+ */
+export function isProportion(definition: Pick<MetricDefinition, 'unit'>): boolean {
+  return definition.unit === 'share';
+}
 
 /**
  * One metric, written as a ratio of sums over sessions: value = Σ numerator / Σ denominator. A share

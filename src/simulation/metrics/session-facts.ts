@@ -3,7 +3,7 @@ import { opponentOf, type Role } from '../../contract/history.js';
 import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
 import { type PriceTier, priceTier } from '../synthetic-contexts.js';
-import { hasMessage } from './message-sessions.js';
+import { hasMessage } from './has-message.js';
 
 /** Category name for listings that carry none. */
 export const UNCATEGORIZED = '(none)';

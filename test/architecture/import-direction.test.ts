@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importCycles, type SourceGraph, SRC, sourceGraph } from './source-graph.js';
+
+/**
+ * The layers of src/, top first, as docs/DESIGN's "Layers (imports only point downwards)" gives them:
+ * a module may import its own layer and the layers below it, never one above. Written here once; a new
+ * folder under src/ must be placed in this list before its test passes.
+ */
+const LAYERS = [
+  'cli',
+  'server',
+  'env',
+  'ai-sdk',
+  'report',
+  'evaluation',
+  'onnx',
+  'simulation',
+  'agent',
+  'baselines',
+  'backends',
+  'decoding',
+  'prompt',
+  'rules',
+  'contract',
+  'internal',
+] as const;
+
+/** Folders spelled otherwise than in the design: the baseline negotiators still live in `agents/`. */
+const FOLDER_LAYER: Record<string, (typeof LAYERS)[number]> = { agents: 'baselines' };
+
+/**
+ * The package's entry points: they assemble layers (any but the CLI), and no layer imports them.
+ * `index.ts` and `core.ts` are the main entry's two builds, `entries/` the subpaths, `node/` and
+ * `testing/` the Node-only pieces and the mock backend that entries export.
+ */
+const ENTRY_POINTS = new Set(['index', 'core', 'entries', 'node', 'testing']);
+
+/** The folder (or top-level file, less `.ts`) of a module of src/. */
+const topOf = (module: string) => (module.split('/')[0] as string).replace(/\.ts$/, '');
+
+function rankOf(module: string): number {
+  const top = topOf(module);
+  const rank = LAYERS.indexOf((FOLDER_LAYER[top] ?? top) as (typeof LAYERS)[number]);
+  if (rank < 0) throw new Error(`src/${top} is in no layer: add it to LAYERS in ${import.meta.url}`);
+  return rank;
+}
+
+/** Each import that runs up the layers or into an entry point, as "from -> to". */
+function wrongWay(graph: SourceGraph): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph.imports) {
+    const fromEntry = ENTRY_POINTS.has(topOf(from));
+    for (const to of targets) {
+      if (ENTRY_POINTS.has(topOf(to))) {
+        if (!fromEntry) found.push(`${from} -> ${to} (a layer imports an entry point)`);
+        continue;
+      }
+      if (fromEntry) {
+        if (topOf(to) === 'cli') found.push(`${from} -> ${to} (an entry point imports the CLI)`);
+        continue;
+      }
+      if (rankOf(to) < rankOf(from)) found.push(`${from} -> ${to} (${topOf(from)} is below ${topOf(to)})`);
+    }
+  }
+  return found.sort();
+}
+
+describe('import direction: layers only import downwards, and no module imports itself back', () => {
+  const graph = sourceGraph();
+
+  it('reads the whole source tree', () => {
+    // A scanner that found nothing would pass every check below.
+    expect(graph.modules.length).toBeGreaterThan(300);
+    expect(graph.imports.get('agent/negotiation-agent.ts')).toContain('backends/language-backend.ts');
+  });
+
+  it('has no import that runs up the layers or into an entry point', () => {
+    expect(wrongWay(graph)).toEqual([]);
+  });
+
+  it('has no import cycle, type-only imports included', () => {
+    expect(importCycles(graph).map((cycle) => cycle.join(' -> '))).toEqual([]);
+  });
+
+  it('catches an upward import and a cycle when there is one', () => {
+    const imports = new Map(graph.imports);
+    imports.set('contract/turn.ts', [
+      ...(imports.get('contract/turn.ts') ?? []),
+      'agent/negotiation-agent.ts',
+    ]);
+    imports.set('internal/random.ts', ['internal/sha256.ts']);
+    imports.set('internal/sha256.ts', ['internal/random.ts']);
+    const broken = { modules: graph.modules, imports };
+    expect(wrongWay(broken)).toContain(
+      'contract/turn.ts -> agent/negotiation-agent.ts (contract is below agent)',
+    );
+    expect(importCycles(broken).map((cycle) => cycle.join(' -> '))).toContain(
+      'internal/random.ts -> internal/sha256.ts',
+    );
+  });
+});
+
+describe('environment variables: read in one module of the library', () => {
+  it('reads process.env only in src/internal/environment.ts and the CLI', () => {
+    const readers = sourceGraph()
+      .modules.filter((module) => !module.startsWith('cli/') && module !== 'internal/environment.ts')
+      .filter((module) => /\bprocess\.env\b/.test(codeOf(readFileSync(join(SRC, module), 'utf8'))));
+    expect(readers).toEqual([]);
+  });
+});
+
+/** The text of a module without its comments (a doc example may show `process.env`). */
+function codeOf(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
