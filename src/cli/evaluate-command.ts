@@ -39,12 +39,12 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
     .option('--suite <file>', 'suite JSON (make one with `haggle suite`); not with --experiment')
     .option(
       '--arm <spec>',
-      `an arm (repeatable): a baseline (${MULTI_ISSUE_AGENT_NAMES.join(', ')}), NAME=BASELINE, or NAME=openai:MODEL@URL[,URL...]`,
+      `an arm (repeatable): a baseline (${MULTI_ISSUE_AGENT_NAMES.join(', ')}), NAME=BASELINE, NAME=openai:MODEL@URL[,URL...] or NAME=PROVIDER:MODEL (an AI SDK provider package)`,
       collect,
     )
     .option(
       '--opponent <spec>',
-      "only these of the suite's opponents (repeatable); NAME=openai:MODEL@URL or NAME=BASELINE says who plays NAME",
+      "only these of the suite's opponents (repeatable); NAME=openai:MODEL@URL, NAME=PROVIDER:MODEL or NAME=BASELINE says who plays NAME",
       collect,
     )
     .option(
@@ -93,7 +93,7 @@ export function registerEvaluateCommand(program: Command, io: CliIo, signal: Abo
   addFailureLimitOptions(evaluateCommand, 'matches')
     .option('--no-progress', 'no progress bar')
     .action(async (options: EvaluateCliOptions, command: Command) => {
-      const tournament = evaluateTournament(options, command, signal);
+      const tournament = await evaluateTournament(options, command, signal);
       confirmLargeTournament(plannedMatchCount(tournament), options.yes);
       const out = tournament.out;
       const run = runTournament(tournament);

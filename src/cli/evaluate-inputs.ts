@@ -1,4 +1,8 @@
 import type { Command } from 'commander';
+import { experimentProviderBackends, hasProviderParticipants } from '../ai-sdk/experiment-providers.js';
+import { fromLanguageModel } from '../ai-sdk/from-language-model.js';
+import { resolveProviderModel } from '../ai-sdk/provider-packages.js';
+import type { LanguageBackend } from '../backends/language-backend.js';
 import { loadExperiment } from '../evaluation/experiment-file.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
 import { experimentTournament } from '../evaluation/experiment-tournament.js';
@@ -7,6 +11,7 @@ import {
   MULTI_ISSUE_BASELINES,
   type MultiIssueBaselineName,
 } from '../evaluation/multi-issue-baseline-registry.js';
+import { MultiIssueLlmAgent } from '../evaluation/multi-issue-llm-agent.js';
 import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
 import type { ParticipantLabel } from '../evaluation/participant-label.js';
 import { loadSuite } from '../evaluation/suite.js';
@@ -47,13 +52,16 @@ const SET_BY_EXPERIMENT = [
   ['topP', '--top-p'],
 ] as const;
 
-/** The tournament `haggle evaluate` runs: from `--experiment FILE`, or from `--suite` and `--arm`s. */
-export function evaluateTournament(
+/**
+ * The tournament `haggle evaluate` runs: from `--experiment FILE`, or from `--suite` and `--arm`s.
+ * Asynchronous because `provider` participants load their `@ai-sdk/*` package first.
+ */
+export async function evaluateTournament(
   options: EvaluateInputOptions,
   command: Command,
   signal: AbortSignal,
   env: NodeJS.ProcessEnv = process.env,
-): TournamentOptions {
+): Promise<TournamentOptions> {
   const run = {
     ...(options.shard ? { shard: options.shard } : {}),
     ...(options.resume ? { resume: true } : {}),
@@ -69,9 +77,13 @@ export function evaluateTournament(
         );
     }
     const loaded = loadExperiment(options.experiment);
+    const providerBackends = hasProviderParticipants(loaded.experiment)
+      ? await experimentProviderBackends(loaded.experiment, { env, file: loaded.file })
+      : undefined;
     return experimentTournament(loaded, {
       ...run,
       env,
+      ...(providerBackends ? { providerBackends } : {}),
       ...(options.out !== undefined ? { out: options.out } : {}),
       ...(options.allowOutAnywhere ? { allowOutAnywhere: true } : {}),
       ...(command.getOptionValueSource('concurrency') === 'cli' ? { concurrency: options.concurrency } : {}),
@@ -87,17 +99,37 @@ export function evaluateTournament(
     arms: {} as Record<string, ParticipantLabel>,
     opponents: {} as Record<string, ParticipantLabel>,
   };
-  const build = (participant: ParticipantShorthand): MultiIssueNegotiator =>
+  // Provider shorthands (`NAME=anthropic:MODEL`) load their package first; each key comes from the
+  // provider package's own variable (ANTHROPIC_API_KEY, ...), never from an argument.
+  const providerBackends = new Map<string, LanguageBackend>();
+  for (const [option, values] of [
+    ['--arm', options.arm],
+    ['--opponent', options.opponent ?? []],
+  ] as const) {
+    for (const value of values) {
+      if (!value.includes('=')) continue;
+      const participant = parseParticipantShorthand(option, value);
+      if (!('provider' in participant)) continue;
+      const { model } = await resolveProviderModel(participant.provider);
+      providerBackends.set(`${option}:${participant.name}`, fromLanguageModel(model));
+    }
+  }
+  const build = (participant: ParticipantShorthand, option: '--arm' | '--opponent'): MultiIssueNegotiator =>
     'baseline' in participant
       ? MULTI_ISSUE_BASELINES[participant.baseline]()
-      : experimentLlmAgent(
-          {
-            model: participant.llm.model,
-            replicas: participant.llm.baseURLs,
-            sampling: samplingFrom(options),
-          },
-          apiKey,
-        );
+      : 'provider' in participant
+        ? new MultiIssueLlmAgent({
+            backend: providerBackends.get(`${option}:${participant.name}`) as LanguageBackend,
+            ...samplingFrom(options),
+          })
+        : experimentLlmAgent(
+            {
+              model: participant.llm.model,
+              replicas: participant.llm.baseURLs,
+              sampling: samplingFrom(options),
+            },
+            apiKey,
+          );
   const kind = (participant: ParticipantShorthand): ParticipantLabel => ({
     kind: 'baseline' in participant ? 'baseline' : 'llm',
   });
@@ -107,7 +139,7 @@ export function evaluateTournament(
     const arm = parseParticipantShorthand('--arm', value);
     if (arm.name in arms)
       throw new CliUsageError(`--arm ${arm.name}: given twice; give each arm its own name`);
-    arms[arm.name] = build(arm);
+    arms[arm.name] = build(arm, '--arm');
     labels.arms[arm.name] = kind(arm);
   }
   // An opponent NAME=... plays the suite's opponent NAME; a bare name is the suite's own baseline.
@@ -131,7 +163,7 @@ export function evaluateTournament(
       throw new CliUsageError(
         `opponent ${name}: no built-in negotiator of that name; say who plays it: --opponent ${name}=openai:MODEL@URL or --opponent ${name}=utility-conceder`,
       );
-    opponents[name] = build(opponent);
+    opponents[name] = build(opponent, '--opponent');
     labels.opponents[name] = kind(opponent);
   }
   const anyLlm = [...Object.values(labels.arms), ...Object.values(labels.opponents)].some(

@@ -1,24 +1,12 @@
 import { dirname, resolve } from 'node:path';
 import type { z } from 'zod';
-import { InvalidInputError, readablePath, type ValidationIssue } from '../contract/errors.js';
+import { readablePath, type ValidationIssue } from '../contract/errors.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
+import { ExperimentFileError } from './experiment-file-error.js';
 import { type Experiment, ExperimentSchema } from './experiment-schema.js';
 
-/**
- * An experiment file that cannot be used: each issue names the JSON path (`arms.grpo.llm.apiKeyEnv`) and
- * what to write instead. An `InvalidInputError`, so the CLI exits 2 with one line.
- */
-export class ExperimentFileError extends InvalidInputError {
-  /** The file, as the user named it; undefined for an experiment given as a value. */
-  readonly file: string | undefined;
-
-  constructor(file: string | undefined, issues: ValidationIssue[], options?: { cause?: unknown }) {
-    super(file === undefined ? 'experiment' : `experiment ${file}`, issues, options);
-    this.name = 'ExperimentFileError';
-    this.file = file;
-  }
-}
+export { ExperimentFileError };
 
 /** A parsed experiment and the folder its relative paths (`suite.file`, `out`) start from. */
 export interface LoadedExperiment {

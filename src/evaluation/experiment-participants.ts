@@ -1,9 +1,15 @@
+import type { LanguageBackend } from '../backends/language-backend.js';
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { BackendLogger } from '../backends/openai/openai-options.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
 import { ExperimentFileError } from './experiment-file.js';
-import type { Experiment, ExperimentLlm, ExperimentParticipant } from './experiment-schema.js';
+import {
+  type Experiment,
+  type ExperimentLlm,
+  type ExperimentParticipant,
+  isProviderParticipant,
+} from './experiment-schema.js';
 import { MULTI_ISSUE_BASELINES, type MultiIssueBaselineName } from './multi-issue-baseline-registry.js';
 import { MultiIssueLlmAgent } from './multi-issue-llm-agent.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
@@ -17,6 +23,12 @@ export interface ExperimentParticipantsOptions {
   logger?: BackendLogger;
   /** The experiment file, for messages. */
   file?: string;
+  /**
+   * The backends of `provider` participants, by path (`arms.NAME`, `opponents.NAME`): an AI SDK model
+   * each, made by `haggle/ai-sdk`'s `experimentProviderBackends` (which `haggle evaluate` calls), since
+   * loading a provider package is asynchronous and lives in a layer above this one.
+   */
+  providerBackends?: Readonly<Record<string, LanguageBackend>>;
 }
 
 /** An experiment's arms and opponents as negotiators, with the labels the tournament header records. */
@@ -63,22 +75,30 @@ export function experimentLlmAgent(
     ...(llm.timeoutMs !== undefined ? { timeoutMs: llm.timeoutMs } : {}),
     ...(logger ? { logger } : {}),
   });
-  const sampling = llm.sampling ?? {};
+  return llmAgentOver(backend, llm);
+}
+
+/** The multi-issue LLM agent over `backend` with a participant's sampling, token limit, re-asks and prompt. */
+function llmAgentOver(
+  backend: LanguageBackend,
+  settings: Pick<ExperimentLlm, 'sampling' | 'maxTokens' | 'retries' | 'systemPrompt'>,
+): MultiIssueLlmAgent {
+  const sampling = settings.sampling ?? {};
   return new MultiIssueLlmAgent({
     backend,
     ...(sampling.temperature !== undefined ? { temperature: sampling.temperature } : {}),
     ...(sampling.topP !== undefined ? { topP: sampling.topP } : {}),
     ...(sampling.topK !== undefined ? { topK: sampling.topK } : {}),
     ...(sampling.seed !== undefined ? { seed: sampling.seed } : {}),
-    ...(llm.maxTokens !== undefined ? { maxTokens: llm.maxTokens } : {}),
-    ...(llm.retries !== undefined ? { retries: llm.retries } : {}),
-    ...(llm.systemPrompt !== undefined ? { systemPrompt: llm.systemPrompt } : {}),
+    ...(settings.maxTokens !== undefined ? { maxTokens: settings.maxTokens } : {}),
+    ...(settings.retries !== undefined ? { retries: settings.retries } : {}),
+    ...(settings.systemPrompt !== undefined ? { systemPrompt: settings.systemPrompt } : {}),
   });
 }
 
 function labelOf(participant: ExperimentParticipant): ParticipantLabel {
   return {
-    kind: participant.llm ? 'llm' : 'baseline',
+    kind: participant.baseline === undefined ? 'llm' : 'baseline',
     ...(participant.family !== undefined ? { family: participant.family } : {}),
     ...(participant.trainingPool !== undefined ? { trainingPool: participant.trainingPool } : {}),
     ...('base' in participant && participant.base !== undefined ? { base: participant.base } : {}),
@@ -87,7 +107,8 @@ function labelOf(participant: ExperimentParticipant): ParticipantLabel {
 
 /**
  * Builds the negotiators an experiment declares (a baseline by its registry name, an LLM through an
- * `OpenAICompatibleBackend`) and their labels. Every unset key variable is reported at once, by name and
+ * `OpenAICompatibleBackend`, a provider's model through the backend given in `providerBackends`) and
+ * their labels. Every unset key variable is reported at once, by name and
  * path; a key's value never appears in a message.
  */
 export function experimentParticipants(
@@ -99,6 +120,15 @@ export function experimentParticipants(
   const build = (participant: ExperimentParticipant, path: string): MultiIssueNegotiator | undefined => {
     if (participant.baseline !== undefined)
       return MULTI_ISSUE_BASELINES[participant.baseline as MultiIssueBaselineName]();
+    if (isProviderParticipant(participant)) {
+      const backend = options.providerBackends?.[path];
+      if (backend) return llmAgentOver(backend, participant);
+      issues.push({
+        path: `${path}.provider`,
+        message: `a "provider" participant is played through haggle/ai-sdk: run the experiment with \`haggle evaluate --experiment\`, or pass experimentProviderBackends(experiment) as providerBackends`,
+      });
+      return undefined;
+    }
     const llm = participant.llm as ExperimentLlm;
     const apiKey = apiKeyOf(llm, path, env, issues);
     return experimentLlmAgent(llm, apiKey, options.logger);

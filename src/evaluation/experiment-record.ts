@@ -30,13 +30,23 @@ function llmDefinition(llm: ExperimentLlm): Record<string, unknown> {
   return rest;
 }
 
-function participantDefinitions<T extends { llm?: ExperimentLlm | undefined }>(
+/** A provider participant without where it is served and how fast it goes, as `llmDefinition`. */
+function providerDefinition(participant: Record<string, unknown>): Record<string, unknown> {
+  const { baseURL: _baseURL, concurrencyPerEndpoint: _concurrency, apiKey: _apiKey, ...rest } = participant;
+  return rest;
+}
+
+function participantDefinitions<T extends { llm?: ExperimentLlm | undefined; provider?: string | undefined }>(
   participants: Readonly<Record<string, T>>,
 ): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(participants).map(([name, participant]) => [
       name,
-      participant.llm ? { ...participant, llm: llmDefinition(participant.llm) } : participant,
+      participant.llm
+        ? { ...participant, llm: llmDefinition(participant.llm) }
+        : participant.provider !== undefined
+          ? providerDefinition(participant as Record<string, unknown>)
+          : participant,
     ]),
   );
 }

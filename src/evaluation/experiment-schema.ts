@@ -110,10 +110,46 @@ const baselineName = z.string().refine(isMultiIssueBaselineName, {
   message: `unknown baseline; choose from ${MULTI_ISSUE_BASELINE_NAMES.join(', ')}`,
 });
 
-/** Fields every participant has: who plays (a baseline or an LLM) and the labels analyses group by. */
+/**
+ * A hosted model through its AI SDK provider package (`@ai-sdk/anthropic`, `@ai-sdk/google`, ...),
+ * written flat on the participant: `{ "provider": "anthropic", "model": "...", "apiKeyEnv": "..." }`.
+ * The names are checked when the experiment runs, against `haggle/ai-sdk`'s `PROVIDER_NAMES`.
+ */
+const providerFields = {
+  /** The AI SDK provider: `anthropic`, `google`, `openai`, `openai-compatible`, `mistral`, ... */
+  provider: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be a provider name such as "anthropic" or "openai-compatible"')
+    .optional(),
+  /** The provider's model id, e.g. `claude-sonnet-4-5`. */
+  model: z.string().min(1, 'must name the model').optional(),
+  /** The environment variable that holds the key; left out, the provider package reads its own (ANTHROPIC_API_KEY, ...). */
+  apiKeyEnv: environmentName.optional(),
+  /** Refused: only here to say what to write instead. */
+  apiKey: z.unknown().optional(),
+  /** The API root: required for `openai-compatible`, or a proxy in front of a hosted API. */
+  baseURL: endpointUrl.optional(),
+  sampling: ExperimentSamplingSchema.optional(),
+  /** Tokens one turn may take. Default 256. */
+  maxTokens: z.number().int().min(1).max(1_000_000).optional(),
+  /** Re-asks after an invalid answer before the turn counts as invalid. Default 2. */
+  retries: z.number().int().min(0).max(10).optional(),
+  /** Replaces the system message of the multi-issue prompt (the user message stays). */
+  systemPrompt: z.string().trim().min(1, 'must not be empty (leave it out for the default)').optional(),
+  /** Calls in flight at once for this participant; more wait in a queue. Default 64. */
+  concurrencyPerEndpoint: z.number().int().min(1).max(4096).optional(),
+  /** How JSON is asked of the provider (see `haggle/ai-sdk`'s `StructuredOutputMode`). Default auto. */
+  structuredOutput: z.enum(['auto', 'json-schema', 'tool', 'text']).optional(),
+};
+
+/** The fields that belong to a `provider` participant (and to nothing else at the participant's level). */
+export const PROVIDER_PARTICIPANT_FIELDS = Object.keys(providerFields).filter((key) => key !== 'provider');
+
+/** Fields every participant has: who plays (a baseline, an LLM or a provider's model) and the labels analyses group by. */
 const participantFields = {
   baseline: baselineName.optional(),
   llm: ExperimentLlmSchema.optional(),
+  ...providerFields,
   /** Model family, free text (for example "qwen3", "gpt", "claude"). */
   family: z.string().min(1).max(100).optional(),
   /** Whether this opponent shares a model family with the training pool (see `ParticipantLabel.trainingPool`). */
@@ -121,14 +157,29 @@ const participantFields = {
 };
 
 function exactlyOnePlayer(
-  participant: { baseline?: unknown; llm?: unknown },
+  participant: { baseline?: unknown; llm?: unknown; provider?: unknown } & Record<string, unknown>,
   context: z.RefinementCtx,
 ): void {
-  if ((participant.baseline === undefined) === (participant.llm === undefined))
+  const players = [participant.baseline, participant.llm, participant.provider].filter(
+    (p) => p !== undefined,
+  );
+  if (players.length !== 1)
     context.addIssue({
       code: 'custom',
-      message: `give exactly one of "baseline": "${MULTI_ISSUE_BASELINE_NAMES[0]}" (one of ${MULTI_ISSUE_BASELINE_NAMES.join(', ')}) or "llm": { "baseURL": ..., "model": ... }`,
+      message: `give exactly one of "baseline": "${MULTI_ISSUE_BASELINE_NAMES[0]}" (one of ${MULTI_ISSUE_BASELINE_NAMES.join(', ')}), "llm": { "baseURL": ..., "model": ... } or "provider": "anthropic", "model": ...`,
     });
+  if (participant.apiKey !== undefined)
+    context.addIssue({ code: 'custom', path: ['apiKey'], message: INLINE_KEY_MESSAGE });
+  if (participant.provider === undefined) {
+    for (const key of PROVIDER_PARTICIPANT_FIELDS)
+      if (key !== 'apiKey' && participant[key] !== undefined)
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `belongs to a "provider" participant; for an OpenAI-compatible server put it inside "llm"`,
+        });
+  } else if (participant.model === undefined)
+    context.addIssue({ code: 'custom', path: ['model'], message: 'a "provider" participant needs "model"' });
 }
 
 /** One arm of an experiment: a baseline or an LLM, its labels and the arm it was trained from. */
@@ -238,3 +289,12 @@ export type ExperimentArm = z.infer<typeof ExperimentArmSchema>;
 export type ExperimentOpponent = z.infer<typeof ExperimentOpponentSchema>;
 /** An arm or an opponent. */
 export type ExperimentParticipant = ExperimentArm | ExperimentOpponent;
+/** A participant played by a hosted model through its AI SDK provider package. */
+export type ExperimentProviderParticipant = ExperimentParticipant & { provider: string; model: string };
+
+/** Whether a participant is played through an AI SDK provider package. */
+export function isProviderParticipant(
+  participant: ExperimentParticipant,
+): participant is ExperimentProviderParticipant {
+  return participant.provider !== undefined;
+}

@@ -1,0 +1,11 @@
+/**
+ * The Vercel AI SDK both ways: `fromLanguageModel` makes any AI SDK language model (Anthropic, Google,
+ * Mistral, Bedrock, ... through their `@ai-sdk/*` packages) a haggle `LanguageBackend`; `createHaggle`
+ * makes a haggle backend (the local `OnnxBackend` and its constrained decoder) an AI SDK provider for
+ * `generateText`, `streamText`, `generateObject` and `streamObject`. `ai` and `@ai-sdk/provider` are
+ * optional peer dependencies: this subpath uses their types and speaks the specification, so nothing
+ * of them is loaded at run time.
+ * @packageDocumentation
+ * @module haggle/ai-sdk
+ */
+export * from '../ai-sdk/index.js';
