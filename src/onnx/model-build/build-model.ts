@@ -9,6 +9,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
 import { HAGGLE_VERSION } from '../../internal/haggle-version.js';
 import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js';
 import { CheckpointFolder } from './checkpoint-folder.js';
@@ -208,6 +209,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     renameSync(staging, out);
 
     const checks: BuildCheck[] = [];
+    // The folder is whole now; a failed check is reported through `checks`, an error through the caller.
     if (options.check) {
       const tokens =
         typeof options.check === 'object' && options.check.tokens ? options.check.tokens : CHECK_TOKENS;
@@ -228,6 +230,8 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     return { out, record, sizes, checks, warnings: adapter ? [...adapter.warnings] : [] };
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
+    // However the abort surfaced (a stream's AbortError, the reason itself), the caller gets one type.
+    if (signal?.aborted && !HaggleError.isInstance(error)) throw new HaggleAbortError(signal.reason);
     throw error;
   } finally {
     adapter?.close();

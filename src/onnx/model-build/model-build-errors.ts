@@ -55,3 +55,18 @@ export class BuildOutputExistsError extends HaggleError {
     this.folder = folder;
   }
 }
+
+/** `--check` found a built export whose logits are outside its tolerance of the float64 reference. */
+export class BuildCheckFailedError extends HaggleError {
+  readonly dtypes: string[];
+
+  constructor(folder: string, details: string[]) {
+    super(
+      'build-check-failed',
+      `${folder}: the built model's logits differ from the float64 reference by more than the tolerance:\n  ${details.join('\n  ')}\n` +
+        'This is a bug in haggle (or an input it misread): please report it with haggle-model.json.',
+    );
+    this.name = 'BuildCheckFailedError';
+    this.dtypes = details;
+  }
+}

@@ -7,6 +7,7 @@ import {
   writeLoraAdapter,
 } from '../../../scripts/fixture-model/hf-checkpoint.js';
 import { OnnxWeightsReader } from '../../../scripts/fixture-model/onnx-weights-reader.js';
+import { HaggleAbortError } from '../../../src/contract/errors.js';
 import { HAGGLE_VERSION } from '../../../src/internal/haggle-version.js';
 import { compareLogits, graphLogits } from '../../../src/onnx/model-build/build-check.js';
 import {
@@ -199,7 +200,7 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
           if (event.phase === 'tensor' && ++tensors === 3) controller.abort(new Error('stop'));
         },
       }),
-    ).rejects.toThrow('stop');
+    ).rejects.toThrow(HaggleAbortError);
     expect(tensors).toBe(3);
     expect(existsSync(out)).toBe(false);
     expect(readdirSync(root).filter((name) => name.includes('out-aborted'))).toEqual([]);
