@@ -11,6 +11,8 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
 import { HAGGLE_VERSION } from '../../internal/haggle-version.js';
+import { OptionalDependencyMissingError } from '../onnx-errors.js';
+import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
 import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js';
 import { CheckpointFolder } from './checkpoint-folder.js';
 import { checkpointWeights } from './checkpoint-weights.js';
@@ -18,6 +20,7 @@ import { ExternalDataWriter } from './external-data-writer.js';
 import { combinedHash, sha256OfFile } from './file-hash.js';
 import { LoraAdapter } from './lora-adapter.js';
 import { BuildOutputExistsError, CheckpointFormatError } from './model-build-errors.js';
+import { onnxruntimeMergeProduct } from './onnxruntime-merge.js';
 import { type GraphOptions, qwen3GraphBuilder } from './qwen3-graph.js';
 import { MODEL_DTYPES, type ModelDtype, Q4F16_BLOCK, storedWeights } from './stored-weights.js';
 
@@ -58,6 +61,11 @@ export interface BuildModelOptions {
   check?: boolean | { tokens?: number[] };
   signal?: AbortSignal;
   onProgress?: (event: BuildProgress) => void;
+  /**
+   * Who multiplies the LoRA factors: `onnxruntime` (its GEMM; the default when onnxruntime-node is
+   * installed) or `javascript` (the default without it). The same float32 merge up to summation order.
+   */
+  mergeWith?: 'onnxruntime' | 'javascript';
 }
 
 export type BuildProgress =
@@ -116,6 +124,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
   const progress = options.onProgress ?? (() => {});
   const checkpoint = new CheckpointFolder(resolve(options.base));
   let adapter: LoraAdapter | undefined;
+  let merger: Awaited<ReturnType<typeof onnxruntimeMergeProduct>>;
   const staging = join(dirname(out), `.${basename(out)}.tmp-${process.pid}-${Date.now()}`);
   try {
     for (const name of REQUIRED_TOKENIZER_FILES)
@@ -139,7 +148,10 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
 
     rmSync(staging, { recursive: true, force: true });
     mkdirSync(join(staging, 'onnx'), { recursive: true });
-    const weights = checkpointWeights(checkpoint, adapter);
+    merger = adapter && options.mergeWith !== 'javascript' ? await onnxruntimeMergeProduct() : undefined;
+    if (adapter && options.mergeWith === 'onnxruntime' && !merger)
+      throw new OptionalDependencyMissingError(ONNX_RUNTIME_PACKAGE, "buildModel's mergeWith: 'onnxruntime'");
+    const weights = checkpointWeights(checkpoint, adapter, merger?.product);
     const sizes: Record<string, number> = {};
     for (const dtype of dtypes) {
       const started = Date.now();
@@ -234,6 +246,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     if (signal?.aborted && !HaggleError.isInstance(error)) throw new HaggleAbortError(signal.reason);
     throw error;
   } finally {
+    await merger?.release();
     adapter?.close();
     checkpoint.close();
   }

@@ -1,6 +1,7 @@
 import type { CheckpointFolder } from './checkpoint-folder.js';
 import type { LoraAdapter } from './lora-adapter.js';
-import { NORM_NAMES, PROJECTION_NAMES, type WeightSource } from './weight-source.js';
+import type { MergeProduct } from './onnxruntime-merge.js';
+import { NORM_NAMES, PROJECTION_NAMES, type ProjectionKind, type WeightSource } from './weight-source.js';
 
 /** Embedding rows read per piece: about 16 MB of float32 at Qwen3-4B's width (haggle's choice). */
 const EMBED_PIECE_VALUES = 1 << 22;
@@ -8,9 +9,15 @@ const EMBED_PIECE_VALUES = 1 << 22;
 /**
  * The weights of a checkpoint as the graph builder asks for them, one tensor at a time: each
  * projection read in float32, the adapter's scale * B A added (in float32, before any conversion to
- * fp16 or 4 bits), then transposed from transformers' [out, in] to ONNX MatMul's [in, out].
+ * fp16 or 4 bits), then transposed from transformers' [out, in] to ONNX MatMul's [in, out]. With
+ * `product` (onnxruntime's GEMM) the builder merges through `projectionAsync`; `projection` merges in
+ * JavaScript (the reference forward pass of `--check` reads through it).
  */
-export function checkpointWeights(checkpoint: CheckpointFolder, adapter?: LoraAdapter): WeightSource {
+export function checkpointWeights(
+  checkpoint: CheckpointFolder,
+  adapter?: LoraAdapter,
+  product?: MergeProduct,
+): WeightSource {
   const { hiddenSize: d, vocabSize } = checkpoint.shape;
   return {
     projection(layer, kind) {
@@ -20,6 +27,16 @@ export function checkpointWeights(checkpoint: CheckpointFolder, adapter?: LoraAd
       adapter?.mergeInto(weight, layer, kind, out, inputs);
       return transpose(weight, out, inputs);
     },
+    ...(adapter && product
+      ? {
+          async projectionAsync(layer: number, kind: ProjectionKind) {
+            const name = `model.layers.${layer}.${PROJECTION_NAMES[kind]}.weight`;
+            const [out, inputs] = checkpoint.shapeOf(name) as [number, number];
+            const merged = await adapter.mergeWith(product, checkpoint.read(name), layer, kind, out, inputs);
+            return transpose(merged, out, inputs);
+          },
+        }
+      : {}),
     norm: (layer, kind) => checkpoint.read(`model.layers.${layer}.${NORM_NAMES[kind]}`),
     finalNorm: () => checkpoint.read('model.norm.weight'),
     *embedChunks() {

@@ -33,8 +33,18 @@ export type Dim = number | string;
 /** Element types the graph's inputs and outputs use. */
 export type ElemType = 'float' | 'float16' | 'int64';
 
-/** A tensor's bytes, now or (for a weight read or converted on demand) when the graph is written. */
-export type TensorBytes = Uint8Array | Iterable<Uint8Array> | (() => Uint8Array | Iterable<Uint8Array>);
+type Bytes = Uint8Array | Iterable<Uint8Array>;
+
+/**
+ * A tensor's bytes, now or (for a weight read or converted on demand) when the graph is written; a
+ * function may answer with a promise (a merge computed by onnxruntime), which only `writeTensors` takes.
+ */
+export type TensorBytes = Bytes | (() => Bytes | Promise<Bytes>);
+
+/** `f` of a value that may still be on its way. */
+export function mapMaybeAsync<T, U>(value: T | Promise<T>, f: (value: T) => U): U | Promise<U> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
 
 /** How far `writeTensors` has come, for progress output. */
 export interface TensorProgress {
@@ -78,15 +88,27 @@ export class GraphBuilder {
   }
 
   /** A float16 initializer from its bits. */
-  halves(name: string, dims: number[], data: Uint16Array | (() => Uint16Array)): string {
-    return this.tensor(name, dims, FLOAT16, () => asBytes(typeof data === 'function' ? data() : data));
+  halves(
+    name: string,
+    dims: number[],
+    data: Uint16Array | (() => Uint16Array | Promise<Uint16Array>),
+  ): string {
+    return this.tensor(name, dims, FLOAT16, () =>
+      mapMaybeAsync(typeof data === 'function' ? data() : data, asBytes),
+    );
   }
 
-  floats(name: string, dims: number[], data: Float32Array | (() => Float32Array)): string {
-    return this.tensor(name, dims, FLOAT, () => asBytes(typeof data === 'function' ? data() : data));
+  floats(
+    name: string,
+    dims: number[],
+    data: Float32Array | (() => Float32Array | Promise<Float32Array>),
+  ): string {
+    return this.tensor(name, dims, FLOAT, () =>
+      mapMaybeAsync(typeof data === 'function' ? data() : data, asBytes),
+    );
   }
 
-  bytes(name: string, dims: number[], data: Uint8Array | (() => Uint8Array)): string {
+  bytes(name: string, dims: number[], data: Uint8Array | (() => Uint8Array | Promise<Uint8Array>)): string {
     return this.tensor(name, dims, UINT8, data);
   }
 
@@ -173,7 +195,8 @@ export class GraphBuilder {
     for (let index = 0; this.pending.length > 0; index++) {
       options.signal?.throwIfAborted();
       const next = this.pending[0] as (typeof this.pending)[number];
-      this.writeOne(next);
+      const made = typeof next.bytes === 'function' ? await next.bytes() : next.bytes;
+      this.place(next, made);
       this.pending.shift();
       options.onTensor?.({ name: next.tensor.name, index, total, bytes: next.size });
       await new Promise((resolve) => setImmediate(resolve));
@@ -203,6 +226,12 @@ export class GraphBuilder {
 
   private writeOne(next: { tensor: OnnxTensor; bytes: TensorBytes; size: number }): void {
     const made = typeof next.bytes === 'function' ? next.bytes() : next.bytes;
+    if (made instanceof Promise)
+      throw new Error(`${next.tensor.name} is made asynchronously: call writeTensors() before encode()`);
+    this.place(next, made);
+  }
+
+  private place(next: { tensor: OnnxTensor; size: number }, made: Bytes): void {
     const pieces = made instanceof Uint8Array ? [made] : made;
     if (this.sink && next.size >= SMALL_INITIALIZER) {
       const place = this.sink.write(pieces);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from './checkpoint-folder.js';
 import { UnsupportedAdapterError } from './model-build-errors.js';
+import type { MergeProduct } from './onnxruntime-merge.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
 import { PROJECTION_NAMES, type ProjectionKind } from './weight-source.js';
@@ -140,21 +141,47 @@ export class LoraAdapter {
    * row by row, so the inner loop runs over contiguous memory.
    */
   mergeInto(weight: Float32Array, layer: number, kind: ProjectionKind, out: number, inputs: number): void {
-    const pair = this.pair(layer, kind);
-    if (!pair) return;
-    const a = this.weights.readFloat32(pair.a); // [r, in]
-    const b = this.weights.readFloat32(pair.b); // [out, r]
-    const r = pair.rank;
-    const scale = Math.fround(this.scale);
+    const factors = this.factors(layer, kind);
+    if (!factors) return;
+    const { a, scaledB, rank: r } = factors;
     for (let o = 0; o < out; o++) {
       const row = weight.subarray(o * inputs, (o + 1) * inputs);
       for (let k = 0; k < r; k++) {
-        const coefficient = Math.fround(scale * (b[o * r + k] as number));
+        const coefficient = scaledB[o * r + k] as number;
         if (coefficient === 0) continue;
         const aRow = a.subarray(k * inputs, (k + 1) * inputs);
         for (let i = 0; i < inputs; i++) row[i] = (row[i] as number) + coefficient * (aRow[i] as number);
       }
     }
+  }
+
+  /** The same merge with the product computed by `product` (onnxruntime); returns the merged weight. */
+  async mergeWith(
+    product: MergeProduct,
+    weight: Float32Array,
+    layer: number,
+    kind: ProjectionKind,
+    out: number,
+    inputs: number,
+  ): Promise<Float32Array> {
+    const factors = this.factors(layer, kind);
+    if (!factors) return weight;
+    return product(weight, factors.scaledB, factors.a, out, inputs, factors.rank);
+  }
+
+  /** A [r, in] and scale * B [out, r] in float32, or nothing when the pair is absent or B is all zeros. */
+  private factors(
+    layer: number,
+    kind: ProjectionKind,
+  ): { a: Float32Array; scaledB: Float32Array; rank: number } | undefined {
+    const pair = this.pair(layer, kind);
+    if (!pair) return undefined;
+    const b = this.weights.readFloat32(pair.b);
+    // PEFT initialises B to zeros: such a pair changes nothing, and W + 0 stays bit for bit W.
+    if (b.every((value) => value === 0)) return undefined;
+    const scale = Math.fround(this.scale);
+    for (let i = 0; i < b.length; i++) b[i] = Math.fround(scale * (b[i] as number));
+    return { a: this.weights.readFloat32(pair.a), scaledB: b, rank: pair.rank };
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import { GraphBuilder, type InitializerSink, TENSOR_TYPE } from './graph-builder.js';
+import { GraphBuilder, type InitializerSink, mapMaybeAsync, TENSOR_TYPE } from './graph-builder.js';
 import { toHalfArray } from './half-precision.js';
 import { Q4_BLOCK, type Quantized4, quantize4 } from './quantize-4bit.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
@@ -66,18 +66,22 @@ export function qwen3GraphBuilder(
   const g = new GraphBuilder(options.sink);
   const ct = options.computeType ?? 'float';
   // A weight in the compute type: float32 as is, or rounded to half precision. Made when written.
-  const weight = (name: string, dims: number[], data: () => Float32Array) =>
-    ct === 'float' ? g.floats(name, dims, data) : g.halves(name, dims, () => toHalfArray(data()));
+  type Weight = () => Float32Array | Promise<Float32Array>;
+  const weight = (name: string, dims: number[], data: Weight) =>
+    ct === 'float'
+      ? g.floats(name, dims, data)
+      : g.halves(name, dims, () => mapMaybeAsync(data(), (values) => toHalfArray(values)));
   const block = options.blockSize ?? Q4_BLOCK;
   // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
-  const linear = (x: string, name: string, k: number, n: number, data: () => Float32Array) => {
+  const linear = (x: string, name: string, k: number, n: number, data: Weight) => {
     if (options.quantize !== 'q4') return g.op('MatMul', [x, weight(name, [k, n], data)]);
     // The packed blocks are written first and the scales right after, from one quantization.
     let q: Quantized4 | undefined;
-    const packed = () => {
-      q = quantize4(data(), k, n, block);
-      return q.packed;
-    };
+    const packed = () =>
+      mapMaybeAsync(data(), (values) => {
+        q = quantize4(values, k, n, block);
+        return q.packed;
+      });
     const scales = () => {
       const made = (q as Quantized4).scales;
       q = undefined;
@@ -172,7 +176,9 @@ export function qwen3GraphBuilder(
     const p = past[l];
     if (!p) throw new Error('layer missing');
     const w = {
-      projection: (kind: Parameters<WeightSource['projection']>[1]) => source.projection(l, kind),
+      // A source that merges with onnxruntime answers asynchronously; `writeTensors` awaits it.
+      projection: (kind: Parameters<WeightSource['projection']>[1]) =>
+        source.projectionAsync ? source.projectionAsync(l, kind) : source.projection(l, kind),
       norm: (kind: Parameters<WeightSource['norm']>[1]) => source.norm(l, kind),
     };
     const name = (s: string) => `model.layers.${l}.${s}`;

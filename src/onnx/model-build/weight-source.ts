@@ -32,6 +32,8 @@ export const NORM_NAMES: Record<NormKind, string> = {
 export interface WeightSource {
   /** [in, out], float32 (transformers stores [out, in]; ONNX MatMul wants [in, out]). */
   projection(layer: number, kind: ProjectionKind): Float32Array;
+  /** The same, computed off the main thread (the builder prefers it when a source has it). */
+  projectionAsync?(layer: number, kind: ProjectionKind): Promise<Float32Array>;
   norm(layer: number, kind: NormKind): Float32Array;
   finalNorm(): Float32Array;
   /** The embedding [vocab, hidden] (also the tied head), in pieces of whole rows, in order. */
