@@ -37,7 +37,7 @@ export async function graphLogits(
   shape: Qwen3Shape,
   ids: number[],
 ): Promise<Float32Array[]> {
-  assertOnnxRuntimeInstalled(import.meta.url);
+  assertOnnxRuntimeInstalled();
   const ort = await import('onnxruntime-node');
   const session = await ort.InferenceSession.create(modelPath);
   try {

@@ -9,6 +9,7 @@ export {
   MODEL_FILE,
 } from './build-model.js';
 export {
+  BuildCheckFailedError,
   BuildOutputExistsError,
   CheckpointFormatError,
   UnsupportedAdapterError,

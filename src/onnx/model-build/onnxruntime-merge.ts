@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
+import { moduleUrl } from '../worker-entry.js';
 import { GraphBuilder } from './graph-builder.js';
 
 type Ort = typeof import('onnxruntime-node');
@@ -26,7 +27,7 @@ export async function onnxruntimeMergeProduct(): Promise<
 > {
   let ort: Ort;
   try {
-    createRequire(import.meta.url).resolve(ONNX_RUNTIME_PACKAGE);
+    createRequire(moduleUrl()).resolve(ONNX_RUNTIME_PACKAGE);
     ort = await import('onnxruntime-node');
   } catch {
     return undefined;
