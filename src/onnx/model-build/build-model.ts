@@ -34,7 +34,7 @@ export const MODEL_FILE: Record<ModelDtype, string> = {
 /** The build record written beside the model. */
 export const BUILD_RECORD_FILE = 'haggle-model.json';
 
-/** Tokenizer and chat-template files copied from the base folder when there (the first two must be). */
+/** Tokenizer and chat-template files copied when there (the first two must be, in one of the folders). */
 const TOKENIZER_FILES = [
   'tokenizer.json',
   'tokenizer_config.json',
@@ -92,6 +92,8 @@ export interface BuildRecord {
     mergedProjections: number;
   } | null;
   shape: Record<string, number>;
+  /** Each tokenizer file copied, and whose it was (an adapter's own tokenizer files win). */
+  tokenizerFiles: Record<string, 'base' | 'adapter'>;
 }
 
 export interface BuildModelResult {
@@ -127,14 +129,18 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
   let merger: Awaited<ReturnType<typeof onnxruntimeMergeProduct>>;
   const staging = join(dirname(out), `.${basename(out)}.tmp-${process.pid}-${Date.now()}`);
   try {
-    for (const name of REQUIRED_TOKENIZER_FILES)
-      if (!existsSync(join(checkpoint.folder, name)))
-        throw new CheckpointFormatError(
-          join(checkpoint.folder, name),
-          "missing: the model folder needs the base model's tokenizer",
-        );
     adapter =
       options.adapter === undefined ? undefined : new LoraAdapter(resolve(options.adapter), checkpoint.shape);
+    // The card loads its tokenizer from the adapter's repository: an adapter folder's tokenizer files
+    // (its chat template, above all) win over the base's, each file on its own.
+    const tokenizerSource = (name: string) =>
+      adapter && existsSync(join(adapter.folder, name)) ? adapter.folder : checkpoint.folder;
+    for (const name of REQUIRED_TOKENIZER_FILES)
+      if (!existsSync(join(tokenizerSource(name), name)))
+        throw new CheckpointFormatError(
+          join(checkpoint.folder, name),
+          "missing: the model folder needs the base model's tokenizer (or the adapter's)",
+        );
     const hashFiles = async (files: string[]) => {
       const hashed: { name: string; sha256: string }[] = [];
       for (const file of files) {
@@ -190,9 +196,18 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
       kv_cache_dtype: { fp32: 'float32', fp16: 'float16', q4f16: 'float16' },
     };
     writeFileSync(join(staging, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
-    for (const name of [...TOKENIZER_FILES, 'generation_config.json'])
-      if (existsSync(join(checkpoint.folder, name)))
-        copyFileSync(join(checkpoint.folder, name), join(staging, name));
+    const tokenizerFiles: Record<string, 'base' | 'adapter'> = {};
+    for (const name of TOKENIZER_FILES) {
+      const from = tokenizerSource(name);
+      if (!existsSync(join(from, name))) continue;
+      copyFileSync(join(from, name), join(staging, name));
+      tokenizerFiles[name] = from === checkpoint.folder ? 'base' : 'adapter';
+    }
+    if (existsSync(join(checkpoint.folder, 'generation_config.json')))
+      copyFileSync(
+        join(checkpoint.folder, 'generation_config.json'),
+        join(staging, 'generation_config.json'),
+      );
     const shape = checkpoint.shape;
     const record: BuildRecord = {
       format: 'haggle-model',
@@ -213,6 +228,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
           }
         : null,
       shape: { ...shape },
+      tokenizerFiles,
     };
     writeFileSync(join(staging, BUILD_RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
     signal?.throwIfAborted();

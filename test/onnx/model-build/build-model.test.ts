@@ -182,9 +182,17 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
   it('a partial adapter (attention only, bf16 tensors) merges only what it targets', async () => {
     const options: LoraOptions = { ...lora, seed: 9, targets: ['q', 'v'], dtype: 'BF16' };
     writeLoraAdapter(join(root, 'qv'), shape, options);
+    // An adapter repository with its own chat template (the card loads its tokenizer from the adapter's).
+    writeFileSync(join(root, 'qv', 'chat_template.jinja'), '{{ messages }}');
     const out = join(root, 'out-qv');
     const result = await buildModel({ base, adapter: join(root, 'qv'), out, check: true });
     expect(result.record.adapter?.mergedProjections).toBe(4);
+    expect(readFileSync(join(out, 'chat_template.jinja'), 'utf8')).toBe('{{ messages }}');
+    expect(result.record.tokenizerFiles).toEqual({
+      'tokenizer.json': 'base',
+      'tokenizer_config.json': 'base',
+      'chat_template.jinja': 'adapter',
+    });
     const reference = mergedReferenceWeights(shape, SEED, 'BF16', { ...options, scale: ALPHA / RANK });
     expect(
       compareLogits(await logitsOf(out), referenceLogits(shape, reference, TOKENS), 'fp32').relative,
