@@ -1,19 +1,11 @@
+import type { Qwen3Shape } from '../../src/onnx/model-build/qwen3-shape.js';
+
 /**
  * The tiny Qwen3 the project builds for its tests: the architecture of Qwen3-4B (GQA with q/k norms,
  * RoPE, SwiGLU, tied embeddings) at toy sizes, and the real vocabulary so the real tokenizer applies.
  * `head_dim` is not hidden/heads, as in Qwen3, so the graph cannot silently assume it is.
  */
-export interface TinyQwen3Config {
-  vocabSize: number;
-  hiddenSize: number;
-  intermediateSize: number;
-  layers: number;
-  heads: number;
-  kvHeads: number;
-  headDim: number;
-  rmsNormEps: number;
-  ropeTheta: number;
-}
+export type TinyQwen3Config = Qwen3Shape;
 
 export const TINY_QWEN3: TinyQwen3Config = {
   vocabSize: 151936,

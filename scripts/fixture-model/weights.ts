@@ -1,4 +1,5 @@
 import { Random } from '../../src/internal/random.js';
+import type { WeightSource } from '../../src/onnx/model-build/weight-source.js';
 import type { TinyQwen3Config } from './config.js';
 
 export interface LayerWeights {
@@ -68,23 +69,7 @@ export function makeWeights(config: TinyQwen3Config, seed: number): TinyQwen3Wei
   return { embed, layers, finalNorm: norm(d) };
 }
 
-/** A layer's projection, by its transformers name (`q` is `self_attn.q_proj`). */
-export type ProjectionKind = 'q' | 'k' | 'v' | 'o' | 'gate' | 'up' | 'down';
-/** A layer's RMSNorm weight. */
-export type NormKind = 'inputNorm' | 'postNorm' | 'qNorm' | 'kNorm';
-
-/**
- * Weights as the graph builder asks for them, one tensor at a time, so a source may make each on
- * demand (a 4B model's 16 GB of float32 never exist at once) or hand out arrays it holds (the tiny one).
- */
-export interface WeightSource {
-  /** [in, out], float32. */
-  projection(layer: number, kind: ProjectionKind): Float32Array;
-  norm(layer: number, kind: NormKind): Float32Array;
-  finalNorm(): Float32Array;
-  /** The embedding [vocab, hidden] (also the tied head), in pieces of whole rows, in order. */
-  embedChunks(): Iterable<Float32Array>;
-}
+export type { NormKind, ProjectionKind, WeightSource } from '../../src/onnx/model-build/weight-source.js';
 
 /** A source over weights held in memory (the tiny model's `makeWeights`). */
 export function inMemoryWeights(weights: TinyQwen3Weights): WeightSource {

@@ -9,6 +9,7 @@ import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo, terminalSafeIo } from './io.js';
 import { registerMergeCommand } from './merge-command.js';
+import { registerModelCommand } from './model-build-command.js';
 import { registerPredictCommand } from './predict-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerServeCommand } from './serve-command.js';
@@ -54,6 +55,7 @@ export async function runCli(
   registerServeCommand(program, io, controller.signal);
   registerMergeCommand(program, io);
   registerEnvCommand(program, io, controller.signal);
+  registerModelCommand(program, io, controller.signal);
   for (const command of program.commands) command.exitOverride().configureOutput({ outputError: () => {} });
 
   try {
@@ -87,7 +89,16 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr.write(`haggle: ${error.message}\n`);
     if (error.code === 'aborted') return 130;
     if (error.code === 'too-many-failures' || error.code === 'run-failed-early') return EXIT_FAILURES;
-    return ['invalid-input', 'run-file', 'suite-file'].includes(error.code) ? 2 : 1;
+    return [
+      'invalid-input',
+      'run-file',
+      'suite-file',
+      'checkpoint-format',
+      'unsupported-adapter',
+      'build-output-exists',
+    ].includes(error.code)
+      ? 2
+      : 1;
   }
   io.stderr.write(
     `haggle: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -11,7 +11,7 @@
  */
 
 /** The verbs that take the abort signal (see main.ts): each stops its own work when it fires. */
-const STOPPABLE_VERBS: ReadonlySet<string> = new Set(['simulate', 'predict', 'evaluate', 'serve']);
+const STOPPABLE_VERBS: ReadonlySet<string> = new Set(['simulate', 'predict', 'evaluate', 'serve', 'model']);
 
 /**
  * An abort signal for the verb of `argv`, fired by the first SIGINT or SIGTERM when the verb can stop

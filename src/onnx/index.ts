@@ -1,4 +1,20 @@
 export { cudaProviderInstalled } from './cuda-provider.js';
+export {
+  BUILD_RECORD_FILE,
+  type BuildCheck,
+  BuildCheckFailedError,
+  type BuildModelOptions,
+  type BuildModelResult,
+  BuildOutputExistsError,
+  type BuildProgress,
+  type BuildRecord,
+  buildModel,
+  CHECK_TOLERANCE,
+  CheckpointFormatError,
+  MODEL_FILE,
+  type ModelDtype,
+  UnsupportedAdapterError,
+} from './model-build/index.js';
 export { OnnxBackend } from './onnx-backend.js';
 export type { OnnxBackendDescription } from './onnx-description.js';
 export {

@@ -1,0 +1,17 @@
+export { type BuildCheck, CHECK_TOLERANCE } from './build-check.js';
+export {
+  BUILD_RECORD_FILE,
+  type BuildModelOptions,
+  type BuildModelResult,
+  type BuildProgress,
+  type BuildRecord,
+  buildModel,
+  MODEL_FILE,
+} from './build-model.js';
+export {
+  BuildCheckFailedError,
+  BuildOutputExistsError,
+  CheckpointFormatError,
+  UnsupportedAdapterError,
+} from './model-build-errors.js';
+export type { ModelDtype } from './stored-weights.js';

@@ -1,0 +1,72 @@
+import { HaggleError } from '../../contract/errors.js';
+
+/**
+ * A base checkpoint `haggle model build` cannot read: a missing or truncated file, a shard the index
+ * names but the folder lacks, a tensor of the wrong shape or type. `file` (and `tensor`, when one is
+ * at fault) say where; the message says what to fix.
+ */
+export class CheckpointFormatError extends HaggleError {
+  readonly file: string;
+  readonly tensor: string | undefined;
+
+  constructor(file: string, problem: string, options?: { tensor?: string; cause?: unknown }) {
+    super(
+      'checkpoint-format',
+      `${file}${options?.tensor ? ` (tensor ${options.tensor})` : ''}: ${problem}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'CheckpointFormatError';
+    this.file = file;
+    this.tensor = options?.tensor;
+  }
+}
+
+/**
+ * A PEFT adapter the builder does not understand and will not guess at: not LoRA, DoRA, a module it
+ * cannot map onto Qwen3's projections, a LoRA matrix whose shape does not fit its base weight.
+ * Merging it anyway would give a model that silently differs from the one that was trained.
+ */
+export class UnsupportedAdapterError extends HaggleError {
+  readonly file: string;
+  readonly tensor: string | undefined;
+
+  constructor(file: string, problem: string, options?: { tensor?: string; cause?: unknown }) {
+    super(
+      'unsupported-adapter',
+      `${file}${options?.tensor ? ` (tensor ${options.tensor})` : ''}: ${problem}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
+    this.name = 'UnsupportedAdapterError';
+    this.file = file;
+    this.tensor = options?.tensor;
+  }
+}
+
+/** The `out` folder of a build already holds something and `overwrite` was not given. */
+export class BuildOutputExistsError extends HaggleError {
+  readonly folder: string;
+
+  constructor(folder: string) {
+    super(
+      'build-output-exists',
+      `${folder} already exists and is not empty: give another --out, or --overwrite to replace it`,
+    );
+    this.name = 'BuildOutputExistsError';
+    this.folder = folder;
+  }
+}
+
+/** `--check` found a built export whose logits are outside its tolerance of the float64 reference. */
+export class BuildCheckFailedError extends HaggleError {
+  readonly dtypes: string[];
+
+  constructor(folder: string, details: string[]) {
+    super(
+      'build-check-failed',
+      `${folder}: the built model's logits differ from the float64 reference by more than the tolerance:\n  ${details.join('\n  ')}\n` +
+        'This is a bug in haggle (or an input it misread): please report it with haggle-model.json.',
+    );
+    this.name = 'BuildCheckFailedError';
+    this.dtypes = details;
+  }
+}

@@ -1,0 +1,160 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { CheckpointFormatError } from './model-build-errors.js';
+
+/** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
+const ELEMENT_BYTES = { BF16: 2, F16: 2, F32: 4 } as const;
+export type SafetensorsDtype = keyof typeof ELEMENT_BYTES;
+
+/** Headers larger than this are refused before they are read (haggle's choice: real ones are < 1 MB). */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+
+export interface SafetensorsEntry {
+  name: string;
+  dtype: SafetensorsDtype;
+  shape: number[];
+  /** Byte offset of the tensor's data from the start of the file. */
+  start: number;
+  byteLength: number;
+}
+
+/**
+ * One `.safetensors` file, read tensor by tensor (or a range of rows at a time) with positioned reads,
+ * so that no more than one tensor's bytes are in memory. The format (a little-endian u64 header
+ * length, a JSON header of `{name: {dtype, shape, data_offsets}}`, then the data) is Hugging Face's;
+ * the header is checked against the file's size on open, so a truncated download fails here, naming
+ * the file and the first tensor that lies past its end, not halfway through a build.
+ */
+export class SafetensorsFile {
+  readonly entries = new Map<string, SafetensorsEntry>();
+  private fd: number | undefined;
+
+  constructor(readonly path: string) {
+    const fd = openSync(path, 'r');
+    this.fd = fd;
+    try {
+      this.readHeader(fd);
+    } catch (error) {
+      closeSync(fd);
+      this.fd = undefined;
+      throw error;
+    }
+  }
+
+  entry(name: string): SafetensorsEntry {
+    const entry = this.entries.get(name);
+    if (!entry) throw new CheckpointFormatError(this.path, 'the file has no such tensor', { tensor: name });
+    return entry;
+  }
+
+  /**
+   * `count` values from element `first` of a tensor (all of it by default), widened to float32:
+   * bf16 by a 16-bit shift (its exact value), fp16 exactly, fp32 as stored.
+   */
+  readFloat32(name: string, first = 0, count?: number): Float32Array {
+    const entry = this.entry(name);
+    const size = ELEMENT_BYTES[entry.dtype];
+    const total = entry.byteLength / size;
+    const n = count ?? total - first;
+    const bytes = this.readBytes(entry.start + first * size, n * size);
+    if (entry.dtype === 'F32') return new Float32Array(bytes.buffer, 0, n);
+    const halves = new Uint16Array(bytes.buffer, 0, n);
+    const out = new Float32Array(n);
+    if (entry.dtype === 'BF16') {
+      const words = new Uint32Array(out.buffer);
+      for (let i = 0; i < n; i++) words[i] = (halves[i] as number) << 16;
+      return out;
+    }
+    for (let i = 0; i < n; i++) out[i] = halfToNumber(halves[i] as number);
+    return out;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private readBytes(position: number, length: number): Uint8Array {
+    if (this.fd === undefined) throw new Error(`${this.path} is closed`);
+    const out = new Uint8Array(new ArrayBuffer(length));
+    let done = 0;
+    while (done < length) {
+      const read = readSync(this.fd, out, done, length - done, position + done);
+      if (read === 0) throw new CheckpointFormatError(this.path, 'the file ended while a tensor was read');
+      done += read;
+    }
+    return out;
+  }
+
+  private readHeader(fd: number): void {
+    const fileSize = fstatSync(fd).size;
+    const fail = (problem: string, tensor?: string): never => {
+      throw new CheckpointFormatError(this.path, problem, tensor === undefined ? {} : { tensor });
+    };
+    if (fileSize < 8) fail(`only ${fileSize} bytes: not a safetensors file (truncated? download it again)`);
+    const lengthBytes = new Uint8Array(8);
+    readSync(fd, lengthBytes, 0, 8, 0);
+    const headerLength = Number(new DataView(lengthBytes.buffer).getBigUint64(0, true));
+    if (headerLength > MAX_HEADER_BYTES || 8 + headerLength > fileSize)
+      fail(
+        `its header claims ${headerLength} bytes but the file has ${fileSize}: not a safetensors file, or truncated`,
+      );
+    const headerBytes = new Uint8Array(headerLength);
+    readSync(fd, headerBytes, 0, headerLength, 8);
+    let header: unknown;
+    try {
+      header = JSON.parse(new TextDecoder().decode(headerBytes));
+    } catch {
+      fail('its header is not JSON: not a safetensors file');
+    }
+    if (typeof header !== 'object' || header === null || Array.isArray(header))
+      fail('its header is not a JSON object');
+    const dataStart = 8 + headerLength;
+    for (const [name, value] of Object.entries(header as Record<string, unknown>)) {
+      if (name === '__metadata__') continue;
+      const info = value as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
+      const dtype = info?.dtype;
+      if (typeof dtype !== 'string' || !Object.hasOwn(ELEMENT_BYTES, dtype))
+        fail(`dtype ${JSON.stringify(dtype)} is not supported (BF16, F16 or F32)`, name);
+      const shape = info.shape;
+      if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0))
+        fail('its shape is not a list of sizes', name);
+      const offsets = info.data_offsets;
+      if (
+        !Array.isArray(offsets) ||
+        offsets.length !== 2 ||
+        !offsets.every((o) => Number.isSafeInteger(o) && o >= 0) ||
+        offsets[1] < offsets[0]
+      )
+        fail('its data_offsets are not [begin, end]', name);
+      const [begin, end] = offsets as [number, number];
+      const elements = (shape as number[]).reduce((a, b) => a * b, 1);
+      const size = ELEMENT_BYTES[dtype as SafetensorsDtype];
+      if (end - begin !== elements * size)
+        fail(
+          `shape [${shape}] in ${dtype} needs ${elements * size} bytes, data_offsets give ${end - begin}`,
+          name,
+        );
+      if (dataStart + end > fileSize)
+        fail(
+          `the file is truncated: this tensor ends at byte ${dataStart + end}, the file has ${fileSize} (download it again)`,
+          name,
+        );
+      this.entries.set(name, {
+        name,
+        dtype: dtype as SafetensorsDtype,
+        shape: shape as number[],
+        start: dataStart + begin,
+        byteLength: end - begin,
+      });
+    }
+  }
+}
+
+function halfToNumber(h: number): number {
+  const sign = h & 0x8000 ? -1 : 1;
+  const exponent = (h >> 10) & 0x1f;
+  const fraction = h & 0x3ff;
+  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
+  if (exponent === 31) return fraction ? Number.NaN : sign * Number.POSITIVE_INFINITY;
+  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
+}
