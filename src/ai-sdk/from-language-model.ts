@@ -6,6 +6,7 @@ import type {
 } from '@ai-sdk/provider';
 import type {
   BackendDescription,
+  BackendStreamPart,
   BackendWarning,
   GenerateChoice,
   GenerateOptions,
@@ -58,16 +59,6 @@ export interface FromLanguageModelOptions {
   /** HTTP headers sent with every call, for HTTP-based providers. */
   headers?: Record<string, string>;
 }
-
-/** One piece of a streamed answer from `AiSdkBackend.doStream`. */
-export type AiSdkBackendStreamPart =
-  | { type: 'text-delta'; delta: string }
-  | {
-      type: 'finish';
-      finishReason: GenerateChoice['finishReason'];
-      usage: Usage;
-      warnings: BackendWarning[];
-    };
 
 /** Default calls in flight per backend. haggle's choice, equal to the experiment files' `concurrencyPerEndpoint`. */
 const DEFAULT_CONCURRENCY = 64;
@@ -186,18 +177,27 @@ export class AiSdkBackend implements LanguageBackend {
   }
 
   /**
-   * The answer as a stream of text deltas and a closing `finish` part, through the model's `doStream`.
-   * Provisional: it takes the shape of `LanguageBackend`'s streaming method once that lands (the
-   * streaming issue); `agent.stream` will read it from there. Structured output as in `doGenerate`
-   * except `tool` mode, whose deltas are the tool input's.
+   * `LanguageBackend.doStream`: the answer's text deltas as the provider writes them (choice 0), then a
+   * `finish` part whose result is what `doGenerate` would return. Structured output as in `doGenerate`
+   * except `tool` mode, whose deltas are the tool input's. With `n` > 1 the calls run as in
+   * `doGenerate` and each choice's text is handed out whole when they are done (haggle's choice: the
+   * AI SDK's streams carry one answer each).
    */
-  async *doStream(options: GenerateOptions): AsyncGenerator<AiSdkBackendStreamPart> {
+  async *doStream(options: GenerateOptions): AsyncGenerator<BackendStreamPart> {
     throwIfAborted(options.abortSignal);
+    if ((options.n ?? 1) > 1) {
+      const result = await this.doGenerate(options);
+      for (const [index, choice] of result.choices.entries())
+        if (choice.text !== '') yield { type: 'text-delta', index, delta: choice.text };
+      yield { type: 'finish', result };
+      return;
+    }
     const release = await this.#slots.acquire(options.abortSignal);
     try {
       const { call, mode, warnings } = this.#call(options, options.seed, this.#mode ?? 'json-schema');
       const { stream } = await this.#guard(() => this.#model.doStream(call), options.abortSignal);
       let length = 0;
+      let text = '';
       let finishReason: GenerateChoice['finishReason'] = 'other';
       let usage: Usage = { promptTokens: 0, completionTokens: 0 };
       const reader = stream.getReader();
@@ -216,13 +216,22 @@ export class AiSdkBackend implements LanguageBackend {
           ) {
             length += part.delta.length;
             if (length > this.#options.maxResponseChars) throw this.#tooLarge(length);
-            yield { type: 'text-delta', delta: this.#outputRedactor.text(part.delta) };
+            const delta = this.#outputRedactor.text(part.delta);
+            text += delta;
+            yield { type: 'text-delta', index: 0, delta };
           }
         }
       } finally {
         reader.releaseLock();
       }
-      yield { type: 'finish', finishReason, usage, warnings: warnings.map((w) => this.#redactWarning(w)) };
+      yield {
+        type: 'finish',
+        result: {
+          choices: [{ text, finishReason }],
+          usage,
+          warnings: warnings.map((w) => this.#redactWarning(w)),
+        },
+      };
     } finally {
       release();
     }

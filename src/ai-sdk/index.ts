@@ -7,7 +7,6 @@ export {
 } from './experiment-providers.js';
 export {
   AiSdkBackend,
-  type AiSdkBackendStreamPart,
   type FromLanguageModelOptions,
   fromLanguageModel,
 } from './from-language-model.js';

@@ -131,7 +131,7 @@ describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)
       maxTokens: 24,
     })) {
       if (part.type === 'text-delta') text += part.delta;
-      else finish = part;
+      else if (part.type === 'finish') finish = part;
     }
     const whole = await backend.doGenerate({
       prompt: { messages: [{ role: 'user', content: 'hi' }] },
@@ -139,7 +139,10 @@ describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)
       maxTokens: 24,
     });
     expect(text).toBe(whole.choices[0]?.text);
-    expect(finish).toMatchObject({ type: 'finish', usage: { completionTokens: 24 } });
+    expect(finish).toMatchObject({
+      type: 'finish',
+      result: { choices: [{ text: whole.choices[0]?.text }], usage: { completionTokens: 24 } },
+    });
   });
 
   it('a server error is a BackendError whose message holds no key', async () => {

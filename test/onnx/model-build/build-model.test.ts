@@ -133,7 +133,7 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
     const zero = await logitsOf(join(root, 'out-zero'));
     const alone = await logitsOf(join(root, 'out-base'));
     expect(zero.length).toBe(alone.length);
-    zero.forEach((row, t) => expect(row).toEqual(alone[t]));
+    expect(zero).toEqual(alone);
     const record = JSON.parse(
       readFileSync(join(root, 'out-base', 'haggle-model.json'), 'utf8'),
     ) as BuildRecord;
@@ -176,7 +176,7 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
     expect(result.warnings.join('\n')).toMatch(/fan_in_fan_out: true.*PEFT itself sets it to false/);
     const fifo = await logitsOf(join(root, 'out-fifo'));
     const plain = await logitsOf(join(root, 'out-fp32'));
-    fifo.forEach((row, t) => expect(row).toEqual(plain[t]));
+    expect(fifo).toEqual(plain);
   });
 
   it('a partial adapter (attention only, bf16 tensors) merges only what it targets', async () => {
