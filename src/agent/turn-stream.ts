@@ -19,6 +19,7 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
     this.#signal = signal;
   }
 
+  /** The events in writing order; leaving the loop early (`break`, `return()`) cancels the work. */
   [Symbol.asyncIterator](): AsyncIterator<TurnStreamEvent> {
     if (this.#read) {
       throw new InvalidInputError('TurnStream', [

@@ -1,3 +1,4 @@
+export type { CorsOptions } from './cors.js';
 export type { ClientClosed, ListenOptions, OpenAIServerOptions } from './openai-server.js';
 export { OpenAIServer } from './openai-server.js';
 export type { RequestLimits } from './request-limits.js';

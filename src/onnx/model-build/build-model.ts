@@ -60,6 +60,7 @@ export interface BuildModelOptions {
   /** After writing, compare each export's logits with a float64 reference forward pass. */
   check?: boolean | { tokens?: number[] };
   signal?: AbortSignal;
+  /** Called as the build moves from tensor to tensor and export to export, for a progress bar. */
   onProgress?: (event: BuildProgress) => void;
   /**
    * Who multiplies the LoRA factors: `onnxruntime` (its GEMM; the default when onnxruntime-node is
