@@ -177,10 +177,12 @@ export class NegotiationAgent implements Negotiator {
    *
    * @example
    * ```ts
+   * import { foldTurnEvent, type PartialTurn } from 'haggle';
+   *
    * let shown: PartialTurn = {};
    * for await (const event of agent.stream({ context, history, role: 'seller' }, { signal })) {
    *   shown = foldTurnEvent(shown, event); // action and price first, then the message as written
-   *   render(shown);
+   *   console.log(shown.action, shown.price, shown.message ?? '');
    * }
    * ```
    */

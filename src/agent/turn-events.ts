@@ -64,10 +64,12 @@ export type PartialTurn =
  *
  * @example
  * ```ts
+ * import { foldTurnEvent, type PartialTurn } from 'haggle';
+ *
  * let shown: PartialTurn = {};
- * for await (const event of agent.stream(input, { signal })) {
- *   shown = foldTurnEvent(shown, event);
- *   render(shown); // the action and the price appear before the message is written
+ * for await (const event of agent.stream({ context, history, role: 'seller' }, { signal })) {
+ *   shown = foldTurnEvent(shown, event); // action and price first, then the message as written
+ *   console.log(shown.action, shown.price, shown.message ?? '');
  * }
  * ```
  */

@@ -43,6 +43,11 @@ export interface SessionRunOptions {
   signal?: AbortSignal;
 }
 
+/** A negotiator that can also stream its turn (a `NegotiationAgent`); see the `turn-delta` event. */
+interface StreamingNegotiator {
+  stream(input: PredictInput, options?: PredictOptions): AsyncIterable<TurnStreamEvent>;
+}
+
 /**
  * One negotiation between two negotiators under a set of rules, on a simulated clock driven by each
  * turn's `response_time`. Emits `session-start`, `turn` and `session-end`; a listener that throws is
@@ -59,11 +64,6 @@ export interface SessionRunOptions {
  * ```
  * @see The guide: [Simulation](../../docs/simulation.md).
  */
-/** A negotiator that can also stream its turn (a `NegotiationAgent`); see the `turn-delta` event. */
-interface StreamingNegotiator {
-  stream(input: PredictInput, options?: PredictOptions): AsyncIterable<TurnStreamEvent>;
-}
-
 export class Session {
   readonly id: string;
   readonly seed: number;

@@ -113,15 +113,19 @@ describe('barChartSvg', () => {
 
 describe('the chart library is loaded on the first chart, not on import', () => {
   const repoRoot = new URL('../..', import.meta.url).pathname;
-  it('importing haggle (the Node build) loads neither Plot nor linkedom; a report does', async () => {
+  it('importing haggle (the Node build) or haggle/report loads neither Plot nor linkedom; a chart does', async () => {
     const entry = join(repoRoot, 'dist', 'index.js');
-    if (!existsSync(entry)) throw new Error('this test imports the built package: run `npm run build` first');
+    const reportEntry = join(repoRoot, 'dist', 'report.js');
+    for (const file of [entry, reportEntry])
+      if (!existsSync(file))
+        throw new Error('this test imports the built package: run `npm run build` first');
     const script = `
       import { createRequire } from 'node:module';
       const loaded = () => Object.keys(createRequire(import.meta.url).cache).filter((k) => /observablehq|linkedom/.test(k)).length;
-      const haggle = await import(${JSON.stringify(entry)});
+      await import(${JSON.stringify(entry)});
+      const report = await import(${JSON.stringify(reportEntry)});
       const before = loaded();
-      haggle.renderBarChart({ id: 'x', title: 't', categories: ['a'], series: [{ key: 'k', name: 'n', color: '#000', values: [1] }], format: String });
+      report.renderBarChart({ id: 'x', title: 't', categories: ['a'], series: [{ key: 'k', name: 'n', color: '#000', values: [1] }], format: String });
       console.log(JSON.stringify({ before, after: loaded() }));
     `;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {

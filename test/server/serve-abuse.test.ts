@@ -280,17 +280,28 @@ describe('haggle serve: deadline and bounded queue', () => {
       }
       // The deadline freed both slots and stopped the model's work: a new request is served.
       await expectServing(served);
-      // A streamed request's deadline is the same 504 in JSON, before any SSE byte (issue 26: it used
-      // to be a 200 whose last event was the error).
-      const streamed = await post(`${served.url}/completions`, {
-        model: served.model,
-        prompt: 'Tell me:',
-        max_tokens: 30_000,
-        stream: true,
+      // A streamed request's deadline: a 504 in JSON while no SSE byte has gone (issue 26), and once
+      // text has streamed (issue 30: chunks go out as the model writes them) an OpenAI-style error
+      // event ends the stream, without [DONE], so no client takes the cut text for a whole answer.
+      const response = await fetch(`${served.url}/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model: served.model, prompt: 'Tell me:', max_tokens: 30_000, stream: true }),
       });
-      expect(streamed.status).toBe(504);
-      expect(streamed.headers.get('content-type')).toMatch(/^application\/json/);
-      expectOpenAIError(streamed.json, 'request_timeout');
+      const body = await response.text();
+      if (response.status === 504) {
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+        expectOpenAIError(JSON.parse(body) as Json, 'request_timeout');
+      } else {
+        expect(response.status).toBe(200);
+        expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+        const events = body.trim().split('\n\n');
+        expect(events.length).toBeGreaterThan(1);
+        expect(body).not.toContain('[DONE]');
+        const last = events.at(-1) ?? '';
+        expect(last.startsWith('data: ')).toBe(true);
+        expectOpenAIError(JSON.parse(last.slice('data: '.length)) as Json, 'request_timeout');
+      }
     } finally {
       // Each 504 is logged on stderr with its cause; the 429 is the client's to handle and is not.
       const timedOut = /^haggle serve: 504 POST \/v1\/completions: HttpError: .*timeout of 1500 ms/;

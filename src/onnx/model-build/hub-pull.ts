@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
+import { hubEnvironment } from '../../internal/environment.js';
 
 /** The Hugging Face hub, unless `HF_ENDPOINT` (as the hub's own clients read it) or `endpoint` says otherwise. */
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
@@ -89,9 +90,12 @@ interface TreeEntry {
 export async function pullRepository(repo: string, options: PullOptions): Promise<PulledFile[]> {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..'))
     throw new HubDownloadError(repo, 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B');
-  const endpoint = (options.endpoint ?? process.env.HF_ENDPOINT ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
+  const endpoint = (options.endpoint ?? hubEnvironment().endpoint ?? DEFAULT_HUB_ENDPOINT).replace(
+    /\/+$/,
+    '',
+  );
   const revision = encodeURIComponent(options.revision ?? 'main');
-  const token = options.token ?? process.env.HF_TOKEN;
+  const token = options.token ?? hubEnvironment().token;
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
