@@ -38,15 +38,15 @@ export const UTF8_CONTINUATIONS: Uint8Array = Uint8Array.from({ length: 256 }, (
 );
 
 /**
- * The range of the byte after each lead byte: 80..BF, narrowed after E0 (no overlong forms), ED (no
- * surrogates), F0 (no overlong forms) and F4 (nothing above U+10FFFF).
+ * The range of the byte after each lead byte, as a code into `UTF8_RANGE_LOW`/`UTF8_RANGE_HIGH`:
+ * 80..BF (code 0), narrowed after E0 (no overlong forms), ED (no surrogates), F0 (no overlong forms)
+ * and F4 (nothing above U+10FFFF). A code, not the bounds, so that it fits a packed byte state.
  */
-export const UTF8_SECOND_LOW: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
-  b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
+export const UTF8_SECOND_RANGE: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
+  b === 0xe0 ? 1 : b === 0xed ? 2 : b === 0xf0 ? 3 : b === 0xf4 ? 4 : 0,
 );
-export const UTF8_SECOND_HIGH: Uint8Array = Uint8Array.from({ length: 256 }, (_, b) =>
-  b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf,
-);
+export const UTF8_RANGE_LOW: readonly number[] = [0x80, 0xa0, 0x80, 0x90, 0x80];
+export const UTF8_RANGE_HIGH: readonly number[] = [0xbf, 0xbf, 0x9f, 0xbf, 0x8f];
 
 /** The code point bits a lead byte carries, before its `continuations` bytes add 6 each. */
 export function utf8LeadBits(lead: number, continuations: number): number {

@@ -1,13 +1,4 @@
-import {
-  hexValue,
-  MAX_BY_WIDTH,
-  MIN_BY_WIDTH,
-  SIMPLE_ESCAPES,
-  UTF8_CONTINUATIONS,
-  UTF8_SECOND_HIGH,
-  UTF8_SECOND_LOW,
-  utf8LeadBits,
-} from './json-string-bytes.js';
+import { BETWEEN_CHARACTERS, midCharacter } from './json-string-machine.js';
 import type { KeyExtras } from './key-extras.js';
 import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
@@ -25,12 +16,7 @@ interface KeyState {
   readonly phase: number;
   readonly units: number;
   readonly codePoints: number;
-  readonly escape: number;
-  readonly pending: number;
-  readonly low: number;
-  readonly high: number;
-  readonly partial: number;
-  readonly width: number;
+  readonly bytes: number;
   readonly pattern: number;
   /** The key read so far, kept only when the object remembers its undeclared keys. */
   readonly value: string;
@@ -108,7 +94,7 @@ export class KeyLeaf extends StringLeaf {
    */
   override insideKey(raw: unknown, horizon: number): string {
     const s = raw as KeyState;
-    const utf = `${s.escape},${s.pending},${s.low},${s.high},${s.partial},${s.width}`;
+    const utf = s.bytes;
     if (this.freeInside) return `free:${utf}`;
     const extras = this.extras;
     let length = '';
@@ -130,53 +116,16 @@ export class KeyLeaf extends StringLeaf {
     return state;
   }
 
-  override step(raw: unknown, byte: number): unknown {
-    const s = raw as KeyState;
-    if (s.phase === 0) return byte === 0x22 ? { ...s, phase: 1 } : DEAD;
-    if (s.phase === 2) return DEAD;
-    if (s.escape === 1) {
-      if (byte === 0x75)
-        return this.someLive(s.node, s.autos, 0, s.codePoints, 0, 0xffff)
-          ? { ...s, escape: 5, partial: 0 }
-          : DEAD;
-      const ch = SIMPLE_ESCAPES[byte];
-      return ch === undefined ? DEAD : this.readCodePoint({ ...s, escape: 0 }, ch);
-    }
-    if (s.escape > 1) {
-      const digit = hexValue(byte);
-      if (digit < 0) return DEAD;
-      const partial = (s.partial << 4) | digit;
-      if (s.escape > 2) {
-        const shift = 4 * (s.escape - 2);
-        const lo = partial * 2 ** shift;
-        if (!this.someLive(s.node, s.autos, 0, s.codePoints, lo, lo + 2 ** shift - 1)) return DEAD;
-        return { ...s, escape: s.escape - 1, partial };
-      }
-      // A surrogate escape is half a character: keys are matched by whole characters, so refuse it.
-      if (partial >= 0xd800 && partial <= 0xdfff) return DEAD;
-      return this.readCodePoint({ ...s, escape: 0, partial: 0 }, partial);
-    }
-    if (s.pending > 0) {
-      if (byte < s.low || byte > s.high) return DEAD;
-      const partial = (s.partial << 6) | (byte & 0x3f);
-      if (s.pending > 1) {
-        if (!this.prefixLive(s.node, s.autos, 0, s.codePoints, partial, s.pending - 1, s.width)) return DEAD;
-        return { ...s, pending: s.pending - 1, low: 0x80, high: 0xbf, partial };
-      }
-      return this.readCodePoint({ ...s, pending: 0, low: 0x80, high: 0xbf, partial: 0, width: 0 }, partial);
-    }
-    if (byte === 0x22) return this.closeKey(s);
-    if (byte === 0x5c)
-      return this.someLive(s.node, s.autos, 0, s.codePoints, 0, 0xffff) ? { ...s, escape: 1 } : DEAD;
-    if (byte < 0x20) return DEAD;
-    if (byte < 0x80) return this.readCodePoint(s, byte);
-    const pending = UTF8_CONTINUATIONS[byte] as number;
-    if (pending === 0) return DEAD;
-    const low = UTF8_SECOND_LOW[byte] as number;
-    const high = UTF8_SECOND_HIGH[byte] as number;
-    const partial = utf8LeadBits(byte, pending);
-    if (!this.prefixLive(s.node, s.autos, 0, s.codePoints, partial, pending, pending + 1)) return DEAD;
-    return { ...s, pending, low, high, partial, width: pending + 1 };
+  // Bytes are read by StringLeaf's step (the shared machine of json-string-machine.ts): a key differs
+  // only in what a character may be (`canReadRange`, `addCodePoint`) and when it may close (`close`).
+
+  /** Keys are matched by whole characters: a surrogate escape is half of one. */
+  override get refusesSurrogateEscapes(): boolean {
+    return true;
+  }
+
+  override canReadRange(s: KeyState, lo: number, hi: number): boolean {
+    return this.someLive(s.node, s.autos, 0, s.codePoints, lo, hi);
   }
 
   override canEnd(): boolean {
@@ -198,7 +147,7 @@ export class KeyLeaf extends StringLeaf {
     }
     // The text matters only when it is reported (a repeated undeclared key is refused later).
     const text = this.keepText ? s.value : '';
-    return `${s.escape},${s.pending},${s.low},${s.high},${s.partial},${s.node},${s.autos.join('.')},${length},${text}`;
+    return `${s.bytes},${s.node},${s.autos.join('.')},${length},${text}`;
   }
 
   /** See `shapeId`: equal leaves of different grammars (shared automata, equal names) get equal ids. */
@@ -226,7 +175,7 @@ export class KeyLeaf extends StringLeaf {
   override completion(raw: unknown): number[] | null {
     const s = raw as KeyState;
     if (s.phase === 2) return [];
-    if (s.escape !== 0 || s.pending !== 0) return null;
+    if (midCharacter(s.bytes)) return null;
     const start = s.phase === 0 ? ({ ...s, phase: 1 } as KeyState) : s;
     const prefix = s.phase === 0 ? [0x22] : [];
     interface Step {
@@ -238,12 +187,12 @@ export class KeyLeaf extends StringLeaf {
     for (let depth = 0; depth < 64 && level.length > 0 && seen.size < 4000; depth++) {
       const next: Step[] = [];
       for (const step of level) {
-        if (this.closeKey(step.state) !== DEAD) {
+        if (this.close(step.state) !== DEAD) {
           const text = JSON.stringify(String.fromCodePoint(...step.cps)).slice(1);
           return [...prefix, ...encoder.encode(text)];
         }
         for (const cp of this.candidates(step.state)) {
-          const after = this.readCodePoint(step.state, cp);
+          const after = this.addCodePoint(step.state, cp);
           if (after === DEAD) continue;
           const key = this.key(after, Number.POSITIVE_INFINITY);
           if (seen.has(key)) continue;
@@ -281,7 +230,7 @@ export class KeyLeaf extends StringLeaf {
   // The hottest step of a mask inside keys (every token holding a quote is read through it): no array
   // is made when there are no automata, and the state is written out field by field (a spread of a
   // fifteen-field object cost about as much as the rest of the step).
-  private readCodePoint(s: KeyState, cp: number): unknown {
+  protected override addCodePoint(s: KeyState, cp: number): unknown {
     const node = this.trie.child(s.node, cp);
     const automata = this.extras?.automata;
     const autos =
@@ -294,12 +243,7 @@ export class KeyLeaf extends StringLeaf {
       phase: s.phase,
       units: s.units + (cp > 0xffff ? 2 : 1),
       codePoints,
-      escape: s.escape,
-      pending: s.pending,
-      low: s.low,
-      high: s.high,
-      partial: s.partial,
-      width: s.width,
+      bytes: BETWEEN_CHARACTERS,
       pattern: s.pattern,
       value: this.keepText ? s.value + characterText(cp) : s.value,
       node,
@@ -309,8 +253,8 @@ export class KeyLeaf extends StringLeaf {
     return state;
   }
 
-  private closeKey(s: KeyState): unknown {
-    if (s.escape !== 0 || s.pending !== 0) return DEAD;
+  protected override close(s: KeyState): unknown {
+    if (midCharacter(s.bytes)) return DEAD;
     const tag = this.trie.tag(s.node);
     if (tag >= 0) return { ...s, phase: 2, result: `n${tag}` };
     const extras = this.extras;
@@ -366,22 +310,6 @@ export class KeyLeaf extends StringLeaf {
     }
     this.liveMemo.set(memoKey, live);
     return live;
-  }
-
-  /** Whether the next code point can start with the bits read so far of a UTF-8 sequence. */
-  prefixLive(
-    node: number,
-    autos: ArrayLike<number>,
-    base: number,
-    codePoints: number,
-    partial: number,
-    remaining: number,
-    width: number,
-  ): boolean {
-    const shift = 6 * remaining;
-    const lo = Math.max(partial * 2 ** shift, MIN_BY_WIDTH[width] as number);
-    const hi = Math.min(partial * 2 ** shift + 2 ** shift - 1, MAX_BY_WIDTH[width] as number);
-    return lo <= hi && this.someLive(node, autos, base, codePoints, lo, hi);
   }
 
   /** Whether some character in [lo, hi] can come next with a valid key still ahead. */

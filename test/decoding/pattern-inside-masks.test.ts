@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareVocabulary } from '../../src/decoding/grammar-compiler.js';
 import { InsideCache } from '../../src/decoding/inside-cache.js';
+import { midCharacter } from '../../src/decoding/json-string-machine.js';
 import { DEAD } from '../../src/decoding/nodes.js';
 import { PatternAutomaton } from '../../src/decoding/regex.js';
 import { StringLeaf } from '../../src/decoding/string-leaf.js';
@@ -134,9 +135,9 @@ describe('masks inside pattern-constrained strings', () => {
       let state = l.step(l.initial(), 0x22);
       let units = -1;
       for (let i = 0; state !== DEAD && l.isInside(state); i++) {
-        const at = state as { units: number; escape: number; pending: number };
+        const at = state as { units: number; bytes: number };
         const u = at.units;
-        if (at.escape === 0 && at.pending === 0 && u !== units) {
+        if (!midCharacter(at.bytes) && u !== units) {
           units = u;
           const label = `${l.options.minLength}..${l.options.maxLength} after ${u} units`;
           if (l.options.maxLength - u <= 14) {
