@@ -18,6 +18,11 @@ export interface ServeChildOptions {
   heapMb?: number;
   /** SIGKILL after this many ms, whatever happens. */
   killAfterMs: number;
+  /**
+   * Run under `prlimit --data=BYTES` (RLIMIT_DATA: V8's address-space reservations make an `--as`
+   * ceiling unusable for Node), so memory that runs away ends this process, not the machine.
+   */
+  dataLimitBytes?: number;
 }
 
 export interface ServeChild {
@@ -29,29 +34,34 @@ export interface ServeChild {
   stderr(): string;
   /** Whether the process is still running. */
   alive(): boolean;
+  /** Its process id (`prlimit` execs the server: the same process). */
+  pid: number;
   /** SIGTERM, then waits for the exit (SIGKILL after 10 s); resolves with its exit code or signal. */
   stop(): Promise<number | string | null>;
 }
 
 export async function spawnServe(options: ServeChildOptions): Promise<ServeChild> {
-  const child: ChildProcess = spawn(
+  const node = [
     process.execPath,
-    [
-      `--max-old-space-size=${options.heapMb ?? 1024}`,
-      '--import',
-      'tsx',
-      'src/cli/bin.ts',
-      'serve',
-      '--backend',
-      'onnx',
-      '--model',
-      options.model,
-      '--port',
-      '0',
-      ...(options.args ?? []),
-    ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+    `--max-old-space-size=${options.heapMb ?? 1024}`,
+    '--import',
+    'tsx',
+    'src/cli/bin.ts',
+    'serve',
+    '--backend',
+    'onnx',
+    '--model',
+    options.model,
+    '--port',
+    '0',
+    ...(options.args ?? []),
+  ];
+  const command =
+    options.dataLimitBytes === undefined ? node : ['prlimit', `--data=${options.dataLimitBytes}`, ...node];
+  const child: ChildProcess = spawn(command[0] as string, command.slice(1), {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   let exit: number | string | null | undefined;
@@ -85,6 +95,7 @@ export async function spawnServe(options: ServeChildOptions): Promise<ServeChild
     url: started[2] as string,
     model: started[1] as string,
     stderr: () => err,
+    pid: child.pid as number,
     alive: () => exit === undefined,
     stop: async () => {
       if (exit === undefined) {
