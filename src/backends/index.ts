@@ -34,6 +34,7 @@ export {
   AuthenticationError,
   BadRequestError,
   buildRequestBody,
+  CrossOriginRequestError,
   cleanOutputText,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY_POLICY,

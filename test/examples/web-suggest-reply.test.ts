@@ -134,26 +134,35 @@ describe('examples/web-suggest-reply in headless Chromium', () => {
     }
   });
 
-  it('without --cors for its origin, the page says the request failed, and the server refused the preflight', {
+  it('without --cors for its origin: one refused preflight, no retries, and the page says CORS and the --cors fix', {
     timeout: 120_000,
   }, async () => {
     const closed = new OpenAIServer({ backend });
     const url = await closed.listen({ port: 0, host: '127.0.0.1' });
     const { browser, page } = await openPage(url);
     try {
-      const preflights: number[] = [];
-      page.on('response', (response) => {
-        if (response.request().method() === 'OPTIONS') preflights.push(response.status());
-      });
+      // Counted where they arrive: Playwright does not report CORS preflights as the page's requests.
+      const arrived: string[] = [];
+      (closed as unknown as { server: Server }).server.prependListener(
+        'request',
+        (req: { method?: string }) => arrived.push(req.method ?? ''),
+      );
+      const started = Date.now();
       await page.click('#suggest');
       await page.waitForFunction(
         () => document.getElementById('status')?.textContent?.startsWith('failed'),
         undefined,
-        {
-          timeout: 100_000,
-        },
+        { timeout: 100_000 },
       );
-      expect(await page.textContent('#status')).toMatch(/^failed: /);
+      const status = (await page.textContent('#status')) ?? '';
+      // The backend's error (CrossOriginRequestError) names the likely cause and the fix, not "connection failed".
+      expect(status).toMatch(/^failed: /);
+      expect(status).toContain('CORS');
+      expect(status).toContain(`--cors ${PAGE_ORIGIN}`);
+      expect(status).toContain('after 1 attempt(s)');
+      // Not retried: the default policy would have sent 6 requests with backoff between them.
+      expect(arrived).toEqual(['OPTIONS']);
+      expect(Date.now() - started).toBeLessThan(60_000);
     } finally {
       await browser.close();
       await closed.close();

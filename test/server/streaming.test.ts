@@ -42,10 +42,15 @@ class GatedBackend implements LanguageBackend {
     if (options.abortSignal) this.signals.push(options.abortSignal);
     for (const [at, piece] of PIECES.entries()) {
       while (this.released <= at) {
+        // One listener per wait, removed after it: the double must not leak listeners either.
+        const signal = options.abortSignal;
+        let onAbort = () => {};
         await new Promise<void>((resolve) => {
           this.waiting = resolve;
-          options.abortSignal?.addEventListener('abort', () => resolve(), { once: true });
+          onAbort = () => resolve();
+          signal?.addEventListener('abort', onAbort, { once: true });
         });
+        signal?.removeEventListener('abort', onAbort);
         if (options.abortSignal?.aborted) throw options.abortSignal.reason;
       }
       this.produced++;

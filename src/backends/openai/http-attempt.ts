@@ -1,6 +1,7 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
+import { crossOriginFailure } from './cross-origin.js';
 import type { FailureKind } from './http-errors.js';
 import type { HttpTransport } from './node-transport.js';
 import { ResponseOverLimit } from './response-limit.js';
@@ -17,6 +18,8 @@ export interface AttemptFailure {
   scope?: 'attempt' | 'total';
   /** For `too-large`: the limit the response went past. */
   limitBytes?: number;
+  /** For a browser's opaque failure across origins (likely CORS): the page's and the server's origins. */
+  crossOrigin?: { pageOrigin: string; targetOrigin: string };
   /** One redacted sentence. */
   message: string;
   responseBody?: string;
@@ -135,6 +138,9 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
         },
       };
     }
+    const crossOrigin = crossOriginFailure(args.url, error);
+    if (crossOrigin)
+      return { ok: false, failure: { ...crossOrigin, message: args.redactor.text(crossOrigin.message) } };
     return {
       ok: false,
       failure: {

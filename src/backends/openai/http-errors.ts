@@ -120,6 +120,26 @@ export class RemoteConnectionError extends RemoteBackendError {
   }
 }
 
+/**
+ * In a browser, a request to another origin that `fetch` rejected without a reason, most likely
+ * because the server does not allow the page's origin (CORS). Browsers hide the reason from scripts
+ * (their console shows it), so a server that is down fails the same way; the message says both and
+ * names the fix for `haggle serve`: `--cors <pageOrigin>`. Not retried.
+ */
+export class CrossOriginRequestError extends RemoteConnectionError {
+  /** The origin of the page that made the request, e.g. `http://localhost:5173`. */
+  readonly pageOrigin: string;
+  /** The server's origin, e.g. `http://127.0.0.1:8000`. */
+  readonly targetOrigin: string;
+
+  constructor(args: RemoteErrorArgs & { pageOrigin: string; targetOrigin: string }) {
+    super(args);
+    this.name = 'CrossOriginRequestError';
+    this.pageOrigin = args.pageOrigin;
+    this.targetOrigin = args.targetOrigin;
+  }
+}
+
 /** An attempt, or the whole call, ran out of time. */
 export class RemoteTimeoutError extends RemoteBackendError {
   /** `attempt`: one request took longer than `timeoutMs`; `total`: the call ran past `totalTimeoutMs`. */

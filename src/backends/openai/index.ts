@@ -4,6 +4,7 @@ export type { FailureKind, RemoteErrorArgs } from './http-errors.js';
 export {
   AuthenticationError,
   BadRequestError,
+  CrossOriginRequestError,
   HttpStatusError,
   InternalServerError,
   InvalidResponseError,

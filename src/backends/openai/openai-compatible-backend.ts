@@ -17,6 +17,7 @@ import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './diale
 import { createFetchTransport } from './fetch-transport.js';
 import { type AttemptFailure, attemptRequest } from './http-attempt.js';
 import {
+  CrossOriginRequestError,
   httpStatusError,
   InvalidResponseError,
   type RemoteBackendError,
@@ -532,6 +533,8 @@ export class OpenAICompatibleBackend implements LanguageBackend {
     }
     if (failure.kind === 'timeout')
       return new RemoteTimeoutError({ ...args, scope: failure.scope ?? 'attempt' });
+    if (failure.kind === 'connection' && failure.crossOrigin)
+      return new CrossOriginRequestError({ ...args, ...failure.crossOrigin });
     if (failure.kind === 'connection') return new RemoteConnectionError(args);
     if (failure.kind === 'too-large') {
       const url = this.#redactor.text(`${replica.label}${path}`);

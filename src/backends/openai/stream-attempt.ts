@@ -1,6 +1,7 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { FinishReason, GenerateChoice, Usage } from '../language-backend.js';
+import { crossOriginFailure } from './cross-origin.js';
 import type { Endpoint } from './dialect.js';
 import { type AttemptFailure, readServerWarnings } from './http-attempt.js';
 import type { ParsedResponse } from './response-parsing.js';
@@ -170,6 +171,9 @@ export async function* streamAttempt(
         },
       };
     }
+    const crossOrigin = crossOriginFailure(args.url, error);
+    if (crossOrigin)
+      return { ok: false, failure: { ...crossOrigin, message: args.redactor.text(crossOrigin.message) } };
     return {
       ok: false,
       failure: {

@@ -45,6 +45,9 @@ async function noConnectionsWithin(server: SseServer, timeoutMs: number): Promis
   }
 }
 
+/** The process's pending timers: an attempt that forgets to clear its own shows up here. */
+const timers = () => process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
+
 async function read(parts: AsyncIterable<BackendStreamPart>) {
   const out: BackendStreamPart[] = [];
   for await (const part of parts) out.push(part);
@@ -115,6 +118,7 @@ for (const transport of ['node:http', 'fetch'] as const) {
     });
 
     it('a stream without [DONE] is cut short: retried, and after the retries a RemoteConnectionError', async () => {
+      const timersBefore = timers();
       const server = await serve((res) => {
         sseHead(res);
         res.end(chatStream([TURN], { done: false }));
@@ -127,6 +131,10 @@ for (const transport of ['node:http', 'fetch'] as const) {
       expect(error).toBeInstanceOf(RemoteConnectionError);
       expect((error as Error).message).toMatch(/without its closing "data: \[DONE\]"/);
       expect(server.bodies).toHaveLength(2);
+      // Nothing leaks: the answers were whole HTTP responses, so at most one socket stays, kept alive for
+      // reuse (the retry reused it), and no attempt's timer is left running.
+      expect(await server.openConnections()).toBeLessThanOrEqual(1);
+      expect(timers()).toBeLessThanOrEqual(timersBefore);
     });
 
     it('a stalled stream is a RemoteTimeoutError, and its connection is closed', async () => {
