@@ -2,7 +2,6 @@ import type {
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
-  LanguageModelV4StreamPart,
   LanguageModelV4StreamResult,
   SharedV4Warning,
 } from '@ai-sdk/provider';
@@ -12,17 +11,13 @@ import type {
   LanguageBackend,
   ResponseFormat,
 } from '../backends/language-backend.js';
+import { streamGenerate } from '../backends/stream-generate.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { parseHaggleCallSettings } from './haggle-call-settings.js';
 import { specFinishOf, specUsageOf, specWarningOf } from './spec-conversions.js';
 import { chatMessagesOf } from './spec-prompt.js';
-
-/**
- * Characters per text delta when a whole answer is replayed as a stream. haggle's choice, as `haggle
- * serve`'s streamed chunks: small enough that `streamObject` sees several partial objects.
- */
-const DELTA_SIZE = 32;
+import { specStreamOf } from './spec-stream.js';
 
 /** Settings a haggle model applies to every call unless the call sets them. */
 export interface HaggleModelDefaults {
@@ -85,32 +80,24 @@ export class HaggleLanguageModel implements LanguageModelV4 {
   }
 
   /**
-   * The answer through the spec's stream parts. haggle's backends answer whole texts today (streaming
-   * backends are the streaming issue's), so the stream opens when the text is ready and replays it in
-   * small deltas, as `haggle serve` streams; when a backend streams, its deltas will be forwarded as
-   * they are decoded.
+   * The answer through the spec's stream parts, forwarded as the backend writes them (`OnnxBackend`
+   * hands out each decoding step's text; a backend without `doStream` answers in one delta). A backend
+   * `reset` is mapped as `specStreamOf` says: text already seen is never repeated, and a retry that
+   * changes it ends the stream with a retryable `BackendError`.
    */
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
-    const result = await this.doGenerate(options);
-    const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
-    const parts: LanguageModelV4StreamPart[] = [
-      { type: 'stream-start', warnings: result.warnings },
-      { type: 'response-metadata', ...(result.response ?? {}) },
-    ];
-    if (text !== '') {
-      parts.push({ type: 'text-start', id: '0' });
-      for (let start = 0; start < text.length; start += DELTA_SIZE)
-        parts.push({ type: 'text-delta', id: '0', delta: text.slice(start, start + DELTA_SIZE) });
-      parts.push({ type: 'text-end', id: '0' });
-    }
-    parts.push({ type: 'finish', usage: result.usage, finishReason: result.finishReason });
-    const stream = new ReadableStream<LanguageModelV4StreamPart>({
-      start(controller) {
-        for (const part of parts) controller.enqueue(part);
-        controller.close();
-      },
+    const { request, warnings } = this.#request(options);
+    const stream = specStreamOf(streamGenerate(this.#backend, request), {
+      warnings,
+      modelId: this.modelId,
+      backend: this.#backend.provider,
     });
-    return { stream, request: result.request ?? {} };
+    return {
+      stream,
+      request: {
+        body: { backend: this.#backend.provider, responseFormat: request.responseFormat?.type ?? 'text' },
+      },
+    };
   }
 
   /** haggle's options for an AI SDK call, with warnings for each setting the backend cannot take. */
