@@ -7,6 +7,7 @@ import { redact } from '../internal/redact.js';
 import type { Environment, EnvironmentStepResult } from './environment.js';
 import { EnvironmentStateError } from './environment-error.js';
 import type { EpisodeLog } from './episode-log.js';
+import { observationMessageJson } from './observation-json.js';
 import { WebSocketConnection } from './websocket-connection.js';
 import { acceptKey } from './websocket-frames.js';
 import { ENVIRONMENT_WIRE_SCHEMAS } from './wire-schemas.js';
@@ -347,7 +348,7 @@ export class EnvironmentServer {
       if (record && this.options.log) this.options.log.append(record);
     }
     session.lastActive = Date.now();
-    this.reply(session, JSON.stringify({ type: 'observation', data: result }));
+    this.reply(session, observationMessageJson(result));
   }
 
   private reply(session: Session, text: string): void {

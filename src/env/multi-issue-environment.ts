@@ -1,5 +1,7 @@
 import { InvalidInputError, InvalidModelOutputError, type ValidationIssue } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
+import type { JsonSchema } from '../contract/json-schema.js';
+import type { IssueSpace } from '../evaluation/issue-space.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from '../evaluation/multi-issue-negotiation.js';
 import { multiIssueMessages } from '../evaluation/multi-issue-prompt.js';
 import {
@@ -35,6 +37,7 @@ import type {
 } from './environment.js';
 import { EnvironmentStateError } from './environment-error.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
+import { deepFreeze } from './observation-json.js';
 import { TurnHandoff } from './turn-handoff.js';
 
 /** The multi-issue environments: the trained side sells or buys. */
@@ -101,6 +104,8 @@ export class MultiIssueEnvironment implements Environment {
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
   private episode: Episode | undefined;
   private resets = 0;
+  /** A turn's schema depends only on the issue space and whether accept is legal: built once, frozen, shared. */
+  private readonly turnSchemas = new WeakMap<IssueSpace, Map<boolean, JsonSchema>>();
 
   constructor(options: MultiIssueEnvironmentOptions) {
     this.options = options;
@@ -343,6 +348,20 @@ export class MultiIssueEnvironment implements Environment {
     };
   }
 
+  private turnSchema(space: IssueSpace, canAccept: boolean): JsonSchema {
+    let bySpace = this.turnSchemas.get(space);
+    if (!bySpace) {
+      bySpace = new Map();
+      this.turnSchemas.set(space, bySpace);
+    }
+    let schema = bySpace.get(canAccept);
+    if (!schema) {
+      schema = deepFreeze(multiIssueTurnJsonSchema(space, { canAccept }));
+      bySpace.set(canAccept, schema);
+    }
+    return schema;
+  }
+
   private observe(input: MultiIssueInput): EnvironmentObservation {
     const messages = multiIssueMessages(input);
     if (this.options.systemPrompt !== undefined)
@@ -357,7 +376,7 @@ export class MultiIssueEnvironment implements Environment {
         ...(canAccept ? [{ action: 'accept' }] : []),
         { action: 'walk_away' },
       ],
-      schema: multiIssueTurnJsonSchema(input.space, { canAccept }),
+      schema: this.turnSchema(input.space, canAccept),
       role: this.role,
       turn: input.round,
       info: {},
