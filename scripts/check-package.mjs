@@ -81,7 +81,7 @@ const subpaths = {
   'haggle/report': ['renderReport', 'writeReport'],
   'haggle/server': ['OpenAIServer'],
   'haggle/env': ['createEnvironment', 'EnvironmentServer', 'connectEnvironment'],
-  'haggle/onnx': ['OnnxBackend'],
+  'haggle/onnx': ['OnnxBackend', 'buildModel'],
   'haggle/testing': ['MockLanguageBackend'],
   'haggle/ai-sdk': ['fromLanguageModel', 'createHaggle'],
 };

@@ -43,14 +43,3 @@ export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 export function maxLineBytes(env: Environment = processEnvironment()): number {
   return bytesFromMib(env.HAGGLE_MAX_LINE_MIB) ?? DEFAULT_MAX_LINE_BYTES;
 }
-
-/**
- * The Hugging Face hub settings `haggle model pull` reads, under the names `huggingface_hub` uses:
- * `HF_ENDPOINT` (a mirror, or a loopback server in tests) and `HF_TOKEN` (gated repositories).
- */
-export function hubEnvironment(env: Environment = processEnvironment()): {
-  endpoint: string | undefined;
-  token: string | undefined;
-} {
-  return { endpoint: env.HF_ENDPOINT || undefined, token: env.HF_TOKEN || undefined };
-}

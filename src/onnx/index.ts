@@ -11,8 +11,14 @@ export {
   buildModel,
   CHECK_TOLERANCE,
   CheckpointFormatError,
+  DEFAULT_HUB_ENDPOINT,
+  HubDownloadError,
   MODEL_FILE,
   type ModelDtype,
+  type PulledFile,
+  type PullOptions,
+  type PullProgress,
+  pullRepository,
   UnsupportedAdapterError,
 } from './model-build/index.js';
 export { OnnxBackend } from './onnx-backend.js';

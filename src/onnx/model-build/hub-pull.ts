@@ -1,18 +1,8 @@
-import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
-import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
-import { hubEnvironment } from '../../internal/environment.js';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join, resolve, sep } from 'node:path';
+import { type Environment, processEnvironment } from '../../internal/environment.js';
+import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
+import { HubDownloadError } from './model-build-errors.js';
 
 /** The Hugging Face hub, unless `HF_ENDPOINT` (as the hub's own clients read it) or `endpoint` says otherwise. */
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
@@ -37,18 +27,8 @@ const WANTED = [
   /^adapter_model\.safetensors$/,
 ];
 
-/** A download from the hub failed: HTTP status, a checksum, the listing. The token never appears. */
-export class HubDownloadError extends HaggleError {
-  readonly url: string;
-  readonly status: number | undefined;
-
-  constructor(url: string, problem: string, status?: number, options?: { cause?: unknown }) {
-    super('hub-download', `${url}: ${problem}`, options);
-    this.name = 'HubDownloadError';
-    this.url = url;
-    this.status = status;
-  }
-}
+/** haggle's choice: a listing of more pages than this is not a model repository's (a Link loop ends here). */
+const MAX_LISTING_PAGES = 100;
 
 export interface PullOptions {
   /** The folder the repository's files go to (created). */
@@ -57,17 +37,29 @@ export interface PullOptions {
   revision?: string;
   /** The hub's address (default `HF_ENDPOINT`, else https://huggingface.co). */
   endpoint?: string;
-  /** For gated and private repositories (default `HF_TOKEN`). Sent only to `endpoint`. */
+  /** For gated and private repositories (default `HF_TOKEN`). Sent only to `endpoint`'s origin. */
   token?: string;
+  /** Where `HF_ENDPOINT` and `HF_TOKEN` are read (default the process's environment). */
+  env?: Environment;
   signal?: AbortSignal;
-  onProgress?: (event: { file: string; bytes: number; total: number; resumedFrom: number }) => void;
+  /** Called as each file's bytes arrive: `resumedFrom` bytes were already on disk from an earlier try. */
+  onProgress?: (event: PullProgress) => void;
 }
 
+/** Progress of one file of a pull. */
+export interface PullProgress {
+  file: string;
+  bytes: number;
+  total: number;
+  resumedFrom: number;
+}
+
+/** One file of a pulled repository. */
 export interface PulledFile {
   path: string;
   size: number;
-  /** The SHA-256 the hub gave (LFS files) and that the download matched; undefined when it gave none. */
-  sha256: string | undefined;
+  /** The checksum the download matched (`sha256` for LFS files, `git-sha1` for git files), or `none`. */
+  checksum: 'sha256' | 'git-sha1' | 'none';
   /** Already complete on disk (same size): not downloaded again. */
   skipped: boolean;
 }
@@ -76,42 +68,32 @@ interface TreeEntry {
   type: string;
   path: string;
   size: number;
-  lfs?: { oid?: string; sha256?: string; size?: number };
+  oid?: string;
+  lfs?: { oid?: string; size?: number };
 }
 
 /**
  * Downloads a Hugging Face repository's model files through `fetch` from the hub's `resolve` URLs:
  * the listing from `/api/models/REPO/tree/REVISION`, then each wanted file into `out`, resuming a
- * `.part` file left by an interrupted download with an HTTP range request, and checking each LFS
- * file's SHA-256 (the hub gives one for every LFS file, which safetensors weights are) and every
- * file's size. A file already complete (same size) is kept. `HF_TOKEN` is sent as a bearer token
- * for gated repositories; a 401 or 403 says to set it.
+ * `.part` file left by a dropped connection with an HTTP range request, and checking each file's
+ * size and checksum (SHA-256 for LFS files, the git blob id for the others) before it takes its
+ * name. A file already complete (same size) is kept. The token is sent as a bearer token to the hub's
+ * origin only; a 401 or 403 says to set `HF_TOKEN`.
  */
 export async function pullRepository(repo: string, options: PullOptions): Promise<PulledFile[]> {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..'))
     throw new HubDownloadError(repo, 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B');
-  const endpoint = (options.endpoint ?? hubEnvironment().endpoint ?? DEFAULT_HUB_ENDPOINT).replace(
-    /\/+$/,
-    '',
-  );
+  const env = options.env ?? processEnvironment();
+  const endpoint = (options.endpoint ?? env.HF_ENDPOINT ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
+  const endpointOrigin = new URL(endpoint).origin;
   const revision = encodeURIComponent(options.revision ?? 'main');
-  const token = options.token ?? hubEnvironment().token;
-  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const access = { endpointOrigin, token: options.token ?? env.HF_TOKEN, signal: options.signal };
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
 
-  const entries: TreeEntry[] = [];
-  let listing: string | undefined = `${endpoint}/api/models/${repo}/tree/${revision}?recursive=true`;
-  while (listing) {
-    const response = await get(listing, headers, options.signal);
-    const page = (await response.json()) as unknown;
-    if (!Array.isArray(page))
-      throw new HubDownloadError(listing, 'the listing is not a JSON array', response.status);
-    entries.push(...(page as TreeEntry[]));
-    // The hub pages long listings with a Link header (rel="next").
-    listing = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
-  }
-  const files = entries.filter((e) => e.type === 'file' && WANTED.some((pattern) => pattern.test(e.path)));
+  const files = (await listRepository(`${endpoint}/api/models/${repo}/tree/${revision}`, access)).filter(
+    (e) => e.type === 'file' && WANTED.some((pattern) => pattern.test(e.path)),
+  );
   if (files.length === 0)
     throw new HubDownloadError(
       `${endpoint}/${repo}`,
@@ -124,109 +106,46 @@ export async function pullRepository(repo: string, options: PullOptions): Promis
     if (!target.startsWith(out + sep))
       throw new HubDownloadError(file.path, 'a file name outside the folder');
     const size = file.lfs?.size ?? file.size;
-    const sha256 = file.lfs?.oid ?? file.lfs?.sha256;
     if (existsSync(target) && statSync(target).size === size) {
-      pulled.push({ path: target, size, sha256, skipped: true });
+      pulled.push({ path: target, size, checksum: 'none', skipped: true });
       continue;
     }
-    const url = `${endpoint}/${repo}/resolve/${revision}/${file.path.split('/').map(encodeURIComponent).join('/')}`;
-    await download(url, target, size, sha256, headers, options);
-    pulled.push({ path: target, size, sha256, skipped: false });
+    const expected = await downloadHubFile({
+      url: `${endpoint}/${repo}/resolve/${revision}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
+      target,
+      size,
+      listing: { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
+      ...access,
+      onProgress: (bytes, resumedFrom) =>
+        options.onProgress?.({ file: target, bytes, total: size, resumedFrom }),
+    });
+    pulled.push({ path: target, size, checksum: expected.kind, skipped: false });
   }
   return pulled;
 }
 
-async function get(url: string, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, ...(signal ? { signal } : {}) });
-  } catch (error) {
-    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-    throw new HubDownloadError(url, `could not connect (${(error as Error).message})`, undefined, {
-      cause: error,
-    });
-  }
-  if (!response.ok) throw statusError(url, response.status);
-  return response;
-}
-
-function statusError(url: string, status: number): HubDownloadError {
-  const why =
-    status === 401 || status === 403
-      ? 'the repository is gated or private: accept its terms on the hub and set HF_TOKEN to a token that may read it'
-      : status === 404
-        ? 'not found: check the repository id and the revision'
-        : `the hub answered HTTP ${status}`;
-  return new HubDownloadError(url, why, status);
-}
-
-async function download(
-  url: string,
-  target: string,
-  size: number,
-  sha256: string | undefined,
-  headers: Record<string, string>,
-  options: PullOptions,
-): Promise<void> {
-  const part = `${target}.part`;
-  mkdirSync(dirname(target), { recursive: true });
-  const hash = createHash('sha256');
-  let have = existsSync(part) ? statSync(part).size : 0;
-  if (have > size) {
-    rmSync(part);
-    have = 0;
-  }
-  const signal = options.signal;
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      headers: { ...headers, ...(have > 0 ? { range: `bytes=${have}-` } : {}) },
-      ...(signal ? { signal } : {}),
-    });
-  } catch (error) {
-    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-    throw new HubDownloadError(url, `could not connect (${(error as Error).message})`, undefined, {
-      cause: error,
-    });
-  }
-  if (!response.ok) throw statusError(url, response.status);
-  // 206: the server resumes where the part file ends; 200: it sends everything, so start over.
-  if (response.status !== 206 && have > 0) {
-    rmSync(part);
-    have = 0;
-  }
-  if (have > 0) for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
-  const fd = openSync(part, have > 0 ? 'a' : 'w');
-  let bytes = have;
-  try {
-    if (!response.body) throw new HubDownloadError(url, 'the response has no body', response.status);
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      let done = 0;
-      while (done < chunk.length) done += writeSync(fd, chunk, done, chunk.length - done);
-      hash.update(chunk);
-      bytes += chunk.length;
-      if (bytes > size) throw new HubDownloadError(url, `more than the ${size} bytes the listing gives`);
-      options.onProgress?.({ file: target, bytes, total: size, resumedFrom: have });
+/** Every entry of the recursive tree listing, following the hub's `Link: <…>; rel="next"` pages. */
+async function listRepository(
+  first: string,
+  access: Parameters<typeof getFollowingRedirects>[1],
+): Promise<TreeEntry[]> {
+  const entries: TreeEntry[] = [];
+  let url: string | undefined = `${first}?recursive=true`;
+  for (let page = 0; url; page++) {
+    if (page === MAX_LISTING_PAGES)
+      throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_PAGES} pages`);
+    const { response } = await getFollowingRedirects(url, access);
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch (error) {
+      throw new HubDownloadError(url, 'the listing is not JSON', response.status, { cause: error });
     }
-  } catch (error) {
-    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-    throw error;
-  } finally {
-    closeSync(fd);
+    if (!Array.isArray(body))
+      throw new HubDownloadError(url, 'the listing is not a JSON array', response.status);
+    entries.push(...(body as TreeEntry[]));
+    const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
+    url = next ? new URL(next, url).href : undefined;
   }
-  // The part file stays for a resume when the connection ended early; a wrong file does not.
-  if (bytes !== size)
-    throw new HubDownloadError(
-      url,
-      `the download ended at ${bytes} of ${size} bytes: run the same command again to resume`,
-    );
-  const digest = hash.digest('hex');
-  if (sha256 && digest !== sha256) {
-    rmSync(part);
-    throw new HubDownloadError(
-      url,
-      `SHA-256 ${digest} differs from the hub's ${sha256}: the file was removed, download it again`,
-    );
-  }
-  renameSync(part, target);
+  return entries;
 }

@@ -9,9 +9,17 @@ export {
   MODEL_FILE,
 } from './build-model.js';
 export {
+  DEFAULT_HUB_ENDPOINT,
+  type PulledFile,
+  type PullOptions,
+  type PullProgress,
+  pullRepository,
+} from './hub-pull.js';
+export {
   BuildCheckFailedError,
   BuildOutputExistsError,
   CheckpointFormatError,
+  HubDownloadError,
   UnsupportedAdapterError,
 } from './model-build-errors.js';
 export type { ModelDtype } from './stored-weights.js';

@@ -70,3 +70,19 @@ export class BuildCheckFailedError extends HaggleError {
     this.dtypes = details;
   }
 }
+
+/**
+ * A download from the hub failed: an HTTP status, a dropped connection, a checksum or size that does
+ * not match, a redirect loop. `url` says which; the token never appears in the message.
+ */
+export class HubDownloadError extends HaggleError {
+  readonly url: string;
+  readonly status: number | undefined;
+
+  constructor(url: string, problem: string, status?: number, options?: { cause?: unknown }) {
+    super('hub-download', `${url}: ${problem}`, options);
+    this.name = 'HubDownloadError';
+    this.url = url;
+    this.status = status;
+  }
+}
