@@ -161,6 +161,25 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
     expect(refused.io.err() + allowed.io.out()).not.toContain(token);
   });
 
+  it('stops when aborted mid-file with an aborted error, keeping the part for a resume', async () => {
+    await serve();
+    const out = freshOut();
+    const controller = new AbortController();
+    const error = await pullRepository('acme/tiny', {
+      out,
+      signal: controller.signal,
+      onProgress: (event) => {
+        if (event.file.endsWith('00001-of-00002.safetensors') && event.bytes < event.total)
+          controller.abort(new Error('stop'));
+      },
+    }).catch((e: unknown) => e);
+    expect((error as { code?: string }).code).toBe('aborted');
+    expect(existsSync(join(out, 'model-00001-of-00002.safetensors'))).toBe(false);
+    expect(statSync(join(out, 'model-00001-of-00002.safetensors.part')).size).toBeLessThan(SHARD_BYTES);
+    expect((await pull(out)).code).toBe(0);
+    for (const name of WANTED) expect(sameBytes(out, name), name).toBe(true);
+  });
+
   it('draws a progress bar on a terminal only', async () => {
     await serve();
     const terminal = captureIo();
