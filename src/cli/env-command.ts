@@ -20,6 +20,7 @@ import { loadSuite } from '../evaluation/suite.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
+import { registerEnvSessionsCommand } from './env-sessions-command.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { parseParticipantShorthand } from './participant-shorthand.js';
@@ -60,6 +61,7 @@ function parseNumberOption(name: string) {
  */
 export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSignal): void {
   const env = program.command('env').description('training environments (OpenEnv protocol) for RL trainers');
+  registerEnvSessionsCommand(env, io);
   env
     .command('serve')
     .description("serve a negotiation environment over OpenEnv's protocol (/ws, /health, /schema, /metadata)")

@@ -18,6 +18,7 @@ import { currentProvenance, withoutLocations } from '../simulation/provenance.js
 import { Session } from '../simulation/session.js';
 import type { SessionResult } from '../simulation/session-result.js';
 import { generateContexts } from '../simulation/synthetic-contexts.js';
+import { BEST_OFFER_EPISODES_FORMAT } from './best-offer-sessions.js';
 import type {
   Environment,
   EnvironmentObservation,
@@ -255,7 +256,7 @@ export class BestOfferEnvironment implements Environment {
     return {
       type: 'tournament',
       // Not a multi-issue tournament: `haggle analyse` refuses it by this format rather than misreading it.
-      format: 'haggle-best-offer-episodes' as 'haggle-tournament',
+      format: BEST_OFFER_EPISODES_FORMAT as 'haggle-tournament',
       version: 1,
       suiteId: this.options.contexts ? 'contexts' : `synthetic-catalog-seed${this.options.catalogSeed ?? 0}`,
       matches: 0,
