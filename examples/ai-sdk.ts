@@ -1,7 +1,8 @@
 // The Vercel AI SDK both ways.
 // Run: npx tsx examples/ai-sdk.ts <model-folder> [<base-url> <model>]
 //  1. createHaggle: haggle's local model as an AI SDK provider. `generateText` with `Output.object` (a zod
-//     schema) is decoded under the schema token by token, so the object is valid by construction.
+//     schema) is decoded under the schema token by token, so the object is valid by construction;
+//     `streamText` hands out text and partial objects as the model decodes them.
 //  2. fromLanguageModel: any AI SDK model as a haggle backend. With a base URL, @ai-sdk/openai's chat
 //     model at that OpenAI-compatible server (`haggle serve`, vLLM, ...) plays a negotiation turn; a
 //     hosted buyer is the same line with `anthropic('claude-...')` from @ai-sdk/anthropic.
@@ -49,6 +50,20 @@ try {
   let deltas = 0;
   for await (const _delta of stream.textStream) deltas++;
   console.log(`streamText: ${deltas} deltas, finish ${await stream.finishReason}`);
+
+  // The same object streamed: partial objects arrive while the model is still decoding (each decoding
+  // step's text is forwarded as it is sampled), and the last one is the finished, valid object.
+  const streamed = streamText({
+    model: haggle(),
+    output: Output.object({ schema: Counter }),
+    prompt: 'A buyer offered 35 for the lamp. Counter it.',
+    maxOutputTokens: 200,
+    providerOptions: { haggle: { seed: 7, temperature: 1 } },
+  });
+  let partials = 0;
+  for await (const _partial of streamed.partialOutputStream) partials++;
+  const final = await streamed.output;
+  console.log(`partial objects: ${partials}, final valid=${Counter.safeParse(final).success}`);
 
   if (baseURL && served) {
     // The key is the server's business: haggle serve without --api-key takes any.

@@ -151,6 +151,14 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
     ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : keyless ? { apiKey: '' } : {}),
     ...(spec.baseURL !== undefined ? { baseURL: spec.baseURL } : {}),
     ...(spec.provider === 'openai-compatible' ? { name: 'openai-compatible' } : {}),
+    // @ai-sdk/openai-compatible sends a schema only when told the server takes one (else `json_object`
+    // and an `unsupported` warning). haggle's choice: say it does, since the servers an experiment
+    // names (haggle serve, vLLM, SGLang, llama.cpp's server) all take `json_schema`; a server that does
+    // not is played with `"structuredOutput": "tool"` or `"text"`, which send no response format.
+    // Streamed usage likewise needs `includeUsage` (`stream_options.include_usage`), which they take.
+    ...(entry.packageName === '@ai-sdk/openai-compatible'
+      ? { supportsStructuredOutputs: true, includeUsage: true }
+      : {}),
   };
   const provider = factory(settings) as ((id: string) => unknown) & Record<string, unknown>;
   const method = entry.method;

@@ -83,6 +83,8 @@ describe('haggle evaluate --experiment with a provider participant', () => {
     });
     expect(JSON.stringify(header.experiment)).not.toContain('127.0.0.1');
     expect(readFileSync(out, 'utf8')).not.toContain(KEY);
+    // Played through @ai-sdk/openai-compatible (installed here), whose chat model names itself so.
+    expect(readFileSync(out, 'utf8')).toContain('"aiSdkProvider":"openai-compatible.chat"');
   });
 
   it('says which variable is unset, by path, and which package is missing', async () => {

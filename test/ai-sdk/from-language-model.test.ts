@@ -173,13 +173,14 @@ describe('provider packages', () => {
     expect(String((error as Error).message)).toContain('npm install @ai-sdk/anthropic');
   });
 
-  it('openai-compatible resolves through @ai-sdk/openai when @ai-sdk/openai-compatible is absent', async () => {
+  it('openai-compatible resolves through @ai-sdk/openai-compatible (installed here)', async () => {
     const resolved = await resolveProviderModel({
       provider: 'openai-compatible',
       model: 'm',
       baseURL: 'http://127.0.0.1:9/v1',
     });
-    expect(resolved.packageName).toBe('@ai-sdk/openai');
+    expect(resolved.packageName).toBe('@ai-sdk/openai-compatible');
+    expect(resolved.model.provider).toMatch(/^openai-compatible/);
     expect(resolved.model.specificationVersion).toBe('v4');
     await expect(resolveProviderModel({ provider: 'openai-compatible', model: 'm' })).rejects.toThrow(
       /needs "baseURL"/,

@@ -1,4 +1,4 @@
-import { streamObject, streamText } from 'ai';
+import { generateText, streamObject, streamText } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchDecoderSchemas } from '../../bench/shared/decoder-schemas.js';
 import { createHaggle } from '../../src/ai-sdk/index.js';
@@ -12,10 +12,16 @@ import { OnnxBackend } from '../../src/onnx/index.js';
 import { fixtureModel } from '../onnx/fixture-model.js';
 
 /** The real OnnxBackend, noting when its answer is finished (its stream's `finish` part). */
-function watched(backend: OnnxBackend): { backend: LanguageBackend; finished: () => boolean } {
+function watched(backend: OnnxBackend): {
+  backend: LanguageBackend;
+  finished: () => boolean;
+  closed: () => boolean;
+} {
   let done = false;
+  let closed = false;
   return {
     finished: () => done,
+    closed: () => closed,
     backend: {
       specificationVersion: 'v1',
       provider: backend.provider,
@@ -28,9 +34,14 @@ function watched(backend: OnnxBackend): { backend: LanguageBackend; finished: ()
       },
       async *doStream(options) {
         done = false;
-        for await (const part of backend.doStream(options)) {
-          if (part.type === 'finish') done = true;
-          yield part;
+        closed = false;
+        try {
+          for await (const part of backend.doStream(options)) {
+            if (part.type === 'finish') done = true;
+            yield part;
+          }
+        } finally {
+          closed = true;
         }
       },
     },
@@ -66,6 +77,42 @@ describe('HaggleLanguageModel.doStream forwards the backend deltas as they are d
     expect(joined).toBe(await result.text);
     expect(await result.finishReason).toBe('length');
     expect((await result.usage).outputTokens).toBe(24);
+  });
+
+  it('an abort mid-stream ends the generation early; the backend serves the next call', {
+    timeout: 120_000,
+  }, async () => {
+    const { backend, finished, closed } = watched(onnx);
+    const abort = new AbortController();
+    const errors: unknown[] = [];
+    const result = streamText({
+      model: createHaggle({ backend })(),
+      prompt: 'Describe the lamp at length.',
+      maxOutputTokens: 400,
+      abortSignal: abort.signal,
+      providerOptions: { haggle: { seed: 6 } },
+      onError: ({ error }) => {
+        errors.push(error);
+      },
+    });
+    let chunks = 0;
+    await expect(
+      (async () => {
+        for await (const _delta of result.textStream) if (++chunks === 2) abort.abort(new Error('user left'));
+      })(),
+    ).resolves.toBeUndefined();
+    // The backend's stream was closed before its answer was finished: the generation stopped there.
+    for (let i = 0; i < 200 && !closed(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed()).toBe(true);
+    expect(finished()).toBe(false);
+    expect(chunks).toBeLessThan(400);
+    const next = await generateText({
+      model: createHaggle({ backend: onnx })(),
+      prompt: 'Say hi.',
+      maxOutputTokens: 4,
+      providerOptions: { haggle: { seed: 1 } },
+    });
+    expect(next.usage.outputTokens).toBe(4);
   });
 
   it('streamObject: partial objects arrive before the model finishes, and the final object is valid', {

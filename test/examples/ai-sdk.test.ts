@@ -19,6 +19,7 @@ it('ai-sdk: a valid object and a stream from createHaggle; a buyer turn through 
     expect(stdout).toMatch(/^object: valid=true price=[\d.]+ shipping=(standard|express|pickup)$/m);
     expect(stdout).toMatch(/^finish: stop, output tokens: \d+$/m);
     expect(stdout).toMatch(/^streamText: ([2-9]|\d\d+) deltas, finish length$/m);
+    expect(stdout).toMatch(/^partial objects: ([2-9]|\d\d+), final valid=true$/m);
     expect(stdout).toMatch(
       /^buyer turn: (offer|offer_with_message|accept|decline|message_only|no_response)( at [\d.]+)?$/m,
     );
