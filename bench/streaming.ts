@@ -37,7 +37,15 @@ const server = new OpenAIServer({ backend });
 const url = await server.listen();
 const local = new NegotiationAgent({ backend, sampling });
 const remote = new NegotiationAgent({
-  backend: new OpenAICompatibleBackend({ baseURL: url, model: backend.modelId, endpoint: 'completions' }),
+  backend: new OpenAICompatibleBackend({
+    baseURL: url,
+    model: backend.modelId,
+    endpoint: 'completions',
+    // haggle's choice for the bench: a real-size model on a small CPU takes more than the default 60 s a
+    // turn; the default timeout then aborts the request mid-prefill and the retries meet a reloading worker.
+    timeoutMs: 900_000,
+    totalTimeoutMs: 1_800_000,
+  }),
   sampling,
 });
 
