@@ -9,7 +9,7 @@ import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
 /** Folder under src/ (or src/<layer>/<sub>) -> category; the order is typedoc.json's categoryOrder. */
 const CATEGORIES = {
   agent: 'Agent',
-  agents: 'Baselines',
+  baselines: 'Baselines',
   backends: 'Backends',
   'backends/openai': 'Backends',
   contract: 'Contract',

@@ -9,8 +9,8 @@
  * @module haggle
  */
 export * from './agent/index.js';
-export * from './agents/index.js';
 export * from './backends/index.js';
+export * from './baselines/index.js';
 export * from './contract/index.js';
 export * from './prompt/index.js';
 export * from './rules/index.js';

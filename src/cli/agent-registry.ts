@@ -1,4 +1,4 @@
-import { boulware, conceder, linearConcession, PopulationAgent, TitForTatAgent } from '../agents/index.js';
+import { boulware, conceder, linearConcession, PopulationAgent, TitForTatAgent } from '../baselines/index.js';
 import type { Negotiator } from '../contract/negotiator.js';
 
 /** Negotiators the CLI can build by name, with their default settings. No model needed for any. */

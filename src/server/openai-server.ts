@@ -113,6 +113,8 @@ export class OpenAIServer {
   private readonly onClientClosed: ((event: ClientClosed) => void) | undefined;
   private readonly logRedactor: Redactor;
   private readonly cors: CorsPolicy;
+  /** The close in progress, which later calls of `close()` wait for. */
+  private closing: Promise<void> | undefined;
 
   constructor(options: OpenAIServerOptions) {
     this.backend = options.backend;
@@ -157,16 +159,26 @@ export class OpenAIServer {
     return `http://${host}:${address.port}/v1`;
   }
 
-  /** Stops accepting connections and closes open ones (keep-alive clients would hold it open). */
+  /**
+   * Stops accepting connections and closes open ones (keep-alive clients would hold it open).
+   * Idempotent: every call while closing, and after, resolves when the server has closed. The backend
+   * is the caller's: it is not disposed of here.
+   */
   close(): Promise<void> {
-    return new Promise((resolve) => {
-      if (!this.server.listening) {
-        resolve();
-        return;
-      }
+    if (this.closing) return this.closing;
+    if (!this.server.listening) return Promise.resolve();
+    this.closing = new Promise<void>((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
+    }).finally(() => {
+      this.closing = undefined;
     });
+    return this.closing;
+  }
+
+  /** Closes the server (`close()`), for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -27,9 +27,6 @@ const LAYERS = [
   'internal',
 ] as const;
 
-/** Folders spelled otherwise than in the design: the baseline negotiators still live in `agents/`. */
-const FOLDER_LAYER: Record<string, (typeof LAYERS)[number]> = { agents: 'baselines' };
-
 /**
  * The package's entry points: they assemble layers (any but the CLI), and no layer imports them.
  * `index.ts` and `core.ts` are the main entry's two builds, `entries/` the subpaths, `node/` and
@@ -42,7 +39,7 @@ const topOf = (module: string) => (module.split('/')[0] as string).replace(/\.ts
 
 function rankOf(module: string): number {
   const top = topOf(module);
-  const rank = LAYERS.indexOf((FOLDER_LAYER[top] ?? top) as (typeof LAYERS)[number]);
+  const rank = LAYERS.indexOf(top as (typeof LAYERS)[number]);
   if (rank < 0) throw new Error(`src/${top} is in no layer: add it to LAYERS in ${import.meta.url}`);
   return rank;
 }

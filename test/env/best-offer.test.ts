@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
-import { boulware } from '../../src/agents/time-based-agent.js';
 import type {
   GenerateOptions,
   GenerateResult,
   LanguageBackend,
 } from '../../src/backends/language-backend.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
+import { boulware } from '../../src/baselines/time-based-agent.js';
 import type { Negotiator } from '../../src/contract/negotiator.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { connectEnvironment } from '../../src/env/env-client.js';

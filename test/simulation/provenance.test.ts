@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
 import { OpenAICompatibleBackend } from '../../src/backends/openai/openai-compatible-backend.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
 import {
   currentProvenance,

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import type { Negotiator, PredictInput, PredictOptions } from '../../src/contract/negotiator.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
 import { readRunFile } from '../../src/simulation/run-file.js';

@@ -45,7 +45,10 @@ export class RemoteBackendError extends BackendError {
   }
 }
 
-/** The server answered with an HTTP error status. Subclasses name the common ones, as openai-node does. */
+/**
+ * The server answered with an HTTP error status. Subclasses name the common ones, as openai-node does:
+ * each is one line, its `name`, over this base (which holds the status and the constructor).
+ */
 export class HttpStatusError extends RemoteBackendError {
   declare readonly status: number;
   constructor(args: RemoteErrorArgs & { status: number }) {
@@ -54,25 +57,19 @@ export class HttpStatusError extends RemoteBackendError {
   }
 }
 
+/** 400: the server refused the request as malformed (a schema it cannot enforce, a bad field). */
 export class BadRequestError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'BadRequestError';
-  }
+  override name = 'BadRequestError';
 }
 
+/** 401: no API key, or a wrong one. */
 export class AuthenticationError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'AuthenticationError';
-  }
+  override name = 'AuthenticationError';
 }
 
+/** 403: the key may not use this model or endpoint. */
 export class PermissionDeniedError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'PermissionDeniedError';
-  }
+  override name = 'PermissionDeniedError';
 }
 
 /**
@@ -91,25 +88,19 @@ export class NotFoundError extends HttpStatusError {
   }
 }
 
+/** 422: the request is well-formed but the server cannot act on it. */
 export class UnprocessableEntityError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'UnprocessableEntityError';
-  }
+  override name = 'UnprocessableEntityError';
 }
 
+/** 429: too many requests; retried after `retry-after` when the policy allows. */
 export class RateLimitError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'RateLimitError';
-  }
+  override name = 'RateLimitError';
 }
 
+/** 5xx: the server failed; retried when the policy allows. */
 export class InternalServerError extends HttpStatusError {
-  constructor(args: RemoteErrorArgs & { status: number }) {
-    super(args);
-    this.name = 'InternalServerError';
-  }
+  override name = 'InternalServerError';
 }
 
 /** No usable connection: refused, reset, or closed before the whole response arrived. */

@@ -7,7 +7,7 @@ import {
   MODEL_CARD,
   POPULATION_FACTS,
   POPULATION_PARAMETER_TABLE,
-} from '../../src/agents/population-parameters.js';
+} from '../../src/baselines/population-parameters.js';
 
 const CITATIONS = [BACKUS_2020, EBAY_BEST_OFFER_DOCS, MODEL_CARD];
 

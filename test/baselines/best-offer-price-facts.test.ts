@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
-import { boulware, conceder, linearConcession, TimeBasedAgent } from '../../src/agents/time-based-agent.js';
-import { TitForTatAgent } from '../../src/agents/tit-for-tat-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
+import {
+  boulware,
+  conceder,
+  linearConcession,
+  TimeBasedAgent,
+} from '../../src/baselines/time-based-agent.js';
+import { TitForTatAgent } from '../../src/baselines/tit-for-tat-agent.js';
 import { currencyDecimals } from '../../src/contract/currency.js';
 import type { HistoryEntry, Role } from '../../src/contract/history.js';
 import type { ListingContext } from '../../src/contract/listing-context.js';

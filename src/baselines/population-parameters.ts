@@ -4,7 +4,7 @@
  * fact fixes the value, or the word `assumed`, where we chose or tuned the value ourselves (tuned
  * values say what they were tuned to reproduce in `why`).
  *
- * Calibration targets (checked by test/agents/population-calibration.test.ts): self-play over
+ * Calibration targets (checked by test/baselines/population-calibration.test.ts): self-play over
  * synthetic contexts under eBay Best Offer rules gives a deal rate of about 43% and about 3% of sessions
  * with a message (the source population named on the model card), about a third of threads end in
  * immediate agreement (Backus et al. 2020), and buyers' first offers cluster at 50%, 2/3 and 75% of the

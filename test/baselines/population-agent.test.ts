@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import {
   DEFAULT_POPULATION_PARAMETERS,
   POPULATION_PARAMETER_TABLE,
-} from '../../src/agents/population-parameters.js';
+} from '../../src/baselines/population-parameters.js';
 import type { Action } from '../../src/contract/action.js';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import { CARD_EXAMPLE_LABELS } from '../../src/contract/model-profile.js';

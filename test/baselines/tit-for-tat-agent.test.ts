@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
-import { boulware } from '../../src/agents/time-based-agent.js';
-import { TitForTatAgent } from '../../src/agents/tit-for-tat-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
+import { boulware } from '../../src/baselines/time-based-agent.js';
+import { TitForTatAgent } from '../../src/baselines/tit-for-tat-agent.js';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { Session } from '../../src/simulation/session.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import { deriveSeed } from '../../src/internal/random.js';
 import { Session } from '../../src/simulation/session.js';
 import { generateContexts } from '../../src/simulation/synthetic-contexts.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import {
   BOULWARE_EXPONENT,
   boulware,
@@ -7,7 +7,7 @@ import {
   conceder,
   linearConcession,
   TimeBasedAgent,
-} from '../../src/agents/time-based-agent.js';
+} from '../../src/baselines/time-based-agent.js';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import type { PredictInput } from '../../src/contract/negotiator.js';
 import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
