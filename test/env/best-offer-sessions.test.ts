@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { PopulationAgent } from '../../src/agents/population-agent.js';
+import { PopulationAgent } from '../../src/baselines/population-agent.js';
 import { bestOfferSessions } from '../../src/env/best-offer-sessions.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { EpisodeLog } from '../../src/env/episode-log.js';
