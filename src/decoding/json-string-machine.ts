@@ -222,7 +222,14 @@ export function walkInsideString(
     if ((++visited & 4095) === 0 && performance.now() > deadline) return -1;
     const d = depth[i] as number;
     const p = d - 1;
-    const result = stepStringByte(packed[p] as number, bytes[i] as number, walker, p);
+    const b = bytes[i] as number;
+    const at = packed[p] as number;
+    // Most of the vocabulary is printable ASCII read between characters: a character of its own, taken
+    // here without the step function's call (which `stepStringByte` would answer the same way).
+    const result =
+      at === BETWEEN_CHARACTERS && b >= 0x20 && b < 0x80 && b !== 0x22 && b !== 0x5c
+        ? COMPLETED_BASE - b
+        : stepStringByte(at, b, walker, p);
     let ok: boolean;
     if (result >= 0) {
       walker.carry(p, d);
