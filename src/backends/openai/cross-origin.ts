@@ -1,4 +1,4 @@
-import type { AttemptFailure } from './http-attempt.js';
+import type { AttemptFailure } from './attempt-failure.js';
 
 /**
  * The origin of the page (or web worker) this code runs in, or `undefined` outside a browser. Node,

@@ -1,30 +1,13 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
+import type { AttemptFailure } from './attempt-failure.js';
 import { crossOriginFailure } from './cross-origin.js';
-import type { FailureKind } from './http-errors.js';
 import type { HttpTransport } from './node-transport.js';
 import { ResponseOverLimit } from './response-limit.js';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 
-/** Why one attempt failed, before it is known whether it was the last one. */
-export interface AttemptFailure {
-  kind: FailureKind;
-  status?: number;
-  retryable: boolean;
-  /** What the server asked us to wait (`retry-after`), if it said. */
-  retryAfterMs?: number;
-  /** For timeouts: which limit fired. */
-  scope?: 'attempt' | 'total';
-  /** For `too-large`: the limit the response went past. */
-  limitBytes?: number;
-  /** For a browser's opaque failure across origins (likely CORS): the page's and the server's origins. */
-  crossOrigin?: { pageOrigin: string; targetOrigin: string };
-  /** One redacted sentence. */
-  message: string;
-  responseBody?: string;
-  cause?: unknown;
-}
+export type { AttemptFailure } from './attempt-failure.js';
 
 export type AttemptResult =
   | { ok: true; json: unknown; serverWarnings: BackendWarning[] }
