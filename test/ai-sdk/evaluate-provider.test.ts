@@ -6,8 +6,7 @@ import { runCli } from '../../src/cli/main.js';
 import { parseExperiment } from '../../src/evaluation/experiment-file.js';
 import { experimentParticipants } from '../../src/evaluation/experiment-participants.js';
 import { captureIo } from '../helpers/capture-io.js';
-import { fixtureModel } from '../onnx/fixture-model.js';
-import { waitForServe } from './serve-helper.js';
+import { serveFixtureModel } from './serve-helper.js';
 
 // `haggle evaluate --experiment` with a buyer written as `{ "provider": "openai-compatible", ... }`:
 // resolved through the installed AI SDK package and played against a real `haggle serve` of the
@@ -17,23 +16,12 @@ const KEY_VARIABLE = 'HAGGLE_AI_SDK_TEST_KEY';
 const KEY = 'sk-test-provider-key-0123456789';
 
 describe('haggle evaluate --experiment with a provider participant', () => {
-  const controller = new AbortController();
-  let serving: Promise<number>;
-  let server: { url: string; model: string };
-  beforeAll(async () => {
-    const io = captureIo();
-    serving = runCli(
-      ['serve', '--backend', 'onnx', '--model', fixtureModel(1), '--port', '0', '--max-tokens', '48'],
-      io,
-      controller.signal,
-    );
-    server = await waitForServe(io);
+  const served = serveFixtureModel(['--max-tokens', '48']);
+  beforeAll(() => {
     process.env[KEY_VARIABLE] = KEY;
-  }, 120_000);
-  afterAll(async () => {
+  });
+  afterAll(() => {
     delete process.env[KEY_VARIABLE];
-    controller.abort();
-    expect(await serving).toBe(0);
   });
 
   const experiment = (extra: Record<string, unknown> = {}) => ({
@@ -43,8 +31,8 @@ describe('haggle evaluate --experiment with a provider participant', () => {
     opponents: {
       frontier: {
         provider: 'openai-compatible',
-        model: server.model,
-        baseURL: server.url,
+        model: served().model,
+        baseURL: served().url,
         apiKeyEnv: KEY_VARIABLE,
         maxTokens: 48,
         family: 'gpt',
@@ -78,7 +66,7 @@ describe('haggle evaluate --experiment with a provider participant', () => {
     // The experiment record keeps who played (provider, model, key variable), not where it was served.
     expect(header.experiment.definition.opponents.frontier).toMatchObject({
       provider: 'openai-compatible',
-      model: server.model,
+      model: served().model,
       apiKeyEnv: KEY_VARIABLE,
     });
     expect(JSON.stringify(header.experiment)).not.toContain('127.0.0.1');
@@ -145,7 +133,7 @@ describe('haggle evaluate --experiment with a provider participant', () => {
         '--arm',
         'utility-boulware',
         '--opponent',
-        `buyer=openai-compatible:${server.model}@${server.url}`,
+        `buyer=openai-compatible:${served().model}@${served().url}`,
         '--max-rounds',
         '4',
         '--json',

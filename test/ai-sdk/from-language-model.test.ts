@@ -1,17 +1,14 @@
 import { createOpenAI } from '@ai-sdk/openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { fromLanguageModel, resolveProviderModel } from '../../src/ai-sdk/index.js';
 import type { BackendWarning } from '../../src/backends/language-backend.js';
-import { runCli } from '../../src/cli/main.js';
 import { HaggleAbortError } from '../../src/contract/errors.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';
-import { captureIo } from '../helpers/capture-io.js';
 import { legalityProblems } from '../helpers/legal-run-checks.js';
-import { fixtureModel } from '../onnx/fixture-model.js';
-import { waitForServe } from './serve-helper.js';
+import { serveFixtureModel } from './serve-helper.js';
 
 // An AI SDK provider package (@ai-sdk/openai, the real one) pointed at a real `haggle serve` on
 // loopback over the fixture ONNX model: the frontier-buyer path of the preprint's setup, with the
@@ -19,25 +16,10 @@ import { waitForServe } from './serve-helper.js';
 const SESSIONS = Number(process.env.HAGGLE_AI_SDK_SESSIONS ?? 50);
 
 describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)', () => {
-  const controller = new AbortController();
-  let serving: Promise<number>;
-  let server: { url: string; model: string };
-  beforeAll(async () => {
-    const io = captureIo();
-    serving = runCli(
-      ['serve', '--backend', 'onnx', '--model', fixtureModel(1), '--port', '0'],
-      io,
-      controller.signal,
-    );
-    server = await waitForServe(io);
-  }, 120_000);
-  afterAll(async () => {
-    controller.abort();
-    expect(await serving).toBe(0);
-  });
+  const served = serveFixtureModel();
 
   const model = () =>
-    createOpenAI({ baseURL: server.url, apiKey: 'not-checked-by-this-server' }).chat(server.model);
+    createOpenAI({ baseURL: served().url, apiKey: 'not-checked-by-this-server' }).chat(served().model);
 
   it(`${SESSIONS} sessions, NegotiationAgent on both sides: 0 illegal turns`, {
     timeout: 600_000,
@@ -147,7 +129,7 @@ describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)
 
   it('a server error is a BackendError whose message holds no key', async () => {
     const secret = 'sk-live-0123456789abcdef';
-    const wrong = createOpenAI({ baseURL: `${server.url}/nowhere`, apiKey: secret }).chat(server.model);
+    const wrong = createOpenAI({ baseURL: `${served().url}/nowhere`, apiKey: secret }).chat(served().model);
     const backend = fromLanguageModel(wrong, { secrets: [secret], maxRetries: 0 });
     const error = (await backend
       .doGenerate({ prompt: { messages: [{ role: 'user', content: 'hi' }] } })

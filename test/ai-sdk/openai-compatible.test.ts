@@ -1,49 +1,31 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { streamText } from 'ai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { fromLanguageModel } from '../../src/ai-sdk/index.js';
 import type { BackendWarning } from '../../src/backends/language-backend.js';
-import { runCli } from '../../src/cli/main.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';
-import { captureIo } from '../helpers/capture-io.js';
 import { legalityProblems } from '../helpers/legal-run-checks.js';
-import { fixtureModel } from '../onnx/fixture-model.js';
-import { waitForServe } from './serve-helper.js';
+import { serveFixtureModel } from './serve-helper.js';
 
 // The issue's done-means with the real @ai-sdk/openai-compatible package against a real `haggle serve`
 // of the fixture ONNX model on loopback: no network, no key.
 const SESSIONS = Number(process.env.HAGGLE_AI_SDK_SESSIONS ?? 50);
 
 describe('@ai-sdk/openai-compatible against haggle serve (fixture model)', () => {
-  const controller = new AbortController();
-  let serving: Promise<number>;
-  let server: { url: string; model: string };
-  beforeAll(async () => {
-    const io = captureIo();
-    serving = runCli(
-      ['serve', '--backend', 'onnx', '--model', fixtureModel(1), '--port', '0'],
-      io,
-      controller.signal,
-    );
-    server = await waitForServe(io);
-  }, 120_000);
-  afterAll(async () => {
-    controller.abort();
-    expect(await serving).toBe(0);
-  });
+  const served = serveFixtureModel();
 
   // haggle serve takes `json_schema` and `stream_options.include_usage`: the package sends each only
   // when told the server takes it.
   const model = () =>
     createOpenAICompatible({
       name: 'haggle-serve',
-      baseURL: server.url,
+      baseURL: served().url,
       supportsStructuredOutputs: true,
       includeUsage: true,
-    }).chatModel(server.model);
+    }).chatModel(served().model);
 
   it(`fromLanguageModel plays ${SESSIONS} sessions, NegotiationAgent on both sides: 0 illegal turns`, {
     timeout: 600_000,
