@@ -25,10 +25,10 @@ export function bestOfferSessions(path: string): SessionRecord[] {
     );
   return records.map((record, index) => {
     const session = (record as unknown as { session?: unknown }).session;
-    const parsed = SessionRecordSchema.safeParse({ ...(session as object), type: 'session', index });
-    if (!parsed.success)
+    const line = { ...(session as object), type: 'session', index };
+    if (!SessionRecordSchema.safeParse(line).success)
       throw new RunFileError(path, `episode line ${index + 2} holds no valid session result`);
-    return { ...(session as object), type: 'session', index } as SessionRecord;
+    return line as SessionRecord;
   });
 }
 
