@@ -40,6 +40,12 @@ export interface EnvironmentServerLimits {
   maxMessageBytes: number;
 }
 
+/**
+ * haggle's choice: messages of one connection waiting for their answers. OpenEnv's client sends one
+ * and waits for its answer; a client far past that is flooding, and each answer costs memory.
+ */
+export const MAX_UNANSWERED = 64;
+
 /** Limits `EnvironmentServer` applies when none are given. */
 export const DEFAULT_ENVIRONMENT_SERVER_LIMITS: EnvironmentServerLimits = {
   maxSessions: 256,
@@ -212,6 +218,14 @@ export class EnvironmentServer {
         onText: (text) => {
           if (!session) return;
           const current = session;
+          if (current.pending >= MAX_UNANSWERED) {
+            this.counters.protocolErrors++;
+            connection.close(
+              1008,
+              `more than ${MAX_UNANSWERED} messages unanswered: wait for each answer before the next message`,
+            );
+            return;
+          }
           current.lastActive = Date.now();
           current.pending++;
           current.queue = current.queue
