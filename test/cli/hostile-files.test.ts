@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   readlinkSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -135,6 +136,26 @@ describe('every file reader is bounded: /dev/zero', () => {
       );
     },
     KILL_AFTER_MS + 10_000,
+  );
+});
+
+describe('every file reader is bounded: a model folder whose config.json is /dev/zero', () => {
+  it(
+    'haggle model build and haggle env sessions exit 2 quickly naming the file and the limit, under 512 MB',
+    async () => {
+      // Before, model build read the link whole: std::bad_alloc ended the process (exit 134).
+      const folder = tmp();
+      symlinkSync('/dev/zero', join(folder, 'config.json'));
+      expectQuickSmallRefusal(
+        await haggle(['model', 'build', '--base', folder, '--out', join(tmp(), 'built')]),
+        /config\.json: cannot be read: it is larger than the 64 MiB limit for inputs; .*HAGGLE_MAX_INPUT_MIB\n$/,
+      );
+      expectQuickSmallRefusal(
+        await haggle(['env', 'sessions', '/dev/zero', '--out', join(tmp(), 's.jsonl')]),
+        /^haggle: \/dev\/zero: line 1 is longer than the 8 MiB limit for a line; .*HAGGLE_MAX_LINE_MIB\)\n$/,
+      );
+    },
+    2 * KILL_AFTER_MS + 10_000,
   );
 });
 
