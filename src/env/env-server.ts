@@ -214,13 +214,7 @@ export class EnvironmentServer {
           const current = session;
           current.lastActive = Date.now();
           current.pending++;
-          current.queue = current.queue
-            .then(() => this.answer(current, text))
-            .catch((error: unknown) => this.options.onFailure?.({ message: redact(describe(error)) }))
-            .finally(() => {
-              current.pending--;
-              current.lastActive = Date.now();
-            });
+          current.queue = current.queue.then(() => this.answerInTurn(current, text));
         },
         onClose: () => {
           if (!session) return;
@@ -258,6 +252,18 @@ export class EnvironmentServer {
     this.sessions.add(session);
     // Bytes the client sent with its handshake (a pipelined first message) go through the session.
     if (head.length > 0) socket.unshift(head);
+  }
+
+  /** Answers one message after the ones before it; a failure is reported, never left to reject the queue. */
+  private async answerInTurn(session: Session, text: string): Promise<void> {
+    try {
+      await this.answer(session, text);
+    } catch (error) {
+      this.options.onFailure?.({ message: redact(describe(error)) });
+    } finally {
+      session.pending--;
+      session.lastActive = Date.now();
+    }
   }
 
   private async answer(session: Session, text: string): Promise<unknown> {
