@@ -5,6 +5,7 @@
  * The figure is the ratio server / in-process (target ≥ 0.8): what the protocol costs a trainer.
  *
  *   npx tsx bench/env.ts [--episodes 1280] [--lanes 64] [--rounds 4] [--opponent utility-conceder]
+ *     [--observation full|minimal]
  *
  * Both sides play the same seeds with the same scripted policy (which reads only the observation), in
  * alternating rounds so the machine's other load moves both; the first round is a warm-up, not counted. Prints a table and one JSON line (last).
@@ -32,6 +33,8 @@ const EPISODES = Number(arg('episodes', '1280'));
 const LANES = Number(arg('lanes', '64'));
 const ROUNDS = Number(arg('rounds', '4'));
 const OPPONENT = arg('opponent', 'utility-conceder') as MultiIssueBaselineName;
+// The server's observation fields (`haggle env serve --observation`); the policy reads no omitted field.
+const OBSERVATION = arg('observation', 'full');
 
 type Observation = Record<string, unknown>;
 
@@ -154,6 +157,8 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
       '0',
       '--out',
       join(dir, 'episodes.jsonl'),
+      '--observation',
+      OBSERVATION,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -227,7 +232,7 @@ const rows = [
   ],
 ];
 console.log(
-  `${EPISODES} episodes x ${ROUNDS - 1} counted rounds (after a warm-up), ${LANES} in flight, opponent ${OPPONENT}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
+  `${EPISODES} episodes x ${ROUNDS - 1} counted rounds (after a warm-up), ${LANES} in flight, opponent ${OPPONENT}, observation ${OBSERVATION}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
 );
 console.log(
   '| side | steps/s (median) | wall µs/step | this process CPU µs/step | server CPU µs/step | ratio to in-process |',
@@ -241,6 +246,7 @@ console.log(
     lanes: LANES,
     rounds: ROUNDS,
     opponent: OPPONENT,
+    observation: OBSERVATION,
     inProcessStepsPerSecond: inProcess,
     serverStepsPerSecond: served,
     inProcessCpuMicrosPerStep: inProcessCpu,
