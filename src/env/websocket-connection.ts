@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { encodeFrame, FrameError, FrameReader, OPCODE } from './websocket-frames.js';
+import { encodeFrame, encodeTextFrame, FrameError, FrameReader, OPCODE } from './websocket-frames.js';
 
 // One strict decoder for every message: invalid UTF-8 throws (close 1007) instead of becoming U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -62,9 +62,7 @@ export class WebSocketConnection {
   /** Sends one text message; past `MAX_UNREAD_BYTES` not yet taken by the peer, reading pauses until they drain. */
   sendText(text: string): void {
     if (this.closed) return;
-    const flushed = this.socket.write(
-      encodeFrame(OPCODE.text, Buffer.from(text, 'utf8'), { mask: this.mask }),
-    );
+    const flushed = this.socket.write(encodeTextFrame(text, { mask: this.mask }));
     if (flushed || this.readingPaused || this.socket.writableLength <= MAX_UNREAD_BYTES) return;
     this.readingPaused = true;
     this.socket.pause();
@@ -133,8 +131,9 @@ export class WebSocketConnection {
           }
           this.fragments.push(frame.payload);
           if (frame.fin) {
-            const message = Buffer.concat(this.fragments);
-            this.fragments = [];
+            // Nearly every message is one frame: its payload is the message, no copy.
+            const message = this.fragments.length === 1 ? frame.payload : Buffer.concat(this.fragments);
+            this.fragments.length = 0;
             this.fragmentBytes = 0;
             let text: string;
             try {
