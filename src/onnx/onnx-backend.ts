@@ -397,6 +397,7 @@ export class OnnxBackend implements LanguageBackend {
       const waited = performance.now() - started;
       if (waitLonger(seen, now, waited)) {
         seen = now;
+        // At least 10 ms between looks: a grace of 0 would otherwise look again at once, in a loop of timers.
         this.abandoned.set(id, setTimeout(look, Math.max(this.abortGraceMs, 10)));
         return;
       }

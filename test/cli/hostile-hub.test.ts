@@ -1,66 +1,23 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LISTING_PAGE_BYTES } from '../../src/onnx/model-build/hub-pull.js';
+import { type Ended, haggleUnderCeiling, KILL_AFTER_MS } from './ceiling-cli.js';
 
 // `haggle model pull` reads a listing from whatever HF_ENDPOINT names. A broken or hostile endpoint
 // must get a typed error in one line, not the machine's memory or a stack overflow. The CLI is a real
 // process under a memory ceiling (RLIMIT_DATA, as in hostile-files.test.ts) and a kill timeout, so a
 // regression fails here instead of taking the machine down.
 
-const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
-const PEAK_PRELOAD = new URL('./report-peak-rss.mjs', import.meta.url).href;
-const DATA_CEILING = 1024 * 1024 * 1024;
-const KILL_AFTER_MS = 60_000;
 const PEAK_LIMIT_KIB = 512 * 1024;
 
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-  peakKiB: number;
-}
-
 /** `haggle model pull acme/tiny` against `endpoint` under the ceilings, with its peak RSS (KiB). */
-async function pull(endpoint: string, out: string): Promise<Ended> {
-  const peakFile = join(mkdtempSync(join(tmpdir(), 'haggle-peak-')), 'peak');
-  const child: ChildProcess = spawn(
-    'prlimit',
-    [
-      `--data=${DATA_CEILING}`,
-      process.execPath,
-      '--import',
-      'tsx',
-      '--import',
-      PEAK_PRELOAD,
-      BIN,
-      'model',
-      'pull',
-      'acme/tiny',
-      '--out',
-      out,
-    ],
-    {
-      detached: true,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, HF_ENDPOINT: endpoint, HF_TOKEN: '', HAGGLE_TEST_PEAK_FILE: peakFile },
-    },
-  );
-  let stderr = '';
-  child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  // The whole process group: a regression must not outlive the test.
-  const killer = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), KILL_AFTER_MS);
-  const { code, signal } = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
-    (resolve) => child.on('close', (code, signal) => resolve({ code, signal })),
-  );
-  clearTimeout(killer);
-  const peak = existsSync(peakFile) ? readFileSync(peakFile, 'utf8').trim() : '0';
-  return { code, signal, stderr, peakKiB: Number(peak) };
-}
+const pull = (endpoint: string, out: string) =>
+  haggleUnderCeiling(['model', 'pull', 'acme/tiny', '--out', out], { HF_ENDPOINT: endpoint, HF_TOKEN: '' });
 
 /** A hub whose listing is whatever `listing` writes; every other path is 404. */
 let server: Server | undefined;
@@ -89,7 +46,7 @@ beforeAll(() => {
 });
 
 /** One line on stderr naming the problem, exit 1, small memory, nothing written but the folder. */
-function expectRefused(result: Ended, out: string, message: RegExp): void {
+function expectRefused(result: Ended & { peakKiB: number }, out: string, message: RegExp): void {
   expect(result.signal).toBeNull();
   expect(result.stderr).toMatch(message);
   expect(result.stderr.trim().split('\n')).toHaveLength(1);
