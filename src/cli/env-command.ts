@@ -194,7 +194,7 @@ export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSig
       log?.close();
       const stats = server.stats;
       io.stdout.write(
-        `haggle env serve: stopped after ${stats.episodes} episodes (${stats.protocolErrors} error answers, ${stats.reaped} reaped idle, ${stats.refused} refused at capacity)\n`,
+        `haggle env serve: stopped after ${stats.episodes} episodes (${stats.protocolErrors} error answers, ${stats.reaped} reaped idle, ${stats.refused} refused at capacity, ${stats.flooded} closed for flooding)\n`,
       );
     });
 }

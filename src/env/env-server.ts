@@ -81,6 +81,8 @@ interface Session {
   queue: Promise<unknown>;
   /** Messages received and not yet answered: a session waiting on its opponent is not idle. */
   pending: number;
+  /** Closed for flooding (`MAX_UNANSWERED`): counted once, however many frames were already read. */
+  flooded?: boolean;
 }
 
 /**
@@ -99,7 +101,7 @@ export class EnvironmentServer {
   private readonly sessions = new Set<Session>();
   private server: Server | undefined;
   private reaper: NodeJS.Timeout | undefined;
-  private readonly counters = { episodes: 0, protocolErrors: 0, reaped: 0, refused: 0 };
+  private readonly counters = { episodes: 0, protocolErrors: 0, reaped: 0, refused: 0, flooded: 0 };
 
   constructor(options: EnvironmentServerOptions) {
     this.options = options;
@@ -129,8 +131,18 @@ export class EnvironmentServer {
     return this.sessions.size;
   }
 
-  /** Episodes finished, connections refused at capacity, sessions reaped idle, error answers sent. */
-  get stats(): { episodes: number; protocolErrors: number; reaped: number; refused: number } {
+  /**
+   * Episodes finished, error answers sent, sessions reaped idle, connections refused at capacity, and
+   * connections closed for sending far ahead of their answers (`flooded`, not an error answer: the
+   * client is sent a close, never an answer).
+   */
+  get stats(): {
+    episodes: number;
+    protocolErrors: number;
+    reaped: number;
+    refused: number;
+    flooded: number;
+  } {
     return { ...this.counters };
   }
 
@@ -233,8 +245,10 @@ export class EnvironmentServer {
         onText: (text) => {
           if (!session) return;
           const current = session;
+          if (current.flooded) return;
           if (current.pending >= MAX_UNANSWERED) {
-            this.counters.protocolErrors++;
+            current.flooded = true;
+            this.counters.flooded++;
             connection.close(
               1008,
               `more than ${MAX_UNANSWERED} messages unanswered: wait for each answer before the next message`,

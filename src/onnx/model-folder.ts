@@ -1,7 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTextWithLimit } from '../internal/bounded-read.js';
-import { maxInputBytes } from '../internal/environment.js';
+import { readModelFolderJson } from '../internal/model-folder-file.js';
 import { OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDtype, OnnxModelShape } from './onnx-options.js';
 
@@ -34,6 +33,12 @@ export function findModelFiles(
     for (const dir of [join(folder, 'onnx'), folder]) {
       const modelPath = join(dir, FILE_BY_DTYPE[wanted]);
       if (!existsSync(modelPath)) continue;
+      // onnxruntime opens it in native code, where a named pipe would wait for a writer for ever.
+      if (!statSync(modelPath).isFile())
+        throw new OnnxModelFolderError(
+          folder,
+          `${modelPath} is not a regular file (a named pipe, a device or a folder)`,
+        );
       const base = FILE_BY_DTYPE[wanted];
       const externalData = readdirSync(dir)
         .filter((name) => name.startsWith(`${base}_data`) || name === `${base}.data`)
@@ -46,22 +51,9 @@ export function findModelFiles(
 }
 
 function readJson(folder: string, name: string): Record<string, unknown> {
-  const path = join(folder, name);
-  if (!existsSync(path)) throw new OnnxModelFolderError(folder, `${name} is missing`);
-  let text: string;
-  try {
-    // Bounded like every file a user names: a folder's file may be a link to a device.
-    text = readTextWithLimit(path, maxInputBytes());
-  } catch (error) {
-    throw new OnnxModelFolderError(folder, `${name} cannot be read: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  try {
-    return JSON.parse(text) as Record<string, unknown>;
-  } catch (error) {
-    throw new OnnxModelFolderError(folder, `${name} is not valid JSON`, { cause: error });
-  }
+  return readModelFolderJson(join(folder, name), (problem) => {
+    throw new OnnxModelFolderError(folder, `${name} ${problem.words}`, { cause: problem.cause });
+  });
 }
 
 /** The shape of the decoder from `config.json` (Qwen3 and other Llama-style configs). */

@@ -1,6 +1,9 @@
 import { join } from 'node:path';
-import { InputTooLargeError, readTextWithLimit } from '../internal/bounded-read.js';
-import { maxInputBytes } from '../internal/environment.js';
+import {
+  type ModelFileFail,
+  readModelFolderJson,
+  readModelFolderText,
+} from '../internal/model-folder-file.js';
 import { ModelFolderError } from './prompt-errors.js';
 
 /**
@@ -24,38 +27,23 @@ export async function readModelJson(
   required: boolean,
 ): Promise<JsonObject | undefined> {
   const path = join(folder, name);
-  const text = await readText(path, required);
-  if (text === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new ModelFolderError(path, `${path} is not valid JSON: ${(error as Error).message}`, {
-      cause: error,
-    });
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ModelFolderError(path, `${path} must hold a JSON object`);
-  }
-  return parsed as JsonObject;
+  return required ? readModelFolderJson(path, failAs(path)) : readModelFolderJson(path, failAs(path), true);
 }
 
-/** Reads `folder/name` as text; `undefined` when it does not exist and is not required. */
+/** Reads `path` as text; `undefined` when it does not exist and is not required. */
 export async function readText(path: string, required: boolean): Promise<string | undefined> {
-  try {
-    // Bounded like every file a user names: a model folder is a path, and a path may be a device.
-    return readTextWithLimit(path, maxInputBytes());
-  } catch (error) {
-    if (error instanceof InputTooLargeError)
-      throw new ModelFolderError(path, `${path} ${error.message}`, { cause: error });
-    const code = (error as NodeJS.ErrnoException).code;
-    if (!required && code === 'ENOENT') return undefined;
-    const why =
-      code === 'ENOENT'
+  return required ? readModelFolderText(path, failAs(path)) : readModelFolderText(path, failAs(path), true);
+}
+
+/** A model folder's file problem as a `ModelFolderError` naming the file and, when missing, what a folder needs. */
+function failAs(path: string): ModelFileFail {
+  return (problem) => {
+    const words =
+      problem.kind === 'missing'
         ? 'not found: a model folder needs tokenizer.json and tokenizer_config.json, as transformers save_pretrained() writes them'
-        : `cannot be read (${code ?? (error as Error).message})`;
-    throw new ModelFolderError(path, `${path} ${why}`, { cause: error });
-  }
+        : problem.words;
+    throw new ModelFolderError(path, `${path} ${words}`, { cause: problem.cause });
+  };
 }
 
 /**

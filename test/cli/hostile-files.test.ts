@@ -112,6 +112,23 @@ describe('every file reader is bounded: a model folder whose config.json is /dev
   );
 });
 
+describe('a model folder whose config.json is a named pipe with no writer', () => {
+  it(
+    'haggle model build exits 2 quickly naming the pipe, instead of waiting in open() for a writer',
+    async () => {
+      // Before, open() blocked for ever, and under the model verb's SIGTERM handler only SIGKILL ended it.
+      const folder = tmp();
+      const made = spawnSync('mkfifo', [join(folder, 'config.json')]);
+      expect(made.status).toBe(0);
+      expectQuickSmallRefusal(
+        await haggle(['model', 'build', '--base', folder, '--out', join(tmp(), 'built')]),
+        /config\.json: is a named pipe \(FIFO\), not a file: a model folder holds regular files\n$/,
+      );
+    },
+    KILL_AFTER_MS + 10_000,
+  );
+});
+
 describe('every file reader is bounded: one huge line in a regular file', () => {
   const dir = tmp();
   const size = 64 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { connectEnvironment } from '../../src/env/env-client.js';
 import { MAX_UNANSWERED } from '../../src/env/env-server.js';
 import { encodeFrame, newClientKey } from '../../src/env/websocket-frames.js';
 import { generateSuite, saveSuite } from '../../src/evaluation/suite.js';
+import { startEnvServe } from './env-serve-process.js';
 import { scriptedPolicy } from './policies.js';
 
 // A client that sends and never reads its answers: before, each answer (~6 KB) stayed in the server's
@@ -15,7 +16,6 @@ import { scriptedPolicy } from './policies.js';
 // The server is the real CLI under a memory ceiling (RLIMIT_DATA, as in test/cli/hostile-files.test.ts)
 // and a kill timer, so a regression fails here instead of taking the machine down.
 
-const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
 const DATA_CEILING = 1024 * 1024 * 1024;
 const KILL_AFTER_MS = 170_000;
 /** haggle's bound for these tests: the server's RSS may grow this much under either flood. */
@@ -23,33 +23,21 @@ const GROWTH_LIMIT_MIB = 64;
 
 let child: ChildProcess;
 let url: URL;
+let stdout: () => string = () => '';
+let secondClosed = false;
 beforeAll(async () => {
   if (spawnSync('prlimit', ['--version']).status !== 0)
     throw new Error('these tests need prlimit (util-linux) on the PATH');
   const dir = mkdtempSync(join(tmpdir(), 'haggle-env-flood-'));
   const suite = join(dir, 'suite.json');
   saveSuite(suite, generateSuite({ seed: 3, scenarios: 4, seedsPerPair: 2 }));
-  const args = [
-    '--env',
-    'multi-issue-seller',
-    '--suite',
-    suite,
-    '--opponent',
-    'utility-conceder',
-    '--port',
-    '0',
-  ];
-  child = spawn(
-    'prlimit',
-    [`--data=${DATA_CEILING}`, process.execPath, '--import', 'tsx', BIN, 'env', 'serve', ...args],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  const server = await startEnvServe(
+    ['--env', 'multi-issue-seller', '--suite', suite, '--opponent', 'utility-conceder'],
+    { ceiling: { dataBytes: DATA_CEILING, killAfterMs: KILL_AFTER_MS } },
   );
-  setTimeout(() => child.kill('SIGKILL'), KILL_AFTER_MS).unref();
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  for (let i = 0; i < 600 && !/http:\/\/[\d.:]+/.test(out); i++)
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  url = new URL(/http:\/\/[\d.:]+/.exec(out)?.[0] ?? 'http://no-server');
+  child = server.child;
+  url = new URL(server.url);
+  stdout = server.stdout;
 }, 70_000);
 afterAll(() => {
   child?.kill('SIGKILL');
@@ -126,9 +114,24 @@ describe('haggle env serve against clients that do not read (a child process und
   it('stops reading from a client that sends within the limit but never reads; memory stays flat', async () => {
     const before = serverRssMiB();
     // Bursts under the limit: what bounds memory here is the server pausing its reads (TCP backpressure).
-    const { sent } = await flood(Math.floor(MAX_UNANSWERED / 2), 30_000);
+    const { sent, closed } = await flood(Math.floor(MAX_UNANSWERED / 2), 30_000);
+    // Never reading, this client too ends up past the limit once the server resumes reading.
+    secondClosed = closed;
     expect(sent).toBeGreaterThan(10_000);
     expect(serverRssMiB() - before).toBeLessThan(GROWTH_LIMIT_MIB);
     await stillServes();
   }, 120_000);
+
+  it('counts the flood as one connection closed for flooding, not as error answers, in the stop line', async () => {
+    // 'close', not 'exit': the stop line is read from stdout, which may still be draining at 'exit'.
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // One count per flooding connection, however many frames it had sent past the limit; the
+    // episodes played by well-behaved clients answered no errors.
+    const flooded = secondClosed ? 2 : 1;
+    expect(stdout()).toContain(
+      `(0 error answers, 0 reaped idle, 0 refused at capacity, ${flooded} closed for flooding)`,
+    );
+  }, 30_000);
 });

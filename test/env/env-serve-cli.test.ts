@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,40 +6,15 @@ import { afterEach, expect, it } from 'vitest';
 import { connectEnvironment } from '../../src/env/env-client.js';
 import { generateSuite, saveSuite } from '../../src/evaluation/suite.js';
 import { readTournamentFile } from '../../src/evaluation/tournament-file.js';
+import { startEnvServe } from './env-serve-process.js';
 import { scriptedPolicy } from './policies.js';
 
-const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
 const children: ChildProcess[] = [];
 afterEach(() => {
   for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
 });
 
-function startServer(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', BIN, 'env', 'serve', '--port', '0', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`no URL in 60 s; stderr: ${stderr}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const url = /at (http:\/\/[\d.:]+)/.exec(stdout)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve({ child, url });
-      }
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`haggle env serve exited ${code}: ${stderr}`));
-    });
-  });
-}
+const startServer = (args: string[]) => startEnvServe(args, { track: children });
 
 it('`haggle env serve`: every episode a client saw finish is on file after SIGKILL of the server', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'haggle-env-cli-'));

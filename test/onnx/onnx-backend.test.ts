@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HaggleAbortError, InvalidInputError } from '../../src/contract/errors.js';
@@ -240,6 +241,28 @@ describe('OnnxBackend.load', () => {
     const error = await OnnxBackend.load('/nonexistent/model').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OnnxModelFolderError);
     expect((error as Error).message).toMatch(/onnx\/model\.onnx/);
+  });
+
+  it('names a config.json that is not an object and a graph that is a named pipe, with typed errors', async () => {
+    const folder = fixtureModel(1);
+    const copy = mkdtempSync(join(repoRoot, '.cache', 'bad-folder-'));
+    try {
+      cpSync(folder, copy, { recursive: true });
+      writeFileSync(join(copy, 'config.json'), 'null');
+      // Before, `null` reached `config[key]`: a TypeError, not a folder error.
+      const notObject = await OnnxBackend.load(copy).catch((e: unknown) => e);
+      expect(notObject).toBeInstanceOf(OnnxModelFolderError);
+      expect((notObject as Error).message).toMatch(/config\.json does not hold a JSON object/);
+      cpSync(join(folder, 'config.json'), join(copy, 'config.json'));
+      rmSync(join(copy, 'onnx', 'model.onnx'));
+      expect(spawnSync('mkfifo', [join(copy, 'onnx', 'model.onnx')]).status).toBe(0);
+      // onnxruntime would open the pipe in native code and wait for a writer for ever.
+      const pipe = await OnnxBackend.load(copy).catch((e: unknown) => e);
+      expect(pipe).toBeInstanceOf(OnnxModelFolderError);
+      expect((pipe as Error).message).toMatch(/model\.onnx is not a regular file/);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('decodes the same on an export without num_logits_to_keep (exactly Optimum names)', async () => {

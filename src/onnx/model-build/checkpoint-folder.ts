@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { readTextWithLimit } from '../../internal/bounded-read.js';
-import { maxInputBytes } from '../../internal/environment.js';
+import { readModelFolderJson } from '../../internal/model-folder-file.js';
 import { CheckpointFormatError } from './model-build-errors.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
@@ -157,24 +156,11 @@ export class CheckpointFolder {
   }
 }
 
+/** A checkpoint's JSON file (config, index, adapter config) as an object, or a `CheckpointFormatError`. */
 export function readJsonFile(path: string): Record<string, unknown> {
-  if (!existsSync(path)) throw new CheckpointFormatError(path, 'the file is missing');
-  let text: string;
-  try {
-    // Bounded like every file a user names: a checkpoint's file may be a link to a device.
-    text = readTextWithLimit(path, maxInputBytes());
-  } catch (error) {
-    throw new CheckpointFormatError(path, `cannot be read: ${(error as Error).message}`, { cause: error });
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new CheckpointFormatError(path, 'not valid JSON', { cause: error });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new CheckpointFormatError(path, 'not a JSON object');
-  return value as Record<string, unknown>;
+  return readModelFolderJson(path, (problem) => {
+    throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+  });
 }
 
 /** The graph's sizes from a transformers `config.json`; only Qwen3 with tied embeddings is built. */

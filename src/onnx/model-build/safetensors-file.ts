@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { CheckpointFormatError } from './model-build-errors.js';
 
 /** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
@@ -29,6 +29,9 @@ export class SafetensorsFile {
   private fd: number | undefined;
 
   constructor(readonly path: string) {
+    // Read by position, so only a regular file will do; and opening a named pipe would wait for a writer.
+    if (!statSync(path).isFile())
+      throw new CheckpointFormatError(path, 'not a regular file (a named pipe, a device or a folder)');
     const fd = openSync(path, 'r');
     this.fd = fd;
     try {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -248,6 +249,25 @@ describe('buildModel refuses inputs it cannot build from, with a typed error nam
     expect(error).toBeInstanceOf(CheckpointFormatError);
     expect((error as CheckpointFormatError).file).toBe(join(folder, 'model-00001-of-00002.safetensors'));
     expect((error as Error).message).toMatch(/shard is missing/);
+  });
+
+  it('a shard that is a named pipe (opening it would wait for a writer for ever)', async () => {
+    const folder = broken('pipe-shard');
+    const shard = join(folder, 'model-00001-of-00002.safetensors');
+    rmSync(shard);
+    expect(spawnSync('mkfifo', [shard]).status).toBe(0);
+    const error = await buildModel({ base: folder, out: join(root, 'x-pipe') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointFormatError);
+    expect((error as CheckpointFormatError).file).toBe(shard);
+    expect((error as Error).message).toMatch(/not a regular file/);
+  });
+
+  it('a config.json that is JSON but not an object', async () => {
+    const folder = broken('null-config');
+    writeFileSync(join(folder, 'config.json'), 'null');
+    const error = await buildModel({ base: folder, out: join(root, 'x-null') }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckpointFormatError);
+    expect((error as Error).message).toMatch(/config\.json.*does not hold a JSON object/);
   });
 
   it('a base tensor of the wrong shape', async () => {
