@@ -21,6 +21,7 @@ interface KernelExports {
   memory: WasmMemory;
 }
 
+// Module-level on purpose: the kernel's compiled WASM module, a constant built once, the same for every vocabulary.
 let compiled: object | null | undefined;
 
 /** A fresh instance (its own memory), or null if this runtime has no WebAssembly SIMD. */
@@ -43,7 +44,10 @@ function reserve(memory: WasmMemory, bytes: number): void {
   if (have < bytes) memory.grow(Math.ceil((bytes - have) / 65536));
 }
 
-/** The arenas whose memory holds logits in place, by that memory's current buffer. */
+/**
+ * The arenas whose memory holds logits in place, by that memory's current buffer. Module-level on
+ * purpose: keyed weakly by buffers the arenas own, so an entry goes with its arena; no vocabulary state.
+ */
 const arenas = new WeakMap<ArrayBuffer, LogitsArena>();
 
 /**
@@ -101,6 +105,7 @@ function run(
   return allowed;
 }
 
+// Module-level on purpose: one instance (a scratch memory reused by each call), the same for every vocabulary.
 let copying: KernelExports | null | undefined;
 
 /**

@@ -29,7 +29,9 @@ export function compileArray(c: CompileContext, s: Schema, path: string): Gramma
   const opener = c.punctuation('[', false, true);
   const separator = c.punctuation(',', true, true);
   const closer = c.punctuation(']', true, false);
-  const list = c.add((id) => new ListNode(id, opener, item, separator, closer, minItems, maxItems, unique));
+  const list = c.add(
+    (id) => new ListNode(id, opener, item, separator, closer, minItems, maxItems, unique, c.dynamicIds),
+  );
   if (unique) {
     const leaves = item instanceof ChoiceNode ? item.options : [item];
     if (leaves.every((leaf) => leaf instanceof LiteralLeaf)) list.uniqueOptions = leaves as LiteralLeaf[];

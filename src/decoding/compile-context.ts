@@ -1,6 +1,8 @@
 import type { CompileBudget } from './compile-budget.js';
+import type { DynamicIds } from './dynamic-ids.js';
 import type { LiteralLeaf } from './literal-leaf.js';
 import type { GrammarNode } from './nodes.js';
+import type { PatternCache } from './pattern-cache.js';
 
 /**
  * What the per-type compilers (compile-string, compile-number, compile-array, compile-object) ask of the
@@ -15,6 +17,10 @@ export interface CompileContext {
   readonly propertyOrder: 'schema' | 'any';
   readonly additionalPropertiesDefault: 'forbid' | 'allow';
   readonly budget: CompileBudget;
+  /** The compiler's automata by pattern (shared by the grammars of one `GrammarCompiler`). */
+  readonly patterns: PatternCache;
+  /** Ids for nodes the grammar makes while decoding (one counter per grammar). */
+  readonly dynamicIds: DynamicIds;
   /** Registers a node made with the next id. */
   add<T extends GrammarNode>(make: (id: number) => T): T;
   literal(text: string): LiteralLeaf;

@@ -4,7 +4,7 @@ import type { KeyExtras } from './key-extras.js';
 import { type GrammarNode, ListNode } from './nodes.js';
 import { type NamedKey, ObjectNode } from './object-node.js';
 import { finiteMatches, mayOverlap } from './pattern-overlap.js';
-import { PatternAutomaton, PatternSyntaxError } from './regex.js';
+import { type PatternAutomaton, PatternSyntaxError } from './regex.js';
 import { assertionsOf, escapePointer, nonNegativeInteger, type Schema } from './schema-keywords.js';
 import { StringLeaf } from './string-leaf.js';
 
@@ -87,7 +87,10 @@ function freeObject(c: CompileContext, value: unknown, path: string): GrammarNod
     value === true ? c.any() : c.compile(value, `${path}/additionalProperties`, false),
   ]);
   const separator = c.punctuation(',', true, true);
-  return c.add((id) => new ListNode(id, opener, pair, separator, closer, 0, Number.POSITIVE_INFINITY, false));
+  return c.add(
+    (id) =>
+      new ListNode(id, opener, pair, separator, closer, 0, Number.POSITIVE_INFINITY, false, c.dynamicIds),
+  );
 }
 
 /** Declared properties only, in schema order; undeclared ones are never generated. */
@@ -148,9 +151,9 @@ function satisfiable(c: CompileContext, schema: unknown, path: string): boolean 
   }
 }
 
-function compilePattern(source: string, keyword: string, path: string): PatternAutomaton {
+function compilePattern(c: CompileContext, source: string, keyword: string, path: string): PatternAutomaton {
   try {
-    return PatternAutomaton.shared(source);
+    return c.patterns.automaton([source]);
   } catch (error) {
     if (error instanceof PatternSyntaxError) throw new UnsupportedSchemaError(keyword, path, error.message);
     throw error;
@@ -168,7 +171,7 @@ interface KeyRule {
   none: boolean;
 }
 
-function keyRule(value: unknown, path: string): KeyRule {
+function keyRule(c: CompileContext, value: unknown, path: string): KeyRule {
   const rule: KeyRule = {
     automaton: null,
     minLength: 0,
@@ -195,7 +198,7 @@ function keyRule(value: unknown, path: string): KeyRule {
     if (s.minLength !== undefined || s.maxLength !== undefined) {
       throw new UnsupportedSchemaError('pattern', where, 'pattern together with minLength/maxLength');
     }
-    rule.automaton = compilePattern(s.pattern, 'pattern', where);
+    rule.automaton = compilePattern(c, s.pattern, 'pattern', where);
   }
   if (s.enum !== undefined || s.const !== undefined) {
     const values = s.const !== undefined ? [s.const] : s.enum;
@@ -248,7 +251,7 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
     throw new UnsupportedSchemaError('patternProperties', path, 'not an object');
   const patterns: PatternProperty[] = Object.entries(patternSchemas).map(([source, schema]) => {
     const where = `${path}/patternProperties/${escapePointer(source)}`;
-    const automaton = compilePattern(source, 'patternProperties', where);
+    const automaton = compilePattern(c, source, 'patternProperties', where);
     // Without `$` at the end, a pattern that matches the empty string matches every string.
     const everything = automaton.isAccepting(automaton.start) && !source.endsWith('$');
     return { source, automaton, schema, everything, forbidden: !satisfiable(c, schema, where) };
@@ -291,7 +294,7 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
     const forbid = c.additionalPropertiesDefault === 'forbid' && (declared.length > 0 || patterns.length > 0);
     extraSchema = forbid ? null : true;
   }
-  const rule = keyRule(s.propertyNames, path);
+  const rule = keyRule(c, s.propertyNames, path);
 
   // Named keys: declared, required, in dependencies, or listed by propertyNames' enum.
   const dependencies = dependencyLists(s, path);
@@ -414,6 +417,7 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
         colon: c.punctuation(':', true, true),
         separator: c.punctuation(',', true, true),
         closer: c.punctuation('}', true, false),
+        dynamicIds: c.dynamicIds,
       }),
   );
 }

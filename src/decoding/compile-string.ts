@@ -1,23 +1,11 @@
-import { BoundedCache } from '../internal/bounded-cache.js';
 import type { CompileContext } from './compile-context.js';
 import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import type { GrammarNode } from './nodes.js';
-import { patternLengths } from './pattern-lengths.js';
-import { PatternAutomaton, PatternSyntaxError } from './regex.js';
+import type { PatternLengths } from './pattern-lengths.js';
+import { type PatternAutomaton, PatternSyntaxError } from './regex.js';
 import { nonNegativeInteger, type Schema } from './schema-keywords.js';
 import { formatRule } from './string-formats.js';
 import { StringLeaf } from './string-leaf.js';
-
-/**
- * Automata by their patterns, shared by every grammar of the process: masks inside a string are cached
- * across grammars by automaton and state (see inside-cache.ts), so the same `format` or `pattern` in
- * many schemas costs its masks once. The oldest go first beyond the limit; a grammar keeps its own.
- */
-const automata = new BoundedCache<string, PatternAutomaton>(1024);
-
-function automatonFor(sources: string[]): PatternAutomaton {
-  return automata.getOrCreate(JSON.stringify(sources), () => PatternAutomaton.all(sources));
-}
 
 /** `type: string` with its length, `pattern` and `format` (the last two as one automaton). */
 export function compileString(c: CompileContext, s: Schema, path: string, collect: boolean): GrammarNode {
@@ -42,9 +30,10 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
   }
   if (minLength > maxLength) throw new UnsatisfiableSchemaError(path, 'minLength is above maxLength');
   let pattern: PatternAutomaton | null = null;
+  let lengths: PatternLengths | undefined;
   if (sources.length > 0) {
     try {
-      pattern = automatonFor(sources);
+      pattern = c.patterns.automaton(sources);
     } catch (error) {
       if (error instanceof PatternSyntaxError)
         throw new UnsupportedSchemaError('pattern', path, error.message);
@@ -62,8 +51,9 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
         if (shortest !== null && shortest.length >= minLength) minLength = 0;
       }
       bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
-      satisfiable = bounded
-        ? patternLengths(automaton).canFinish(automaton.start, minLength, maxLength)
+      if (bounded) lengths = c.patterns.lengths(automaton);
+      satisfiable = lengths
+        ? lengths.canFinish(automaton.start, minLength, maxLength)
         : automaton.shortestAccepted(automaton.start) !== null;
     } catch (error) {
       throw atPath(error, path);
@@ -77,7 +67,7 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
       throw new UnsatisfiableSchemaError(path, `no string matches ${what.join(' and ')}`);
     }
   }
-  return c.add((id) => new StringLeaf(id, { minLength, maxLength, pattern, collect }));
+  return c.add((id) => new StringLeaf(id, { minLength, maxLength, pattern, collect, lengths }));
 }
 
 /** A pattern's bound reached while compiling the string at `path`: said at that path. */

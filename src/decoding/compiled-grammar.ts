@@ -637,6 +637,10 @@ const WARM_WALK_MS = 25;
 /** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
 const CROWDED_SUBTREE = 4096;
 
+/**
+ * Module-level on purpose: keyed by the leaves' alphabets, a few module constants (number bytes,
+ * whitespace), so it holds a few 256-byte tables whatever the vocabulary or the schemas.
+ */
 const byteSets = new WeakMap<readonly number[], Uint8Array>();
 /** An alphabet as a 256-entry membership table (cached: alphabets are constant arrays). */
 function byteSet(alphabet: readonly number[]): Uint8Array {

@@ -7,7 +7,8 @@ import {
   PRECOMPUTE_MS,
   PRECOMPUTE_POSITIONS,
 } from './compiled-grammar.js';
-import { InsideCache } from './inside-cache.js';
+import { InsideCache, KEY_SHAPE_LIMIT } from './inside-cache.js';
+import { PatternCache } from './pattern-cache.js';
 import { SchemaCompiler } from './schema-compiler.js';
 import { TokenTrie } from './token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from './vocabulary.js';
@@ -23,6 +24,16 @@ export interface GrammarCompilerOptions {
   grammarCacheSize?: number;
   /** Most inside-string masks kept for the vocabulary, of each kind (default 512). */
   insideCacheSize?: number;
+  /**
+   * Most pattern automata kept for reuse across grammars (default 1,024; see `PatternCache`): a client
+   * of `haggle serve` can send a new `pattern` with every schema.
+   */
+  patternCacheSize?: number;
+  /**
+   * Most object-key shapes (sets of property names, key patterns and bounds) numbered for the
+   * inside-string masks (default 4,096): a client can send a new set of names with every schema.
+   */
+  keyShapeCacheSize?: number;
 }
 
 /** What a `GrammarCompiler` holds, for a log line or a memory bound. */
@@ -36,6 +47,12 @@ export interface GrammarCompilerMemory {
   grammarBytes: number;
   /** Bytes of the inside-string masks shared by every grammar over the vocabulary. */
   insideBytes: number;
+  /** Pattern automata kept for reuse across grammars, and the most that are. */
+  patterns: number;
+  patternLimit: number;
+  /** Object-key shapes numbered for the inside-string masks, and the most that are. */
+  keyShapes: number;
+  keyShapeLimit: number;
 }
 
 /**
@@ -52,6 +69,8 @@ export class GrammarCompiler implements GrammarVocabulary {
   readonly quotes: TokenTrie;
   /** @internal The inside-string masks every grammar over the vocabulary shares. */
   readonly inside: InsideCache;
+  /** @internal Automata by pattern, shared by the grammars compiled here. */
+  readonly patterns: PatternCache;
   private readonly grammars: BoundedCache<string, CompiledGrammar>;
 
   /** Builds the vocabulary's trie and warms its shared masks (about 50 ms more for Qwen3). */
@@ -61,9 +80,13 @@ export class GrammarCompiler implements GrammarVocabulary {
   ) {
     const grammarCacheSize = options.grammarCacheSize ?? 16;
     const insideCacheSize = options.insideCacheSize ?? 512;
+    const patternCacheSize = options.patternCacheSize ?? 1024;
+    const keyShapeCacheSize = options.keyShapeCacheSize ?? KEY_SHAPE_LIMIT;
     for (const [name, value] of [
       ['grammarCacheSize', grammarCacheSize],
       ['insideCacheSize', insideCacheSize],
+      ['patternCacheSize', patternCacheSize],
+      ['keyShapeCacheSize', keyShapeCacheSize],
     ] as const) {
       if (!(Number.isInteger(value) && value >= 1))
         throw new InvalidInputError('GrammarCompilerOptions', [
@@ -74,7 +97,8 @@ export class GrammarCompiler implements GrammarVocabulary {
     const words = maskWords(vocabulary.tokens.length);
     this.trie = new TokenTrie(vocabulary);
     this.quotes = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
-    this.inside = new InsideCache(this.trie, words, insideCacheSize);
+    this.inside = new InsideCache(this.trie, words, insideCacheSize, keyShapeCacheSize);
+    this.patterns = new PatternCache(patternCacheSize);
     this.grammars = new BoundedCache(grammarCacheSize, 'use');
     warmVocabulary(this.trie, vocabulary.tokens, this.inside);
   }
@@ -126,7 +150,7 @@ export class GrammarCompiler implements GrammarVocabulary {
         { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
       ]);
     }
-    const compiled = new SchemaCompiler(jsonSchema, options).compileDocument();
+    const compiled = new SchemaCompiler(jsonSchema, options, this.patterns).compileDocument();
     const grammar = new CompiledGrammar(
       compiled.root,
       compiled.shortest,
@@ -153,6 +177,10 @@ export class GrammarCompiler implements GrammarVocabulary {
       grammarEvictions: this.grammars.evictions,
       grammarBytes,
       insideBytes: this.inside.bytes(),
+      patterns: this.patterns.size,
+      patternLimit: this.patterns.limit,
+      keyShapes: this.inside.keys.shapeCount,
+      keyShapeLimit: this.inside.keys.shapeLimit,
     };
   }
 }
@@ -160,7 +188,8 @@ export class GrammarCompiler implements GrammarVocabulary {
 /**
  * The compiler `compileSchema` and `prepareVocabulary` use for a vocabulary object, made on first use.
  * The convenience functions' one piece of module state (haggle's choice: they predate the compiler and
- * stay for code that compiles a schema or two); a server makes its own `GrammarCompiler`.
+ * stay for code that compiles a schema or two; keyed weakly, so it goes with the vocabulary); a server
+ * makes its own `GrammarCompiler`.
  */
 const compilers = new WeakMap<DecoderVocabulary, GrammarCompiler>();
 

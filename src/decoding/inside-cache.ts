@@ -1,7 +1,15 @@
 import { BoundedCache } from '../internal/bounded-cache.js';
+import { InsideKeys } from './inside-keys.js';
+import type { PlainStringLengths } from './plain-string-lengths.js';
 import type { StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
 import { allowedTokenIds } from './vocabulary.js';
+
+/**
+ * Default most key-leaf shapes an inside cache numbers (haggle's choice: the module-level table this
+ * replaced was cleared at the same size; a shape is a few hundred bytes of text, so about 1 MB).
+ */
+export const KEY_SHAPE_LIMIT = 4096;
 
 /**
  * The tokens that keep a string open, by the string's own state (`StringLeaf.insideKey`). They depend
@@ -14,6 +22,13 @@ export class InsideCache {
   private readonly below: BoundedCache<string, Int32Array>;
   /** Sub-tries handed to `insideMask` for the nodes where strings open mid-token (a few dozen). */
   private readonly views = new Map<number, TokenTrie>();
+  /** The ids the keys are made of (leaf classes, automata, key-leaf shapes). */
+  readonly keys: InsideKeys;
+  /**
+   * The units and characters each token adds to a string without a pattern, once `warmVocabulary`
+   * built it: a plain string's mask is then filled from it without a trie walk.
+   */
+  plainLengths: PlainStringLengths | undefined;
 
   constructor(
     readonly trie: TokenTrie,
@@ -21,7 +36,10 @@ export class InsideCache {
     private readonly words: number,
     /** Most entries of each kind; the least recently used go first. */
     limit: number,
+    /** Most key-leaf shapes kept (see `InsideKeys`). */
+    shapeLimit = KEY_SHAPE_LIMIT,
   ) {
+    this.keys = new InsideKeys(shapeLimit);
     // Least recently used first, so the masks every grammar reads (the free string's, shared by every
     // schema) are not dropped after `limit` others.
     this.whole = new BoundedCache(limit, 'use');
@@ -56,7 +74,7 @@ export class InsideCache {
     const known = this.whole.get(key);
     if (known) return known;
     const mask = new Uint32Array(this.words);
-    if (leaf.insideMask(state, this.trie, mask, deadline) < 0) return null;
+    if (leaf.insideMask(state, this.trie, mask, deadline, this.plainLengths) < 0) return null;
     this.whole.set(key, mask);
     return mask;
   }
@@ -85,18 +103,6 @@ export class InsideCache {
 
   private key(leaf: StringLeaf, state: unknown): string {
     // The class too: a subclass that read strings differently must not share a mask with its parent.
-    return `${classId(leaf)}|${leaf.insideKey(state, this.trie.maxTokenBytes)}`;
+    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, this.trie.maxTokenBytes, this.keys)}`;
   }
-}
-
-const classIds = new WeakMap<object, number>();
-let nextClassId = 0;
-function classId(leaf: StringLeaf): number {
-  const type = leaf.constructor;
-  let id = classIds.get(type);
-  if (id === undefined) {
-    id = nextClassId++;
-    classIds.set(type, id);
-  }
-  return id;
 }

@@ -1,3 +1,4 @@
+import type { InsideKeys } from './inside-keys.js';
 import { BETWEEN_CHARACTERS, midCharacter } from './json-string-machine.js';
 import type { KeyExtras } from './key-extras.js';
 import { keyInsideMask } from './key-inside.js';
@@ -29,9 +30,6 @@ interface KeyState {
 }
 
 const encoder = new TextEncoder();
-const shapeIds = new Map<string, number>();
-let nextShapeId = 0;
-const MAX_SHAPES = 4096;
 const NO_CHILDREN = { codePoints: [] as readonly number[], nodes: [] as readonly number[] };
 
 /** Code points of [lo, hi] that can be characters (surrogates excluded). */
@@ -54,8 +52,12 @@ export class KeyLeaf extends StringLeaf {
   private readonly liveMemo = new Map<string, boolean>();
   /** Whether every key is live whatever the names (see `insideKey`). */
   private readonly freeInside: boolean;
-  /** What the inside masks depend on besides the state, as a number (computed when first needed). */
+  /**
+   * What the inside masks depend on besides the state, as a number of the `InsideKeys` that gave it
+   * (computed when first needed, again for another compiler's keys).
+   */
   private shapeId = -1;
+  private shapeKeys: InsideKeys | null = null;
 
   constructor(
     id: number,
@@ -92,7 +94,7 @@ export class KeyLeaf extends StringLeaf {
    * key's state, never the text read so far. Keys of any undeclared string refuse no character whatever
    * the names, so they share one mask per escape or UTF-8 state.
    */
-  override insideKey(raw: unknown, horizon: number): string {
+  override insideKey(raw: unknown, horizon: number, keys: InsideKeys): string {
     const s = raw as KeyState;
     const utf = s.bytes;
     if (this.freeInside) return `free:${utf}`;
@@ -103,7 +105,7 @@ export class KeyLeaf extends StringLeaf {
       length = `${s.codePoints < extras.minLength ? s.codePoints : '+'}/${toMax > horizon ? 'H' : toMax}`;
     }
     const autos = (extras?.alternatives ?? []).map((i) => s.autos[i]).join('.');
-    return `${this.shape()}:${utf},${s.node},${autos},${length}`;
+    return `${this.shape(keys)}:${utf},${s.node},${autos},${length}`;
   }
 
   override initial(): unknown {
@@ -151,22 +153,15 @@ export class KeyLeaf extends StringLeaf {
   }
 
   /** See `shapeId`: equal leaves of different grammars (shared automata, equal names) get equal ids. */
-  private shape(): number {
-    if (this.shapeId < 0) {
+  private shape(keys: InsideKeys): number {
+    if (this.shapeKeys !== keys) {
       const extras = this.extras;
       const rule =
         extras === null
           ? 'names'
-          : `${extras.alternatives?.map((i) => extras.automata[i]?.id).join('.') ?? 'any'}/${extras.minLength}/${extras.maxLength}`;
-      const text = `${rule}|${this.trie.shape()}`;
-      let id = shapeIds.get(text);
-      if (id === undefined) {
-        id = nextShapeId++;
-        // Forgetting is safe (a new id only misses the cache); ids are never reused.
-        if (shapeIds.size >= MAX_SHAPES) shapeIds.clear();
-        shapeIds.set(text, id);
-      }
-      this.shapeId = id;
+          : `${extras.alternatives?.map((i) => keys.objectId(extras.automata[i] as PatternAutomaton)).join('.') ?? 'any'}/${extras.minLength}/${extras.maxLength}`;
+      this.shapeId = keys.shapeId(`${rule}|${this.trie.shape()}`);
+      this.shapeKeys = keys;
     }
     return this.shapeId;
   }

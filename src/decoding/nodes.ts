@@ -4,10 +4,8 @@
  * `stack-machine.ts`), so nodes hold no per-sequence state and one compiled grammar serves every matcher.
  */
 
+import type { DynamicIds } from './dynamic-ids.js';
 import { SchemaLimitError } from './errors.js';
-
-/** Ids for nodes made while decoding (see ListNode.itemFor); far above any compiled node's id. */
-let nextDynamicId = 2 ** 40;
 
 /** Returned by `Leaf.step` when the byte is refused. */
 export const DEAD = Symbol('dead');
@@ -232,6 +230,8 @@ export class ListNode extends Structural {
     readonly minItems: number,
     readonly maxItems: number,
     readonly unique: boolean,
+    /** The grammar's counter for the choices `itemFor` makes while decoding. */
+    private readonly dynamicIds: DynamicIds,
   ) {
     super(id);
   }
@@ -252,7 +252,7 @@ export class ListNode extends Structural {
         ? null
         : left.length === 1
           ? (left[0] as Leaf)
-          : new ChoiceNode(nextDynamicId++, [...left]);
+          : new ChoiceNode(this.dynamicIds.take(), [...left]);
     this.remaining.set(key, node);
     return node;
   }

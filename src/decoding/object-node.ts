@@ -1,10 +1,8 @@
+import type { DynamicIds } from './dynamic-ids.js';
 import type { KeyExtras } from './key-extras.js';
 import { BLOCKED, KeyLeaf } from './key-leaf.js';
 import { NameTrie } from './name-trie.js';
 import { appendBounded, type Branch, DEAD, type GrammarNode, type Shortest, Structural } from './nodes.js';
-
-/** Ids for the key leaves made while decoding; apart from ListNode's dynamic ids. */
-let nextKeyLeafId = 2 ** 41;
 
 /** A key the schema names: declared in `properties`, or named by `required` or a dependency. */
 export interface NamedKey {
@@ -32,6 +30,8 @@ export interface ObjectSpec {
   readonly colon: GrammarNode;
   readonly separator: GrammarNode;
   readonly closer: GrammarNode;
+  /** The grammar's counter for the key leaves made while decoding. */
+  readonly dynamicIds: DynamicIds;
 }
 
 const OPENER = 0;
@@ -303,7 +303,7 @@ export class ObjectNode extends Structural {
             [...tags, ...extraKeys.map(() => BLOCKED)],
           );
     let leaf: KeyLeaf | null = new KeyLeaf(
-      nextKeyLeafId++,
+      this.spec.dynamicIds.take(),
       trie,
       extrasAllowed ? extras : null,
       state.extraKeys !== null,

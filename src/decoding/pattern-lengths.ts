@@ -212,15 +212,3 @@ export class PatternLengths {
     }
   }
 }
-
-const memo = new WeakMap<PatternAutomaton, PatternLengths>();
-
-/** The (shared) length analysis of an automaton. */
-export function patternLengths(automaton: PatternAutomaton): PatternLengths {
-  let known = memo.get(automaton);
-  if (!known) {
-    known = new PatternLengths(automaton);
-    memo.set(automaton, known);
-  }
-  return known;
-}

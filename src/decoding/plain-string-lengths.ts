@@ -1,5 +1,3 @@
-import type { TokenTrie } from './token-trie.js';
-
 /**
  * For strings without a pattern, read from a character boundary: every token that keeps such a string
  * open, with the UTF-16 code units and the characters it adds (a character it leaves unfinished, an
@@ -130,16 +128,4 @@ function count(bytes: Uint8Array): { units: number; characters: number } {
     if (b === 0x5c) i += bytes[i + 1] === 0x75 ? 5 : 1; // the escape's own bytes
   }
   return { units, characters };
-}
-
-const tables = new WeakMap<TokenTrie, PlainStringLengths>();
-
-/** The table of a whole-vocabulary trie, once built (`prepareVocabulary`); undefined for other tries. */
-export function plainStringLengths(trie: TokenTrie): PlainStringLengths | undefined {
-  return tables.get(trie);
-}
-
-/** Records the table of `trie`; only for a trie over the whole vocabulary, never a sub-trie. */
-export function registerPlainStringLengths(trie: TokenTrie, table: PlainStringLengths): void {
-  tables.set(trie, table);
 }

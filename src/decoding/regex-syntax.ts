@@ -92,6 +92,7 @@ const LINE_TERMINATORS: Ranges = [
   [0x2028, 0x2029],
 ];
 
+// Module-level on purpose: constant Unicode tables, built lazily once (a scan of the code points), for every compiler.
 let unicodeDigits: Ranges | null = null;
 let unicodeWord: Ranges | null = null;
 /** Python's \d on str patterns: any decimal digit (category Nd). */

@@ -1,4 +1,3 @@
-import { BoundedCache } from '../internal/bounded-cache.js';
 import { SchemaLimitError } from './errors.js';
 import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
 
@@ -40,9 +39,6 @@ export const MAX_NFA_STATES = 20_000;
 export const MAX_DFA_STATES = 20_000;
 export const MAX_DFA_CONFIGURATIONS = 4_000_000;
 
-let nextAutomatonId = 0;
-const sharedAutomata = new BoundedCache<string, PatternAutomaton>(1024);
-
 /**
  * A lazily built DFA. NFA positions are "configurations": an NFA state times a mode bit, where mode 1
  * means a `$` was passed, so only zero-width moves remain. DFA states are sets of configurations,
@@ -50,8 +46,6 @@ const sharedAutomata = new BoundedCache<string, PatternAutomaton>(1024);
  * dead state, and every other state can still reach a match.
  */
 export class PatternAutomaton {
-  /** Unique per automaton: DFA state numbers mean nothing across automata. */
-  readonly id = nextAutomatonId++;
   private readonly epsilon: number[][] = [];
   /** `^` moves: taken only before the first character. */
   private readonly startAsserts: number[][] = [];
@@ -106,15 +100,6 @@ export class PatternAutomaton {
         true,
       ),
     );
-  }
-
-  /**
-   * The process-wide automaton of one pattern (built on first use): masks are cached across grammars
-   * by automaton id and state, so the same pattern in many schemas (keys of `patternProperties`,
-   * `propertyNames`) costs its masks once. The oldest go first beyond the limit.
-   */
-  static shared(source: string): PatternAutomaton {
-    return sharedAutomata.getOrCreate(source, () => new PatternAutomaton(source));
   }
 
   /** An automaton for the strings that every pattern in `sources` matches. */

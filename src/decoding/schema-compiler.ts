@@ -4,11 +4,13 @@ import type { CompileContext } from './compile-context.js';
 import { compileNumber } from './compile-number.js';
 import { compileObject } from './compile-object.js';
 import { compileString } from './compile-string.js';
+import { DynamicIds } from './dynamic-ids.js';
 import { UnsatisfiableSchemaError, UnsupportedSchemaError } from './errors.js';
 import { LiteralLeaf, WhitespaceLeaf } from './literal-leaf.js';
 import { ChoiceNode, type GrammarNode, ReferenceNode, SequenceNode, type Shortest } from './nodes.js';
 import { NumberLeaf } from './number-leaf.js';
 import { checkExclusive } from './oneof-exclusivity.js';
+import { PatternCache } from './pattern-cache.js';
 import { SchemaAlgebra, valuesOf } from './schema-algebra.js';
 import {
   ALL_TYPES,
@@ -107,12 +109,20 @@ export class SchemaCompiler implements CompileContext {
   readonly propertyOrder: 'schema' | 'any';
   readonly additionalPropertiesDefault: 'forbid' | 'allow';
   readonly budget: CompileBudget;
+  readonly patterns: PatternCache;
+  readonly dynamicIds = new DynamicIds();
   /** The schema, its references rewritten into pointers from its root (schema-references.ts). */
   private readonly document: unknown;
   /** How many `compile` calls are open: the nesting depth, references included. */
   private depth = 0;
 
-  constructor(document: unknown, options: SchemaCompileOptions = {}) {
+  constructor(
+    document: unknown,
+    options: SchemaCompileOptions = {},
+    /** Automata shared with other compiles (the `GrammarCompiler`'s); a cache of its own otherwise. */
+    patterns: PatternCache = new PatternCache(),
+  ) {
+    this.patterns = patterns;
     this.budget = new CompileBudget(
       options.maxDepth ?? COMPILE_LIMITS.maxDepth,
       options.maxNodes ?? COMPILE_LIMITS.maxNodes,

@@ -151,6 +151,10 @@ export function formatRule(name: string): FormatRule {
   return UNENFORCEABLE.has(name) ? { kind: 'unsupported' } : { kind: 'annotation' };
 }
 
+/**
+ * Module-level on purpose: one automaton per format name of `FORMAT_PATTERNS` (a fixed set), each DFA
+ * bounded by `MAX_DFA_STATES`; they check `enum`/`const` values, never touch a vocabulary.
+ */
 const checkers = new Map<string, PatternAutomaton>();
 
 /**

@@ -1,3 +1,4 @@
+import type { InsideKeys } from './inside-keys.js';
 import {
   BETWEEN_CHARACTERS,
   bytesKey,
@@ -14,8 +15,8 @@ import {
   walkInsideString,
 } from './json-string-machine.js';
 import { DEAD, Leaf } from './nodes.js';
-import { type PatternLengths, patternLengths } from './pattern-lengths.js';
-import { plainStringLengths } from './plain-string-lengths.js';
+import { PatternLengths } from './pattern-lengths.js';
+import type { PlainStringLengths } from './plain-string-lengths.js';
 import { PatternAutomaton } from './regex.js';
 import type { TokenTrie } from './token-trie.js';
 
@@ -28,6 +29,11 @@ export interface StringLeafOptions {
    */
   maxLength: number;
   pattern: PatternAutomaton | null;
+  /**
+   * The pattern's length analysis, shared with other strings of the same pattern (the compiler's
+   * `PatternCache`); made for this leaf alone when absent.
+   */
+  lengths?: PatternLengths | undefined;
   /** Keep the decoded value (for `uniqueItems`). */
   collect: boolean;
 }
@@ -43,6 +49,7 @@ export function characterText(cp: number): string {
 /**
  * The pattern that matches every string (unanchored and empty): one state, reading every code point.
  * A pattern state that refuses nothing reads its inside masks as this automaton's (see `freeView`).
+ * Module-level on purpose: a constant of one DFA state, the same for every vocabulary and compiler.
  */
 const MATCH_ANYTHING = new PatternAutomaton('');
 
@@ -95,7 +102,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     this.keepsValue = options.collect;
     const { pattern, minLength, maxLength } = options;
     const bounded = minLength > 0 || maxLength !== Number.POSITIVE_INFINITY;
-    this.lengths = pattern && bounded ? patternLengths(pattern) : null;
+    this.lengths = pattern && bounded ? (options.lengths ?? new PatternLengths(pattern)) : null;
   }
 
   /**
@@ -258,9 +265,9 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
    * The key of what `insideMask` depends on: the string's own state, never what follows it nor the
    * collected value (a token that stays inside the string cannot close it, so uniqueness is not at stake).
    */
-  insideKey(raw: unknown, horizon: number): string {
+  insideKey(raw: unknown, horizon: number, keys: InsideKeys): string {
     const free = this.freeView(raw);
-    if (free) return free.leaf.insideKey(free.state, horizon);
+    if (free) return free.leaf.insideKey(free.state, horizon, keys);
     const s = raw as StringState;
     const { minLength, maxLength, pattern } = this.options;
     // A token of at most `horizon` units fits whenever the room beyond what minLength still needs
@@ -276,7 +283,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     // reaches the bound), so the bounds leave the key: every free string of every schema shares one
     // mask per escape/UTF-8 state.
     const bounds = far && !this.lengths ? '*' : `${minLength},${maxLength}`;
-    return `${bounds},${pattern ? pattern.id : ''}:${room},${bytesKey(s.bytes, pattern !== null)},${pattern ? s.pattern : ''}`;
+    return `${bounds},${pattern ? keys.objectId(pattern) : ''}:${room},${bytesKey(s.bytes, pattern !== null)},${pattern ? s.pattern : ''}`;
   }
 
   /**
@@ -290,7 +297,11 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     if (!pattern || pattern === MATCH_ANYTHING) return null;
     const s = raw as StringState;
     if (!pattern.unconstrained(s.pattern, this.lengths !== null)) return null;
-    this.anything ??= new StringLeaf(this.id, { ...this.options, pattern: MATCH_ANYTHING });
+    this.anything ??= new StringLeaf(this.id, {
+      ...this.options,
+      pattern: MATCH_ANYTHING,
+      lengths: undefined,
+    });
     return { leaf: this.anything, state: { ...s, pattern: MATCH_ANYTHING.start } };
   }
 
@@ -326,14 +337,21 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
    * json-string-machine.ts, with this string's counts and pattern state per depth). Returns the trie
    * nodes visited, or -1 when `deadline` (`performance.now()` time) passed first.
    */
-  insideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array, deadline = Number.POSITIVE_INFINITY): number {
+  insideMask(
+    raw: unknown,
+    trie: TokenTrie,
+    mask: Uint32Array,
+    deadline = Number.POSITIVE_INFINITY,
+    /** The lengths table of `trie` when it is the whole vocabulary's (never a sub-trie's). */
+    plainLengths?: PlainStringLengths,
+  ): number {
     const free = this.freeView(raw);
-    if (free) return free.leaf.insideMask(free.state, trie, mask, deadline);
+    if (free) return free.leaf.insideMask(free.state, trie, mask, deadline, plainLengths);
     const s = raw as StringState;
     const { maxLength, minLength, pattern } = this.options;
     // Without a pattern, at a character boundary: only the lengths matter, and the vocabulary's table
     // of them answers without a pass (see plain-string-lengths.ts).
-    const table = pattern === null && !midCharacter(s.bytes) ? plainStringLengths(trie) : undefined;
+    const table = pattern === null && !midCharacter(s.bytes) ? plainLengths : undefined;
     if (table !== undefined) {
       table.fill(s.units, s.codePoints, minLength, maxLength, mask);
       return 0;

@@ -14,21 +14,16 @@ export function satisfies(
   schema: unknown,
   resolve: (ref: string) => unknown,
   path = '#',
+  /** How many checks this one is nested in (the depth of the recursion, passed down). */
+  depth = 0,
 ): boolean {
   // A value nests only so deep, but references can chain without end (`{"$ref": "#"}` at the root).
-  if (nested >= MAX_NESTED_CHECKS) {
+  if (depth >= MAX_NESTED_CHECKS) {
     throw new UnsupportedSchemaError('$ref', path, 'references nest too deeply to check a value against');
   }
-  nested++;
-  try {
-    return satisfiesHere(value, schema, resolve, path);
-  } finally {
-    nested--;
-  }
+  return satisfiesHere(value, schema, resolve, path, depth);
 }
 
-/** Open `satisfies` calls (the checks are synchronous: one counter serves them all). */
-let nested = 0;
 /** Most nested checks of one value (haggle's choice: far beyond any real schema, far within the stack). */
 const MAX_NESTED_CHECKS = 1000;
 
@@ -37,6 +32,7 @@ function satisfiesHere(
   schema: unknown,
   resolve: (ref: string) => unknown,
   path: string,
+  depth: number,
 ): boolean {
   if (schema === true) return true;
   if (schema === false) return false;
@@ -44,7 +40,7 @@ function satisfiesHere(
     throw new UnsupportedSchemaError('(schema)', path, 'a schema must be an object or a boolean');
   }
   const s = assertionsOf(schema as Schema);
-  const check = (v: unknown, sub: unknown, at: string) => satisfies(v, sub, resolve, at);
+  const check = (v: unknown, sub: unknown, at: string) => satisfies(v, sub, resolve, at, depth + 1);
   for (const [keyword, arg] of Object.entries(s)) {
     if (!KEYWORDS[keyword])
       throw new UnsupportedSchemaError(keyword, path, 'cannot check a value against it');
@@ -82,7 +78,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 const codePoints = (text: string): number => [...text].length;
 /**
  * Regular expressions by source, bounded (haggle's choice, 1,024: `haggle serve` compiles schemas sent
- * by clients, and a cache without a bound grew with every new pattern).
+ * by clients, and a cache without a bound grew with every new pattern). Module-level: JavaScript's own
+ * regular expressions, the same for every vocabulary, reached from `satisfies`, which has no compiler.
  */
 const patterns = new BoundedCache<string, RegExp>(1024);
 

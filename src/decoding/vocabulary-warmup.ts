@@ -1,6 +1,6 @@
 import type { InsideCache } from './inside-cache.js';
 import { DEAD } from './nodes.js';
-import { PlainStringLengths, registerPlainStringLengths } from './plain-string-lengths.js';
+import { PlainStringLengths } from './plain-string-lengths.js';
 import { PatternAutomaton } from './regex.js';
 import { StringLeaf } from './string-leaf.js';
 import type { TokenTrie } from './token-trie.js';
@@ -30,7 +30,7 @@ export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], c
   });
   const opened = free.step(free.initial(), 0x22);
   if (opened === DEAD) return;
-  registerPlainStringLengths(trie, new PlainStringLengths(cache.mask(free, opened), tokens));
+  cache.plainLengths = new PlainStringLengths(cache.mask(free, opened), tokens);
 
   const bounded = new StringLeaf(-1, {
     minLength: 1,
