@@ -52,13 +52,12 @@ export class GrammarMatcher {
   }
 
   /**
-   * @internal This position's mask by the generic trie walk, without the caches, the precomputed masks
-   * or the per-leaf shortcuts: what tests hold `mask()` to.
+   * @internal The current position's frames, or null once an end-of-sequence token was accepted: for
+   * code that computes a mask its own way (the tests' reference, testing/reference-mask.ts).
    */
-  referenceMask(): Uint32Array {
+  get frames(): readonly Frame[] | null {
     const position = this.current;
-    if (position.ended) return new Uint32Array(this.grammar.maskWords);
-    return this.grammar.referenceMask(position.frames);
+    return position.ended ? null : position.frames;
   }
 
   /** Copies the mask into `out` (length `grammar.maskWords`). */

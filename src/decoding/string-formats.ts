@@ -1,5 +1,3 @@
-import { PatternAutomaton } from './regex.js';
-
 /**
  * JSON Schema's `format` for strings, as anchored patterns run by the same automaton as `pattern`.
  *
@@ -149,26 +147,4 @@ export function formatRule(name: string): FormatRule {
     return { kind: 'pattern', source: `^(?:${pattern})$`, ...(maxLength ? { maxLength } : {}) };
   }
   return UNENFORCEABLE.has(name) ? { kind: 'unsupported' } : { kind: 'annotation' };
-}
-
-/**
- * Module-level on purpose: one automaton per format name of `FORMAT_PATTERNS` (a fixed set), each DFA
- * bounded by `MAX_DFA_STATES`; they check `enum`/`const` values, never touch a vocabulary.
- */
-const checkers = new Map<string, PatternAutomaton>();
-
-/**
- * Whether `text` is a valid `name` by the decoder's reading of the format (true for annotations), or
- * null for a format it cannot enforce: for checking `enum`/`const` values against a `format` beside them.
- */
-export function matchesFormat(name: string, text: string): boolean | null {
-  const rule = formatRule(name);
-  if (rule.kind === 'unsupported') return null;
-  if (rule.kind === 'annotation') return true;
-  let automaton = checkers.get(name);
-  if (!automaton) {
-    automaton = new PatternAutomaton(rule.source);
-    checkers.set(name, automaton);
-  }
-  return automaton.matches(text) && (rule.maxLength === undefined || text.length <= rule.maxLength);
 }
