@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import { GrammarCompiler } from '../../src/decoding/index.js';
-import { allowedTokenIds } from '../../src/decoding/vocabulary.js';
+import { allowedTokenIds } from '../../src/decoding/vocabulary/vocabulary.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 
 const offer = (maximum: number) => ({

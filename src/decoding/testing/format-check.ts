@@ -1,5 +1,5 @@
-import { PatternAutomaton } from '../regex.js';
-import { formatRule } from '../string-formats.js';
+import { PatternAutomaton } from '../regex/regex.js';
+import { formatRule } from '../schema/string-formats.js';
 
 /**
  * Whether `text` is a valid `name` by the decoder's reading of the format (true for annotations), or

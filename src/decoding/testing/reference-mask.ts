@@ -1,4 +1,4 @@
-import type { GrammarMatcher } from '../grammar-matcher.js';
+import type { GrammarMatcher } from '../matcher/grammar-matcher.js';
 
 /**
  * The matcher's current mask by the generic trie walk, without the caches, the precomputed masks or the
