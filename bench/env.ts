@@ -5,12 +5,16 @@
  * The figure is the ratio server / in-process (target ≥ 0.8): what the protocol costs a trainer.
  *
  *   npx tsx bench/env.ts [--episodes 1280] [--lanes 64] [--rounds 4] [--opponent utility-conceder]
+ *     [--observation full|minimal]
  *
  * Both sides play the same seeds with the same scripted policy (which reads only the observation), in
  * alternating rounds so the machine's other load moves both; the first round is a warm-up, not counted. Prints a table and one JSON line (last).
+ * Beside steps/s it prints CPU microseconds per step of this process (in-process: the environment and the
+ * policy; served: the client and the policy) and of the server process (Linux: read from /proc), so a
+ * loaded machine's effect on the ratio can be told from the work each side does.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEnvironment } from '../src/env/create-environment.js';
@@ -29,6 +33,8 @@ const EPISODES = Number(arg('episodes', '1280'));
 const LANES = Number(arg('lanes', '64'));
 const ROUNDS = Number(arg('rounds', '4'));
 const OPPONENT = arg('opponent', 'utility-conceder') as MultiIssueBaselineName;
+// The server's observation fields (`haggle env serve --observation`); the policy reads no omitted field.
+const OBSERVATION = arg('observation', 'full');
 
 type Observation = Record<string, unknown>;
 
@@ -77,10 +83,31 @@ interface Side {
   step(text: string): Promise<{ observation: object; done: boolean }>;
 }
 
-async function playAll(makeSide: () => Promise<Side>): Promise<{ steps: number; seconds: number }> {
+/** CPU microseconds a process has used (user + system), from /proc; undefined where there is none. */
+function processCpuMicros(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, in clock ticks (assumed 100 per second, Linux's USER_HZ on x86 and arm64).
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Played {
+  steps: number;
+  seconds: number;
+  /** CPU µs per step of this process, and of the server process (undefined in process or without /proc). */
+  clientCpuPerStep: number;
+  serverCpuPerStep: number | undefined;
+}
+
+async function playAll(makeSide: () => Promise<Side>, serverPid?: number): Promise<Played> {
   const sides = await Promise.all(Array.from({ length: LANES }, makeSide));
   let next = 0;
   let steps = 0;
+  const cpuBefore = process.cpuUsage();
+  const serverBefore = serverPid === undefined ? undefined : processCpuMicros(serverPid);
   const started = process.hrtime.bigint();
   await Promise.all(
     sides.map(async (side) => {
@@ -93,7 +120,18 @@ async function playAll(makeSide: () => Promise<Side>): Promise<{ steps: number; 
       }
     }),
   );
-  return { steps, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpu = process.cpuUsage(cpuBefore);
+  const serverAfter = serverPid === undefined ? undefined : processCpuMicros(serverPid);
+  return {
+    steps,
+    seconds,
+    clientCpuPerStep: (cpu.user + cpu.system) / steps,
+    serverCpuPerStep:
+      serverBefore === undefined || serverAfter === undefined
+        ? undefined
+        : (serverAfter - serverBefore) / steps,
+  };
 }
 
 async function startServer(): Promise<{ child: ChildProcess; url: string }> {
@@ -119,6 +157,8 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
       '0',
       '--out',
       join(dir, 'episodes.jsonl'),
+      '--observation',
+      OBSERVATION,
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -137,6 +177,9 @@ async function startServer(): Promise<{ child: ChildProcess; url: string }> {
 const { child, url } = await startServer();
 const inProcess: number[] = [];
 const served: number[] = [];
+const inProcessCpu: number[] = [];
+const clientCpu: number[] = [];
+const serverCpu: number[] = [];
 try {
   for (let round = 0; round < ROUNDS; round++) {
     const local = await playAll(async () => {
@@ -144,15 +187,22 @@ try {
       return { reset: (seed) => env.reset({ seed }), step: (text) => env.step(text) };
     });
     // Round 0 warms both sides up (JIT, the server's module loading) and is not counted.
-    if (round > 0) inProcess.push(local.steps / local.seconds);
+    if (round > 0) {
+      inProcess.push(local.steps / local.seconds);
+      inProcessCpu.push(local.clientCpuPerStep);
+    }
     const clients: Awaited<ReturnType<typeof connectEnvironment>>[] = [];
     const remote = await playAll(async () => {
       const client = await connectEnvironment(url);
       clients.push(client);
       return { reset: (seed) => client.reset({ seed }), step: (text) => client.step({ text }) };
-    });
+    }, child.pid);
     for (const client of clients) client.close();
-    if (round > 0) served.push(remote.steps / remote.seconds);
+    if (round > 0) {
+      served.push(remote.steps / remote.seconds);
+      clientCpu.push(remote.clientCpuPerStep);
+      if (remote.serverCpuPerStep !== undefined) serverCpu.push(remote.serverCpuPerStep);
+    }
   }
 } finally {
   child.kill('SIGTERM');
@@ -162,15 +212,32 @@ const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 const local = median(inProcess);
 const remote = median(served);
+const micros = (values: number[]) => (values.length > 0 ? median(values).toFixed(0) : 'n/a');
 const rows = [
-  ['createEnvironment (in-process)', local.toFixed(0), '1.00'],
-  ['haggle env serve (WebSocket, child process)', remote.toFixed(0), (remote / local).toFixed(2)],
+  [
+    'createEnvironment (in-process)',
+    local.toFixed(0),
+    (1e6 / local).toFixed(0),
+    micros(inProcessCpu),
+    '-',
+    '1.00',
+  ],
+  [
+    'haggle env serve (WebSocket, child process)',
+    remote.toFixed(0),
+    (1e6 / remote).toFixed(0),
+    micros(clientCpu),
+    micros(serverCpu),
+    (remote / local).toFixed(2),
+  ],
 ];
 console.log(
-  `${EPISODES} episodes x ${ROUNDS - 1} counted rounds (after a warm-up), ${LANES} in flight, opponent ${OPPONENT}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
+  `${EPISODES} episodes x ${ROUNDS - 1} counted rounds (after a warm-up), ${LANES} in flight, opponent ${OPPONENT}, observation ${OBSERVATION}; ${cpus().length} CPUs, load ${loadavg()[0]?.toFixed(1)}`,
 );
-console.log('| side | steps/s (median) | ratio to in-process |');
-console.log('|---|---:|---:|');
+console.log(
+  '| side | steps/s (median) | wall µs/step | this process CPU µs/step | server CPU µs/step | ratio to in-process |',
+);
+console.log('|---|---:|---:|---:|---:|---:|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 console.log(
   JSON.stringify({
@@ -179,8 +246,12 @@ console.log(
     lanes: LANES,
     rounds: ROUNDS,
     opponent: OPPONENT,
+    observation: OBSERVATION,
     inProcessStepsPerSecond: inProcess,
     serverStepsPerSecond: served,
+    inProcessCpuMicrosPerStep: inProcessCpu,
+    clientCpuMicrosPerStep: clientCpu,
+    serverCpuMicrosPerStep: serverCpu,
     ratio: remote / local,
   }),
 );

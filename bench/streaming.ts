@@ -3,7 +3,7 @@
 // `haggle serve` (SSE, the remote backend on loopback); and the cost of streaming to the batch: 8 rows
 // streamed against the same 8 rows predicted, same seeds, in the order A B B A.
 //   npx tsx bench/streaming.ts [--model DIR] [--turns N] [--rounds R] [--cycles C]
-// --cycles: A B B A cycles of the batch comparison (default 4); 1 keeps a real-size model's run short.
+// --cycles: A B B A cycles of the batch comparison (default 4); 0 skips it (a real-size model's turn table alone).
 // Without --model: the tiny fixture model of the tests (built into .cache/ on first use). With the
 // Qwen3-0.6B-shaped preset: npm run fixture:model -- --preset qwen3-0.6b --out DIR, then --model DIR.
 // Prints a table and one JSON line. Targets (issue 30): price at <= 35% of the turn's time for turns
@@ -95,7 +95,12 @@ for (let round = 0; round < rounds; round++) {
   for (const [i, input] of inputs.entries()) {
     // Alternate which side goes first, so neither always meets a warm cache.
     const order = (round + i) % 2 === 0 ? (['local', 'serve'] as const) : (['serve', 'local'] as const);
-    for (const side of order) sides[side].push(await time(side === 'local' ? local : remote, input, i));
+    for (const side of order) {
+      const timing = await time(side === 'local' ? local : remote, input, i);
+      sides[side].push(timing);
+      // Progress on stderr: a real-size model's turn takes seconds to minutes on a small CPU.
+      console.error(`round ${round} input ${i} ${side}: ${JSON.stringify(timing)}`);
+    }
   }
 }
 
@@ -128,6 +133,21 @@ const summary = Object.fromEntries(
   }),
 ) as unknown as Record<'local' | 'serve', Record<string, number>>;
 
+const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '-');
+// The turn table first: a real-size model's batch comparison takes long.
+console.log(
+  `model: ${args.model ?? 'tiny fixture (seed 1)'}; ${turns} inputs x ${rounds} rounds, one turn at a time; batch: ${cycles} A B B A cycles`,
+);
+console.log('| side | action ms | price ms | first delta ms | turn ms | price / turn (40+ token messages) |');
+console.log('|---|---|---|---|---|---|');
+for (const side of ['local', 'serve'] as const) {
+  const s = summary[side];
+  console.log(
+    `| ${side === 'local' ? 'agent.stream, local' : 'agent.stream via haggle serve'} | ${fmt(s.actionMs as number)} | ${fmt(s.priceMs as number)} | ${fmt(s.firstDeltaMs as number)} | ${fmt(s.turnMs as number)} | ${Number.isFinite(s.priceShareLong) ? `${((s.priceShareLong as number) * 100).toFixed(0)}% (${s.longTurns} turns)` : '- (no such turn)'} |`,
+  );
+}
+const serveFirst = (summary.serve.firstDeltaMs as number) / (summary.local.firstDeltaMs as number);
+console.log(`haggle serve first delta / local first delta: ${serveFirst.toFixed(2)}x (target <= 1.2x)`);
 // Batch cost: 8 rows at once, streamed (A) and predicted (B), A B B A, tokens per second.
 const batch = randomInputs(8, 12).map((input) => ({
   ...input,
@@ -147,8 +167,11 @@ async function batchRun(stream: boolean): Promise<{ ms: number; tokens: number }
   return { ms: performance.now() - start, tokens: local.usage.completionTokens - before };
 }
 // Warm-up of both paths: the 8 inputs' schemas compile, the prefix cache fills, the code warms.
-await batchRun(false);
-await batchRun(true);
+// --cycles 0 skips the batch comparison (a real-size model's turn table alone).
+if (cycles > 0) {
+  await batchRun(false);
+  await batchRun(true);
+}
 const throughput = { stream: { ms: 0, tokens: 0 }, predict: { ms: 0, tokens: 0 } };
 // A B B A cycles (four by default): one batch takes a few hundred ms on the fixture, where noise is large.
 for (const stream of Array.from({ length: cycles }, () => [true, false, false, true]).flat()) {
@@ -158,28 +181,16 @@ for (const stream of Array.from({ length: cycles }, () => [true, false, false, t
   side.tokens += run.tokens;
 }
 const tokensPerSecond = (side: { ms: number; tokens: number }) => (side.tokens / side.ms) * 1000;
-const streamRatio = tokensPerSecond(throughput.stream) / tokensPerSecond(throughput.predict);
+const streamRatio =
+  cycles > 0 ? tokensPerSecond(throughput.stream) / tokensPerSecond(throughput.predict) : Number.NaN;
 
 await server.close();
 await backend.dispose();
 
-const fmt = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : '-');
-console.log(
-  `model: ${args.model ?? 'tiny fixture (seed 1)'}; ${turns} inputs x ${rounds} rounds, one turn at a time; batch: ${cycles} A B B A cycles`,
-);
-console.log('| side | action ms | price ms | first delta ms | turn ms | price / turn (40+ token messages) |');
-console.log('|---|---|---|---|---|---|');
-for (const side of ['local', 'serve'] as const) {
-  const s = summary[side];
+if (cycles > 0)
   console.log(
-    `| ${side === 'local' ? 'agent.stream, local' : 'agent.stream via haggle serve'} | ${fmt(s.actionMs as number)} | ${fmt(s.priceMs as number)} | ${fmt(s.firstDeltaMs as number)} | ${fmt(s.turnMs as number)} | ${Number.isFinite(s.priceShareLong) ? `${((s.priceShareLong as number) * 100).toFixed(0)}% (${s.longTurns} turns)` : '- (no such turn)'} |`,
+    `batch 8: streamed ${tokensPerSecond(throughput.stream).toFixed(0)} tok/s, predicted ${tokensPerSecond(throughput.predict).toFixed(0)} tok/s: ratio ${streamRatio.toFixed(3)} (target >= 0.95)`,
   );
-}
-const serveFirst = (summary.serve.firstDeltaMs as number) / (summary.local.firstDeltaMs as number);
-console.log(`haggle serve first delta / local first delta: ${serveFirst.toFixed(2)}x (target <= 1.2x)`);
-console.log(
-  `batch 8: streamed ${tokensPerSecond(throughput.stream).toFixed(0)} tok/s, predicted ${tokensPerSecond(throughput.predict).toFixed(0)} tok/s: ratio ${streamRatio.toFixed(3)} (target >= 0.95)`,
-);
 console.log(
   JSON.stringify({ bench: 'streaming', model: args.model ?? 'fixture', summary, serveFirst, streamRatio }),
 );

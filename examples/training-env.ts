@@ -67,3 +67,19 @@ console.log(
 );
 client.close();
 await server.close();
+
+// 3. `haggle env serve --observation minimal`: a trainer that applies its own chat template to `messages`
+// need not receive `prompt` (the same conversation, rendered) too; rewards are unchanged.
+const lean = new EnvironmentServer({
+  createEnvironment: () => createEnvironment(options),
+  name: 'multi-issue-seller',
+  description: 'a seller against utility-conceder, minimal observations',
+  observation: 'minimal',
+});
+const leanClient = await connectEnvironment(await lean.listen({ port: 0 }));
+let leanResult = await leanClient.reset({ seed: 3 });
+console.log(`minimal observation: ${Object.keys(leanResult.observation).join(', ')}`);
+while (!leanResult.done) leanResult = await leanClient.step({ text: policy(leanResult.observation) });
+console.log(`minimal reward ${leanResult.reward === result.reward ? 'the same' : 'DIFFERENT'}`);
+leanClient.close();
+await lean.close();

@@ -10,6 +10,7 @@ import { createEnvironment, ENVIRONMENT_NAMES, type EnvironmentName } from '../e
 import { DEFAULT_ENVIRONMENT_SERVER_LIMITS, EnvironmentServer } from '../env/env-server.js';
 import { EpisodeLog } from '../env/episode-log.js';
 import type { EpisodeRewardOptions } from '../env/episode-rewards.js';
+import type { ObservationFields } from '../env/observation-json.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
 import {
   MULTI_ISSUE_BASELINE_NAMES,
@@ -44,6 +45,7 @@ interface EnvServeCliOptions {
   stepReward?: number;
   noDeal?: string;
   arm: string;
+  observation: ObservationFields;
 }
 
 function parseNumberOption(name: string) {
@@ -132,6 +134,12 @@ export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSig
     )
     .option('--no-deal <r>', 'reward without agreement: "reservation" (default) or a number')
     .option(
+      '--observation <fields>',
+      'full (default) or minimal: without prompt and template (messages rendered), for trainers that apply their own chat template',
+      parseChoice('observation', ['full', 'minimal'] as const),
+      'full',
+    )
+    .option(
       '--arm <name>',
       "the trained side's name in the run file (the arm haggle analyse reports)",
       'policy',
@@ -163,6 +171,7 @@ export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSig
           maxMessageBytes: options.maxMessageBytes,
         },
         ...(log ? { log } : {}),
+        observation: options.observation,
         onFailure: (failure) => io.stderr.write(`haggle env serve: ${failure.message}\n`),
       });
       let url: string;

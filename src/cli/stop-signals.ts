@@ -11,7 +11,15 @@
  */
 
 /** The verbs that take the abort signal (see main.ts): each stops its own work when it fires. */
-const STOPPABLE_VERBS: ReadonlySet<string> = new Set(['simulate', 'predict', 'evaluate', 'serve', 'model']);
+const STOPPABLE_VERBS: ReadonlySet<string> = new Set([
+  'simulate',
+  'predict',
+  'evaluate',
+  'serve',
+  'model',
+  // `env sessions` only converts a file: it keeps the default, as the other file verbs do.
+  'env serve',
+]);
 
 /**
  * An abort signal for the verb of `argv`, fired by the first SIGINT or SIGTERM when the verb can stop
@@ -19,7 +27,8 @@ const STOPPABLE_VERBS: ReadonlySet<string> = new Set(['simulate', 'predict', 'ev
  */
 export function stopSignalFor(argv: readonly string[]): AbortSignal {
   const controller = new AbortController();
-  if (!STOPPABLE_VERBS.has(argv[0] ?? '')) return controller.signal;
+  const verb = argv[0] === 'env' ? `env ${argv[1] ?? ''}` : (argv[0] ?? '');
+  if (!STOPPABLE_VERBS.has(verb)) return controller.signal;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       controller.abort(new Error(signal === 'SIGINT' ? 'interrupted' : 'terminated (SIGTERM)'));

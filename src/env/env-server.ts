@@ -7,7 +7,11 @@ import { redact } from '../internal/redact.js';
 import type { Environment, EnvironmentStepResult } from './environment.js';
 import { EnvironmentStateError } from './environment-error.js';
 import type { EpisodeLog } from './episode-log.js';
-import { observationMessageJson } from './observation-json.js';
+import {
+  MINIMAL_OBSERVATION_OMITS,
+  type ObservationFields,
+  observationMessageJson,
+} from './observation-json.js';
 import { WebSocketConnection } from './websocket-connection.js';
 import { acceptKey } from './websocket-frames.js';
 import { ENVIRONMENT_WIRE_SCHEMAS } from './wire-schemas.js';
@@ -40,6 +44,12 @@ export interface EnvironmentServerLimits {
   maxMessageBytes: number;
 }
 
+/**
+ * haggle's choice: messages of one connection waiting for their answers. OpenEnv's client sends one
+ * and waits for its answer; a client far past that is flooding, and each answer costs memory.
+ */
+export const MAX_UNANSWERED = 64;
+
 /** Limits `EnvironmentServer` applies when none are given. */
 export const DEFAULT_ENVIRONMENT_SERVER_LIMITS: EnvironmentServerLimits = {
   maxSessions: 256,
@@ -57,6 +67,8 @@ export interface EnvironmentServerOptions {
   limits?: Partial<EnvironmentServerLimits>;
   /** Where every finished episode is appended (before its last answer is sent). */
   log?: EpisodeLog;
+  /** Which observation fields are sent (`--observation`); default `full`. See `ObservationFields`. */
+  observation?: ObservationFields;
   /** A session that failed on the server's side (not the client's mistake), redacted; for logs. */
   onFailure?: (failure: { message: string }) => void;
 }
@@ -101,6 +113,12 @@ export class EnvironmentServer {
     check('maxSessions', 1, 100_000);
     check('idleTimeoutMs', 1, 86_400_000);
     check('maxMessageBytes', 1024, 1024 * 1024 * 1024);
+    if (
+      options.observation !== undefined &&
+      options.observation !== 'full' &&
+      options.observation !== 'minimal'
+    )
+      problems.push({ path: 'observation', message: 'must be "full" or "minimal"' });
     if (typeof options.createEnvironment !== 'function')
       problems.push({ path: 'createEnvironment', message: 'must be a function that returns an Environment' });
     if (problems.length > 0) throw new InvalidInputError('EnvironmentServerOptions', problems);
@@ -181,7 +199,10 @@ export class EnvironmentServer {
           author: 'haggle',
         });
       case '/schema':
-        return send(200, ENVIRONMENT_WIRE_SCHEMAS);
+        return send(
+          200,
+          this.options.observation === 'minimal' ? minimalWireSchemas() : ENVIRONMENT_WIRE_SCHEMAS,
+        );
       case '/ws':
         return send(426, { detail: '/ws speaks WebSocket: connect with an Upgrade request' });
       default:
@@ -212,15 +233,17 @@ export class EnvironmentServer {
         onText: (text) => {
           if (!session) return;
           const current = session;
+          if (current.pending >= MAX_UNANSWERED) {
+            this.counters.protocolErrors++;
+            connection.close(
+              1008,
+              `more than ${MAX_UNANSWERED} messages unanswered: wait for each answer before the next message`,
+            );
+            return;
+          }
           current.lastActive = Date.now();
           current.pending++;
-          current.queue = current.queue
-            .then(() => this.answer(current, text))
-            .catch((error: unknown) => this.options.onFailure?.({ message: redact(describe(error)) }))
-            .finally(() => {
-              current.pending--;
-              current.lastActive = Date.now();
-            });
+          current.queue = current.queue.then(() => this.answerInTurn(current, text));
         },
         onClose: () => {
           if (!session) return;
@@ -258,6 +281,18 @@ export class EnvironmentServer {
     this.sessions.add(session);
     // Bytes the client sent with its handshake (a pipelined first message) go through the session.
     if (head.length > 0) socket.unshift(head);
+  }
+
+  /** Answers one message after the ones before it; a failure is reported, never left to reject the queue. */
+  private async answerInTurn(session: Session, text: string): Promise<void> {
+    try {
+      await this.answer(session, text);
+    } catch (error) {
+      this.options.onFailure?.({ message: redact(describe(error)) });
+    } finally {
+      session.pending--;
+      session.lastActive = Date.now();
+    }
   }
 
   private async answer(session: Session, text: string): Promise<unknown> {
@@ -348,7 +383,7 @@ export class EnvironmentServer {
       if (record && this.options.log) this.options.log.append(record);
     }
     session.lastActive = Date.now();
-    this.reply(session, observationMessageJson(result));
+    this.reply(session, observationMessageJson(result, this.options.observation));
   }
 
   private reply(session: Session, text: string): void {
@@ -371,6 +406,21 @@ export class EnvironmentServer {
       session.connection.close(1001, 'idle too long');
     }
   }
+}
+
+/** `GET /schema` of a server sending minimal observations: the observation schema without the omitted fields. */
+function minimalWireSchemas(): typeof ENVIRONMENT_WIRE_SCHEMAS {
+  const omitted = new Set<string>(MINIMAL_OBSERVATION_OMITS);
+  const full = ENVIRONMENT_WIRE_SCHEMAS.observation as {
+    properties: Record<string, unknown>;
+    required: string[];
+  };
+  const observation = {
+    ...full,
+    properties: Object.fromEntries(Object.entries(full.properties).filter(([key]) => !omitted.has(key))),
+    required: full.required.filter((key) => !omitted.has(key)),
+  };
+  return { ...ENVIRONMENT_WIRE_SCHEMAS, observation };
 }
 
 function describe(error: unknown): string {

@@ -2,6 +2,7 @@ import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 
 import { dirname } from 'node:path';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
 import { RunFileError } from '../simulation/run-file-error.js';
+import { lockRunFile, type RunFileLock } from '../simulation/run-file-lock.js';
 import type { EpisodeRecord } from './environment.js';
 
 /**
@@ -10,6 +11,9 @@ import type { EpisodeRecord } from './environment.js';
  * rollouts as it reads a tournament. Each line is one `write` to a file opened for appending, done
  * before the episode's last answer is sent: an episode the trainer heard end is on disk, even if the
  * server is killed (SIGKILL) the next instant. An existing file of the same environment is continued.
+ * The file is held with the run-file lock every writer takes (`FILE.lock`): a second server, or a
+ * `haggle simulate` on the same path, is refused with `RunFileLockedError` naming this one, instead of
+ * interleaving lines with indices of its own.
  */
 export class EpisodeLog {
   private readonly fd: number;
@@ -20,6 +24,7 @@ export class EpisodeLog {
     readonly path: string,
     fd: number,
     nextIndex: number,
+    private readonly lock: RunFileLock,
   ) {
     this.fd = fd;
     this.nextIndex = nextIndex;
@@ -31,6 +36,20 @@ export class EpisodeLog {
     header: Record<string, unknown> & { suiteId: string; config: Record<string, unknown> },
   ): EpisodeLog {
     mkdirSync(dirname(path), { recursive: true });
+    const lock = lockRunFile(path);
+    try {
+      return EpisodeLog.openLocked(path, header, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static openLocked(
+    path: string,
+    header: Record<string, unknown> & { suiteId: string; config: Record<string, unknown> },
+    lock: RunFileLock,
+  ): EpisodeLog {
     let nextIndex = 0;
     const holdsData = existsSync(path) && statSync(path).size > 0;
     if (holdsData) {
@@ -46,7 +65,7 @@ export class EpisodeLog {
     }
     const fd = openSync(path, 'a');
     if (!holdsData) writeSync(fd, `${JSON.stringify(header)}\n`);
-    return new EpisodeLog(path, fd, nextIndex);
+    return new EpisodeLog(path, fd, nextIndex, lock);
   }
 
   /** Episodes written so far (including those the file held when it was continued). */
@@ -67,5 +86,6 @@ export class EpisodeLog {
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
+    this.lock.release();
   }
 }

@@ -44,4 +44,5 @@ export {
   type MultiIssueEnvironmentName,
   type MultiIssueEnvironmentOptions,
 } from './multi-issue-environment.js';
+export { MINIMAL_OBSERVATION_OMITS, type ObservationFields } from './observation-json.js';
 export { ENVIRONMENT_WIRE_SCHEMAS } from './wire-schemas.js';

@@ -89,6 +89,25 @@ function geometryOf(scenario: Scenario): ScenarioGeometry {
   return geometry;
 }
 
+// A turn's schema depends only on the issue space and whether accept is legal: built once per process
+// (not per environment: a server builds an environment per connection), frozen, shared, so the server's
+// cache of its JSON (observation-json.ts) hits across connections too.
+const turnSchemas = new WeakMap<IssueSpace, { withAccept?: JsonSchema; withoutAccept?: JsonSchema }>();
+function turnSchemaOf(space: IssueSpace, canAccept: boolean): JsonSchema {
+  let bySpace = turnSchemas.get(space);
+  if (!bySpace) {
+    bySpace = {};
+    turnSchemas.set(space, bySpace);
+  }
+  const key = canAccept ? 'withAccept' : 'withoutAccept';
+  let schema = bySpace[key];
+  if (!schema) {
+    schema = deepFreeze(multiIssueTurnJsonSchema(space, { canAccept }));
+    bySpace[key] = schema;
+  }
+  return schema;
+}
+
 /**
  * A multi-issue bargaining episode: the suite's negotiation picked by the seed, played by the same
  * `runMultiIssueNegotiation` a tournament runs, with the trained side's turns given by `step(text)` and
@@ -104,8 +123,6 @@ export class MultiIssueEnvironment implements Environment {
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
   private episode: Episode | undefined;
   private resets = 0;
-  /** A turn's schema depends only on the issue space and whether accept is legal: built once, frozen, shared. */
-  private readonly turnSchemas = new WeakMap<IssueSpace, Map<boolean, JsonSchema>>();
 
   constructor(options: MultiIssueEnvironmentOptions) {
     this.options = options;
@@ -348,20 +365,6 @@ export class MultiIssueEnvironment implements Environment {
     };
   }
 
-  private turnSchema(space: IssueSpace, canAccept: boolean): JsonSchema {
-    let bySpace = this.turnSchemas.get(space);
-    if (!bySpace) {
-      bySpace = new Map();
-      this.turnSchemas.set(space, bySpace);
-    }
-    let schema = bySpace.get(canAccept);
-    if (!schema) {
-      schema = deepFreeze(multiIssueTurnJsonSchema(space, { canAccept }));
-      bySpace.set(canAccept, schema);
-    }
-    return schema;
-  }
-
   private observe(input: MultiIssueInput): EnvironmentObservation {
     const messages = multiIssueMessages(input);
     if (this.options.systemPrompt !== undefined)
@@ -376,7 +379,7 @@ export class MultiIssueEnvironment implements Environment {
         ...(canAccept ? [{ action: 'accept' }] : []),
         { action: 'walk_away' },
       ],
-      schema: this.turnSchema(input.space, canAccept),
+      schema: turnSchemaOf(input.space, canAccept),
       role: this.role,
       turn: input.round,
       info: {},

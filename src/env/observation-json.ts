@@ -18,11 +18,30 @@ function jsonOfSchema(schema: JsonSchema): string {
 }
 
 /**
+ * Which observation fields the server sends. `full` (the default): every field of
+ * `EnvironmentObservation`. `minimal` (haggle's choice, opt-in with `--observation minimal`): without
+ * `prompt` and `template`, which are `messages` rendered with a chat template, so a trainer that applies
+ * its own tokenizer's template does not pay for the conversation twice (about a third of each answer).
+ */
+export type ObservationFields = 'full' | 'minimal';
+
+/** The observation fields an `ObservationFields` choice of `minimal` leaves out. */
+export const MINIMAL_OBSERVATION_OMITS = ['prompt', 'template'] as const;
+
+/**
  * OpenEnv's answer to `reset` and `step`, `{"type":"observation","data":{observation, reward, done}}`, as
  * text; the same JSON as `JSON.stringify` would write, with the observation's `schema` key last.
  */
-export function observationMessageJson(result: EnvironmentStepResult): string {
-  const { schema, ...rest } = result.observation;
+export function observationMessageJson(
+  result: EnvironmentStepResult,
+  fields: ObservationFields = 'full',
+): string {
+  const { schema, ...all } = result.observation;
+  let rest: Record<string, unknown> = all;
+  if (fields === 'minimal') {
+    const { prompt: _prompt, template: _template, ...kept } = all;
+    rest = kept;
+  }
   const restJson = JSON.stringify(rest);
   const schemaText = schema === null || schema === undefined ? 'null' : jsonOfSchema(schema);
   const observation =

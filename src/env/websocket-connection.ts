@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream';
-import { encodeFrame, FrameError, FrameReader, OPCODE } from './websocket-frames.js';
+import { encodeFrame, encodeTextFrame, FrameError, FrameReader, OPCODE } from './websocket-frames.js';
 
 // One strict decoder for every message: invalid UTF-8 throws (close 1007) instead of becoming U+FFFD.
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -11,6 +11,15 @@ export interface WebSocketConnectionHandlers {
 }
 
 /**
+ * haggle's choice: bytes sent but not yet taken by the peer above which the connection stops reading
+ * from it until they drain. A peer that sends without reading the answers then fills its own TCP
+ * window, not this process's memory.
+ */
+export const MAX_UNREAD_BYTES = 256 * 1024;
+/** haggle's choice: how long a closed connection waits for its peer to take the close before it is dropped. */
+const CLOSE_LINGER_MS = 5_000;
+
+/**
  * One open WebSocket over a socket whose handshake is done: assembles fragmented messages, answers
  * pings and closes, bounds a message's size, and sends text. Binary messages are refused (1003):
  * OpenEnv's protocol is JSON text.
@@ -20,6 +29,7 @@ export class WebSocketConnection {
   private fragments: Buffer[] = [];
   private fragmentBytes = 0;
   private closed = false;
+  private readingPaused = false;
   private readonly mask: boolean;
 
   constructor(
@@ -49,10 +59,17 @@ export class WebSocketConnection {
     return !this.closed;
   }
 
-  /** Sends one text message. */
+  /** Sends one text message; past `MAX_UNREAD_BYTES` not yet taken by the peer, reading pauses until they drain. */
   sendText(text: string): void {
     if (this.closed) return;
-    this.socket.write(encodeFrame(OPCODE.text, Buffer.from(text, 'utf8'), { mask: this.mask }));
+    const flushed = this.socket.write(encodeTextFrame(text, { mask: this.mask }));
+    if (flushed || this.readingPaused || this.socket.writableLength <= MAX_UNREAD_BYTES) return;
+    this.readingPaused = true;
+    this.socket.pause();
+    this.socket.once('drain', () => {
+      this.readingPaused = false;
+      this.socket.resume();
+    });
   }
 
   /** Starts the closing handshake and ends the socket. */
@@ -63,6 +80,8 @@ export class WebSocketConnection {
     payload.write(reason, 2);
     this.socket.write(encodeFrame(OPCODE.close, payload.subarray(0, 125), { mask: this.mask }));
     this.socket.end();
+    // A peer that does not read would keep the socket and its unsent bytes forever.
+    setTimeout(() => this.socket.destroy(), CLOSE_LINGER_MS).unref();
     this.finish(code, reason);
   }
 
@@ -112,8 +131,9 @@ export class WebSocketConnection {
           }
           this.fragments.push(frame.payload);
           if (frame.fin) {
-            const message = Buffer.concat(this.fragments);
-            this.fragments = [];
+            // Nearly every message is one frame: its payload is the message, no copy.
+            const message = this.fragments.length === 1 ? frame.payload : Buffer.concat(this.fragments);
+            this.fragments.length = 0;
             this.fragmentBytes = 0;
             let text: string;
             try {

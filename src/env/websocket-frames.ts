@@ -64,7 +64,29 @@ export function encodeFrame(
   payload: Buffer,
   options: { mask: boolean; fin?: boolean },
 ): Buffer {
-  const length = payload.length;
+  const { frame, start } = frameWithHeader(opcode, payload.length, options);
+  payload.copy(frame, start);
+  if (options.mask) maskInPlace(frame, start);
+  return frame;
+}
+
+/**
+ * Encodes one text message as a single frame, its UTF-8 written straight into the frame: a server's
+ * answer is ~3.5 KB, and `Buffer.from(text)` then a copy into the frame cost twice what one write does.
+ */
+export function encodeTextFrame(text: string, options: { mask: boolean }): Buffer {
+  const { frame, start } = frameWithHeader(OPCODE.text, Buffer.byteLength(text, 'utf8'), options);
+  frame.write(text, start, 'utf8');
+  if (options.mask) maskInPlace(frame, start);
+  return frame;
+}
+
+/** A frame's buffer with its header written (and a masking key when masked); the payload goes at `start`. */
+function frameWithHeader(
+  opcode: number,
+  length: number,
+  options: { mask: boolean; fin?: boolean },
+): { frame: Buffer; start: number } {
   const lengthBytes = length < 126 ? 0 : length < 0x10000 ? 2 : 8;
   const maskBytes = options.mask ? 4 : 0;
   const frame = Buffer.allocUnsafe(2 + lengthBytes + maskBytes + length);
@@ -78,15 +100,25 @@ export function encodeFrame(
     frame[1] = maskBit | 127;
     frame.writeBigUInt64BE(BigInt(length), 2);
   }
-  const start = 2 + lengthBytes + maskBytes;
-  if (options.mask) {
-    const key = nextMaskKey();
-    key.copy(frame, 2 + lengthBytes);
-    for (let i = 0; i < length; i++) frame[start + i] = (payload[i] as number) ^ (key[i & 3] as number);
-  } else {
-    payload.copy(frame, start);
+  if (options.mask) nextMaskKey().copy(frame, 2 + lengthBytes);
+  return { frame, start: 2 + lengthBytes + maskBytes };
+}
+
+/** XORs `bytes[start..]` with the 4-byte key just before `start` (masking and unmasking are the same). */
+function maskInPlace(bytes: Buffer, start: number, end = bytes.length): void {
+  const k0 = bytes[start - 4] as number;
+  const k1 = bytes[start - 3] as number;
+  const k2 = bytes[start - 2] as number;
+  const k3 = bytes[start - 1] as number;
+  let i = start;
+  for (; i + 3 < end; i += 4) {
+    bytes[i] = (bytes[i] as number) ^ k0;
+    bytes[i + 1] = (bytes[i + 1] as number) ^ k1;
+    bytes[i + 2] = (bytes[i + 2] as number) ^ k2;
+    bytes[i + 3] = (bytes[i + 3] as number) ^ k3;
   }
-  return frame;
+  const key = [k0, k1, k2, k3];
+  for (let j = 0; i < end; i++, j++) bytes[i] = (bytes[i] as number) ^ (key[j] as number);
 }
 
 /**
@@ -98,7 +130,10 @@ export class FrameReader {
 
   constructor(private readonly options: { maxPayload: number; expectMasked: boolean }) {}
 
-  /** Adds bytes; returns the frames now complete. Throws `FrameError` on a protocol violation. */
+  /**
+   * Adds bytes; returns the frames now complete, their payloads views of `chunk` (unmasked in place:
+   * the reader takes the chunk over). Throws `FrameError` on a protocol violation.
+   */
   push(chunk: Buffer): Frame[] {
     this.buffered = this.buffered.length === 0 ? chunk : Buffer.concat([this.buffered, chunk]);
     const frames: Frame[] = [];
@@ -143,14 +178,12 @@ export class FrameReader {
     const opcode = first & 0x0f;
     if (opcode >= 0x8 && (length > 125 || (first & 0x80) === 0))
       throw new FrameError(1002, 'a control frame must be whole and at most 125 bytes');
-    const maskOffset = offset;
     if (masked) offset += 4;
     if (data.length < offset + length) return undefined;
-    const payload = Buffer.from(data.subarray(offset, offset + length));
-    if (masked) {
-      for (let i = 0; i < length; i++)
-        payload[i] = (payload[i] as number) ^ (data[maskOffset + (i & 3)] as number);
-    }
+    // The payload is a view of the received bytes, unmasked where it lies: each chunk a socket reads is
+    // a fresh buffer that nothing else holds, and a frame's bytes are read once.
+    if (masked) maskInPlace(data, offset, offset + length);
+    const payload = data.subarray(offset, offset + length);
     this.buffered = data.subarray(offset + length);
     return { fin: (first & 0x80) !== 0, opcode, payload };
   }

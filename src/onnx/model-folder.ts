@@ -1,5 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTextWithLimit } from '../internal/bounded-read.js';
+import { maxInputBytes } from '../internal/environment.js';
 import { OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDtype, OnnxModelShape } from './onnx-options.js';
 
@@ -46,8 +48,17 @@ export function findModelFiles(
 function readJson(folder: string, name: string): Record<string, unknown> {
   const path = join(folder, name);
   if (!existsSync(path)) throw new OnnxModelFolderError(folder, `${name} is missing`);
+  let text: string;
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    // Bounded like every file a user names: a folder's file may be a link to a device.
+    text = readTextWithLimit(path, maxInputBytes());
+  } catch (error) {
+    throw new OnnxModelFolderError(folder, `${name} cannot be read: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    return JSON.parse(text) as Record<string, unknown>;
   } catch (error) {
     throw new OnnxModelFolderError(folder, `${name} is not valid JSON`, { cause: error });
   }

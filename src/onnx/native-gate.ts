@@ -5,16 +5,30 @@
  * first and ends the worker only between runs; a worker stuck in JavaScript (a runaway mask) is
  * between runs, and is ended at once.
  *
- * Shared memory, two cells: [0] the worker is inside a run, [1] an end was asked for. The worker
- * raises [0] before it reads [1], and the supervisor raises [1] before it reads [0] (Atomics are
- * sequentially consistent), so no run can start after the supervisor has seen the worker outside one.
+ * Shared memory, three cells: [0] the worker is inside a run, [1] an end was asked for, [2] runs
+ * finished so far. The worker raises [0] before it reads [1], and the supervisor raises [1] before it
+ * reads [0] (Atomics are sequentially consistent), so no run can start after the supervisor has seen
+ * the worker outside one. [2] tells a worker busy in native runs from one stuck in JavaScript.
  */
 const INSIDE = 0;
 const STOP = 1;
+const RUNS = 2;
 
 /** The cells, made by the supervisor for each worker it starts. */
 export function newNativeGate(): SharedArrayBuffer {
-  return new SharedArrayBuffer(8);
+  return new SharedArrayBuffer(12);
+}
+
+/** Where the worker is, as its gate says: inside a native run now, and how many it has finished. */
+export interface NativeProgress {
+  inside: boolean;
+  runs: number;
+}
+
+/** In the supervisor: the worker's progress, read without disturbing it. */
+export function nativeProgress(buffer: SharedArrayBuffer): NativeProgress {
+  const cells = new Int32Array(buffer);
+  return { inside: Atomics.load(cells, INSIDE) !== 0, runs: Atomics.load(cells, RUNS) };
 }
 
 let gate: Int32Array | undefined;
@@ -36,6 +50,7 @@ export async function throughGate<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } finally {
+    Atomics.add(gate, RUNS, 1);
     Atomics.store(gate, INSIDE, 0);
   }
 }

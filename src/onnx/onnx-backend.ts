@@ -12,6 +12,7 @@ import { COMPILE_LIMITS } from '../decoding/compiler/schema-compiler.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
+import { waitLonger } from './abort-wait.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import {
   DEFAULT_ABORT_GRACE_MS,
@@ -384,16 +385,29 @@ export class OnnxBackend implements LanguageBackend {
     }
   }
 
-  /** Waits `abortGraceMs` for the worker to let an aborted request go, then ends the worker. */
+  /**
+   * Waits `abortGraceMs` for the worker to let an aborted request go, then ends the worker, unless it
+   * is still busy in native runs (abort-wait.ts): it will see the abort at the end of the run.
+   */
   private abandon(id: number): void {
-    const timer = setTimeout(() => {
+    const started = performance.now();
+    let seen = this.supervisor.progress();
+    const look = () => {
+      const now = this.supervisor.progress();
+      const waited = performance.now() - started;
+      if (waitLonger(seen, now, waited)) {
+        seen = now;
+        // At least 10 ms between looks: a grace of 0 would otherwise look again at once, in a loop of timers.
+        this.abandoned.set(id, setTimeout(look, Math.max(this.abortGraceMs, 10)));
+        return;
+      }
       this.abandoned.delete(id);
       this.supervisor.kill(
-        `a request was still running ${this.abortGraceMs} ms after it was aborted (its deadline or its ` +
+        `a request was still running ${Math.round(waited)} ms after it was aborted (its deadline or its ` +
           'client), so the worker was ended to free the model',
       );
-    }, this.abortGraceMs);
-    this.abandoned.set(id, timer);
+    };
+    this.abandoned.set(id, setTimeout(look, this.abortGraceMs));
   }
 
   private onMessage(message: FromWorker): void {

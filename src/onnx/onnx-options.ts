@@ -48,9 +48,11 @@ export interface OnnxLoadOptions {
    */
   workerHeapMb?: number;
   /**
-   * Milliseconds an aborted request may keep the worker busy before the worker is ended and restarted
-   * (default 5,000): decoding stops between steps, a compile between its checks, so only a runaway
-   * outlasts this. haggle's choice: longer than a prefill chunk of the 4B model on a CPU.
+   * Milliseconds an aborted request may keep the worker busy in JavaScript before the worker is ended
+   * and restarted (default 5,000): decoding stops between steps, a compile between its checks, so only
+   * a runaway outlasts this. A worker inside native runs, or that finished one within the last grace,
+   * is waited for longer (up to 120 s in all): it sees the abort at the end of the run, and a prefill
+   * chunk of a real-size model on a small CPU can take longer than 5 s. haggle's choice.
    */
   abortGraceMs?: number;
   /** Milliseconds one response schema may take to compile (default 10,000); beyond: `SchemaLimitError`. */

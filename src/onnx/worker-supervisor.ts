@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { BackendError } from '../contract/errors.js';
-import { closeGate, newNativeGate } from './native-gate.js';
+import { closeGate, type NativeProgress, nativeProgress, newNativeGate } from './native-gate.js';
 import type { OnnxWorkerEvent } from './onnx-options.js';
 import { rebuildError } from './rebuild-error.js';
 import { startWorker } from './start-worker.js';
@@ -85,6 +85,11 @@ export class WorkerSupervisor {
     this.referenced = held;
     if (held) this.worker.ref();
     else this.worker.unref();
+  }
+
+  /** The current worker's native runs (native-gate.ts): a stuck worker makes none. */
+  progress(): NativeProgress {
+    return nativeProgress(this.gate);
   }
 
   /** Ends the current worker because of `cause` (a stuck request): it is replaced as after a crash. */

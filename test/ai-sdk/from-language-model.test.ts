@@ -1,13 +1,8 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import { describe, expect, it } from 'vitest';
-import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { fromLanguageModel, resolveProviderModel } from '../../src/ai-sdk/index.js';
-import type { BackendWarning } from '../../src/backends/language-backend.js';
 import { HaggleAbortError } from '../../src/contract/errors.js';
-import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
-import { simulate } from '../../src/simulation/node-simulate.js';
-import type { SessionResult } from '../../src/simulation/session-result.js';
-import { legalityProblems } from '../helpers/legal-run-checks.js';
+import { playSelfSessions } from './play-sessions.js';
 import { serveFixtureModel } from './serve-helper.js';
 
 // An AI SDK provider package (@ai-sdk/openai, the real one) pointed at a real `haggle serve` on
@@ -24,24 +19,7 @@ describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)
   it(`${SESSIONS} sessions, NegotiationAgent on both sides: 0 illegal turns`, {
     timeout: 600_000,
   }, async () => {
-    const warnings: BackendWarning[] = [];
-    const agent = new NegotiationAgent({
-      backend: fromLanguageModel(model()),
-      sampling: { temperature: 1.0, maxTokens: 160 },
-      onWarning: (warning) => warnings.push(warning),
-    });
-    const results: SessionResult[] = [];
-    const run = simulate({ buyer: agent, seller: agent, sessions: SESSIONS, concurrency: 8, seed: 11 });
-    run.on('session-end', ({ result }) => results.push(result));
-    const summary = await run.done();
-    expect(summary.sessions).toBe(SESSIONS);
-    expect(summary.errors).toBe(0);
-    expect(legalityProblems(results, new BestOfferRules())).toEqual([]);
-    const offers = results.flatMap((r) => r.turns).filter((t) => t.turn.price !== null);
-    expect(new Set(offers.map((t) => t.role))).toEqual(new Set(['buyer', 'seller']));
-    // The server enforced the schema sent through the provider's JSON-schema mode: no re-asks.
-    expect(agent.usage.requests).toBe(results.reduce((sum, r) => sum + r.turns.length, 0));
-    expect(warnings.some((w) => 'message' in w && /JSON-schema mode/.test(w.message))).toBe(true);
+    const { agent } = await playSelfSessions(model(), SESSIONS, 11);
     expect(agent.usage.completionTokens).toBeGreaterThan(0);
   });
 

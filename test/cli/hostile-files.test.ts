@@ -1,12 +1,12 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   closeSync,
-  existsSync,
   mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -23,6 +23,7 @@ import {
 } from '../../src/evaluation/index.js';
 import { PopulationAgent } from '../../src/index.js';
 import { simulate } from '../../src/simulation/node-simulate.js';
+import { BIN, DATA_CEILING, type Ended, ended, haggleUnderCeiling, KILL_AFTER_MS } from './ceiling-cli.js';
 
 // Issue 26: one file took the machine down (`haggle show /dev/zero` reached 24 GB; merge ignored
 // SIGTERM while it read), and a reader that stops early (`| head -1`) got a stack trace. Each CLI here
@@ -30,55 +31,8 @@ import { simulate } from '../../src/simulation/node-simulate.js';
 // reservations make an --as ceiling unusable for Node) and a kill timeout, so a regression fails the
 // test instead of taking the machine down.
 
-const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
-const PEAK_PRELOAD = new URL('./report-peak-rss.mjs', import.meta.url).href;
-const DATA_CEILING = 1024 * 1024 * 1024;
-const KILL_AFTER_MS = 60_000;
 const PEAK_LIMIT_KIB = 512 * 1024;
-
-interface Ended {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-  seconds: number;
-}
-
-function ended(child: ChildProcess): Promise<Ended> {
-  const started = performance.now();
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => (stdout += String(chunk)));
-  child.stderr?.on('data', (chunk) => (stderr += String(chunk)));
-  // The whole process group: a regression must not outlive the test.
-  const killer = setTimeout(() => process.kill(-(child.pid as number), 'SIGKILL'), KILL_AFTER_MS);
-  return new Promise((resolve) =>
-    child.on('close', (code, signal) => {
-      clearTimeout(killer);
-      resolve({ code, signal, stdout, stderr, seconds: (performance.now() - started) / 1000 });
-    }),
-  );
-}
-
-/**
- * `haggle ARGS` under the ceiling, with its peak resident memory in KiB, which the process reports
- * itself at exit (report-peak-rss.mjs); 0 when it did not exit by itself (killed at the ceiling).
- */
-async function haggle(args: readonly string[]): Promise<Ended & { peakKiB: number }> {
-  const peakFile = join(mkdtempSync(join(tmpdir(), 'haggle-peak-')), 'peak');
-  const child = spawn(
-    'prlimit',
-    [`--data=${DATA_CEILING}`, process.execPath, '--import', 'tsx', '--import', PEAK_PRELOAD, BIN, ...args],
-    {
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, HAGGLE_TEST_PEAK_FILE: peakFile },
-    },
-  );
-  const result = await ended(child);
-  const peak = existsSync(peakFile) ? readFileSync(peakFile, 'utf8').trim() : '0';
-  return { ...result, peakKiB: Number(peak) };
-}
+const haggle = (args: readonly string[]) => haggleUnderCeiling(args);
 
 function tmp(): string {
   return mkdtempSync(join(tmpdir(), 'haggle-hostile-'));
@@ -135,6 +89,26 @@ describe('every file reader is bounded: /dev/zero', () => {
       );
     },
     KILL_AFTER_MS + 10_000,
+  );
+});
+
+describe('every file reader is bounded: a model folder whose config.json is /dev/zero', () => {
+  it(
+    'haggle model build and haggle env sessions exit 2 quickly naming the file and the limit, under 512 MB',
+    async () => {
+      // Before, model build read the link whole: std::bad_alloc ended the process (exit 134).
+      const folder = tmp();
+      symlinkSync('/dev/zero', join(folder, 'config.json'));
+      expectQuickSmallRefusal(
+        await haggle(['model', 'build', '--base', folder, '--out', join(tmp(), 'built')]),
+        /config\.json: cannot be read: it is larger than the 64 MiB limit for inputs; .*HAGGLE_MAX_INPUT_MIB\n$/,
+      );
+      expectQuickSmallRefusal(
+        await haggle(['env', 'sessions', '/dev/zero', '--out', join(tmp(), 's.jsonl')]),
+        /^haggle: \/dev\/zero: line 1 is longer than the 8 MiB limit for a line; .*HAGGLE_MAX_LINE_MIB\)\n$/,
+      );
+    },
+    2 * KILL_AFTER_MS + 10_000,
   );
 });
 

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -90,6 +90,44 @@ it('`haggle env serve`: every episode a client saw finish is on file after SIGKI
   );
   for (const id of finished) expect(onFile.has(id), `episode ${id}`).toBe(true);
   expect(file.records.length).toBeGreaterThanOrEqual(finished.size);
+}, 120_000);
+
+it('two `haggle env serve` on one --out: the second is refused with the first named; the lock goes with the first', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'haggle-env-cli-'));
+  const suitePath = join(dir, 'suite.json');
+  const out = join(dir, 'episodes.jsonl');
+  saveSuite(suitePath, generateSuite({ seed: 7, scenarios: 4, seedsPerPair: 2 }));
+  const args = [
+    '--env',
+    'multi-issue-seller',
+    '--suite',
+    suitePath,
+    '--opponent',
+    'utility-linear',
+    '--out',
+    out,
+  ];
+  const first = await startServer(args);
+  await expect(startServer(args)).rejects.toThrow(
+    new RegExp(`exited 2: .*episodes\\.jsonl.*lock.*${first.child.pid}`, 's'),
+  );
+  // The first still writes: an episode played on it is on file.
+  const client = await connectEnvironment(first.url);
+  const policy = scriptedPolicy('seller');
+  let result = await client.reset({ seed: 1, episode_id: 'only' });
+  while (!result.done) result = await client.step({ text: policy(result.observation) });
+  client.close();
+  // SIGTERM stops it cleanly (it was not a stoppable verb: the default ended it with the lock left).
+  first.child.kill('SIGTERM');
+  const code = await new Promise((resolve) =>
+    first.child.on('exit', (exitCode, signal) => resolve(exitCode ?? signal)),
+  );
+  expect(code).toBe(0);
+  expect(existsSync(`${out}.lock`)).toBe(false);
+  expect(readTournamentFile(out).records).toHaveLength(1);
+  // Free again: a new server continues the file.
+  const next = await startServer(args);
+  next.child.kill('SIGTERM');
 }, 120_000);
 
 it('`haggle env serve` refuses a missing suite and an unknown environment before listening', async () => {

@@ -39,6 +39,7 @@ async function serve(
     out?: string;
     limits?: ConstructorParameters<typeof EnvironmentServer>[0]['limits'];
     opponent?: string;
+    observation?: 'full' | 'minimal';
   } = {},
 ) {
   const opponentName = options.opponent ?? OPPONENT;
@@ -58,6 +59,7 @@ async function serve(
     description: 'test',
     ...(options.limits ? { limits: options.limits } : {}),
     ...(log ? { log } : {}),
+    ...(options.observation ? { observation: options.observation } : {}),
   });
   servers.push(server);
   const url = await server.listen({ port: 0 });
@@ -212,6 +214,39 @@ describe('EnvironmentServer', () => {
     expect(Object.keys(schema)).toEqual(['action', 'observation', 'state']);
     expect((await fetch(`${url}/reset`, { method: 'POST' })).status).toBe(405);
     expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+  });
+
+  it('--observation minimal leaves out prompt and template, and changes nothing else', async () => {
+    const full = await serve('multi-issue-seller');
+    const minimal = await serve('multi-issue-seller', { observation: 'minimal' });
+    const [a, b] = await Promise.all([connectEnvironment(full.url), connectEnvironment(minimal.url)]);
+    for (const seed of [0, 1, 2]) {
+      const policy = scriptedPolicy('seller');
+      let left = await (a as EnvironmentClient).reset({ seed });
+      let right = await (b as EnvironmentClient).reset({ seed });
+      for (;;) {
+        expect(typeof left.observation.prompt).toBe('string');
+        expect(left.observation.template).toBe('qwen3_nothink');
+        const { prompt: _prompt, template: _template, ...rest } = left.observation;
+        expect(right.observation).toEqual(rest);
+        expect(Object.keys(right.observation)).toEqual(
+          expect.arrayContaining(['messages', 'legal_moves', 'schema']),
+        );
+        expect([right.reward, right.done]).toEqual([left.reward, left.done]);
+        if (left.done) break;
+        const text = policy(left.observation);
+        left = await (a as EnvironmentClient).step({ text });
+        right = await (b as EnvironmentClient).step({ text });
+      }
+    }
+    const schema = (await (await fetch(`${minimal.url}/schema`)).json()) as {
+      observation: { required: string[]; properties: Record<string, unknown> };
+    };
+    expect(schema.observation.required).not.toContain('prompt');
+    expect(Object.keys(schema.observation.properties)).not.toContain('template');
+    expect(minimal.server.stats.protocolErrors).toBe(0);
+    a?.close();
+    b?.close();
   });
 
   it('plays 64 episodes at once on one server', async () => {

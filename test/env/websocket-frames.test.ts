@@ -2,7 +2,14 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { EnvironmentServer } from '../../src/env/env-server.js';
-import { acceptKey, encodeFrame, FrameError, FrameReader, OPCODE } from '../../src/env/websocket-frames.js';
+import {
+  acceptKey,
+  encodeFrame,
+  encodeTextFrame,
+  FrameError,
+  FrameReader,
+  OPCODE,
+} from '../../src/env/websocket-frames.js';
 import { utilityConceder } from '../../src/evaluation/multi-issue-baselines.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
 
@@ -134,5 +141,20 @@ describe('FrameReader', () => {
     const bad = Buffer.from(frame);
     bad[0] = (bad[0] as number) | 0x40;
     expect(() => new FrameReader({ maxPayload: 1024, expectMasked: true }).push(bad)).toThrow(FrameError);
+  });
+
+  it('reads back text frames written straight from a string, masked or not, at every length form', () => {
+    // 125 bytes fits the 7-bit length, 3,557 the 16-bit one (a server's answer), 70,000 the 64-bit one;
+    // multi-byte characters make the byte length differ from the string's.
+    for (const text of ['é'.repeat(62), `{"a":"${'€'.repeat(1185)}"}`, 'z'.repeat(70_000)]) {
+      for (const mask of [false, true]) {
+        const frame = encodeTextFrame(text, { mask });
+        expect(frame.equals(encodeFrame(OPCODE.text, Buffer.from(text), { mask: false }))).toBe(!mask);
+        const frames = new FrameReader({ maxPayload: 1 << 20, expectMasked: mask }).push(frame);
+        expect(frames).toHaveLength(1);
+        expect(frames[0]?.opcode).toBe(OPCODE.text);
+        expect(frames[0]?.payload.toString('utf8')).toBe(text);
+      }
+    }
   });
 });

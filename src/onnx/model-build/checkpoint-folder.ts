@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { readTextWithLimit } from '../../internal/bounded-read.js';
+import { maxInputBytes } from '../../internal/environment.js';
 import { CheckpointFormatError } from './model-build-errors.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
@@ -157,9 +159,16 @@ export class CheckpointFolder {
 
 export function readJsonFile(path: string): Record<string, unknown> {
   if (!existsSync(path)) throw new CheckpointFormatError(path, 'the file is missing');
+  let text: string;
+  try {
+    // Bounded like every file a user names: a checkpoint's file may be a link to a device.
+    text = readTextWithLimit(path, maxInputBytes());
+  } catch (error) {
+    throw new CheckpointFormatError(path, `cannot be read: ${(error as Error).message}`, { cause: error });
+  }
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(path, 'utf8'));
+    value = JSON.parse(text);
   } catch (error) {
     throw new CheckpointFormatError(path, 'not valid JSON', { cause: error });
   }

@@ -1,5 +1,8 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
+import { readLimited } from '../../backends/openai/fetch-transport.js';
+import { ResponseOverLimit } from '../../backends/openai/response-limit.js';
+import { HaggleAbortError } from '../../contract/errors.js';
 import { type Environment, processEnvironment } from '../../internal/environment.js';
 import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
 import { HubDownloadError } from './model-build-errors.js';
@@ -29,6 +32,15 @@ const WANTED = [
 
 /** haggle's choice: a listing of more pages than this is not a model repository's (a Link loop ends here). */
 const MAX_LISTING_PAGES = 100;
+/**
+ * haggle's choice: the most bytes one page of the listing may take. The hub pages its listing (a Link
+ * header to the next page), and a model repository's page of entries (path, size, oid, lfs) is well
+ * under a megabyte; an endless or huge body from a broken or hostile `HF_ENDPOINT` stops here instead
+ * of taking the machine's memory.
+ */
+export const MAX_LISTING_PAGE_BYTES = 8 * 1024 * 1024;
+/** haggle's choice: more entries than this in all pages is not a model repository. */
+const MAX_LISTING_ENTRIES = 100_000;
 
 export interface PullOptions {
   /** The folder the repository's files go to (created). */
@@ -135,17 +147,73 @@ async function listRepository(
     if (page === MAX_LISTING_PAGES)
       throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_PAGES} pages`);
     const { response } = await getFollowingRedirects(url, access);
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch (error) {
-      throw new HubDownloadError(url, 'the listing is not JSON', response.status, { cause: error });
+    const body = await readListingPage(url, response, access.signal);
+    // One by one, not push(...body): a spread of a huge array overflows the call stack.
+    for (const entry of body) {
+      if (entries.length === MAX_LISTING_ENTRIES)
+        throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_ENTRIES} entries`);
+      entries.push(treeEntry(url, entry, entries.length));
     }
-    if (!Array.isArray(body))
-      throw new HubDownloadError(url, 'the listing is not a JSON array', response.status);
-    entries.push(...(body as TreeEntry[]));
     const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
     url = next ? new URL(next, url).href : undefined;
   }
   return entries;
+}
+
+/** One page's JSON array, read within `MAX_LISTING_PAGE_BYTES`. */
+async function readListingPage(
+  url: string,
+  response: Response,
+  signal: AbortSignal | undefined,
+): Promise<unknown[]> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await readLimited(response, MAX_LISTING_PAGE_BYTES));
+  } catch (error) {
+    if (error instanceof ResponseOverLimit)
+      throw new HubDownloadError(
+        url,
+        `a page of the listing is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's listing (check HF_ENDPOINT)`,
+        response.status,
+        { cause: error },
+      );
+    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+    throw new HubDownloadError(url, 'the listing is not JSON', response.status, { cause: error });
+  }
+  if (!Array.isArray(body))
+    throw new HubDownloadError(url, 'the listing is not a JSON array', response.status);
+  return body;
+}
+
+const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+const isHex = (value: unknown, length: number): value is string =>
+  typeof value === 'string' && value.length === length && /^[0-9a-f]+$/.test(value);
+
+/**
+ * An entry as the hub writes it, or a typed error: its path and size reach the file system and the
+ * progress bar, its ids the checksum check, so nothing else is let through (haggle's choice).
+ */
+function treeEntry(url: string, value: unknown, index: number): TreeEntry {
+  const bad = (what: string) =>
+    new HubDownloadError(
+      url,
+      `entry ${index} of the listing ${what}: not the hub's listing (check HF_ENDPOINT)`,
+    );
+  if (typeof value !== 'object' || value === null) throw bad('is not an object');
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.type !== 'string' || typeof entry.path !== 'string') throw bad('has no type or path');
+  if (entry.type !== 'file') return { type: entry.type, path: entry.path, size: 0 };
+  if (!isCount(entry.size)) throw bad('has no size');
+  if (entry.oid !== undefined && !isHex(entry.oid, 40)) throw bad('has an oid that is not a git blob id');
+  if (entry.lfs === undefined) return { type: 'file', path: entry.path, size: entry.size, oid: entry.oid };
+  const lfs = entry.lfs as Record<string, unknown> | null;
+  if (typeof lfs !== 'object' || lfs === null || !isHex(lfs.oid, 64) || !isCount(lfs.size))
+    throw bad('has an lfs record without a SHA-256 oid and a size');
+  return {
+    type: 'file',
+    path: entry.path,
+    size: entry.size,
+    oid: entry.oid,
+    lfs: { oid: lfs.oid, size: lfs.size },
+  };
 }

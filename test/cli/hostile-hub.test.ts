@@ -1,0 +1,134 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_LISTING_PAGE_BYTES } from '../../src/onnx/model-build/hub-pull.js';
+import { type Ended, haggleUnderCeiling, KILL_AFTER_MS } from './ceiling-cli.js';
+
+// `haggle model pull` reads a listing from whatever HF_ENDPOINT names. A broken or hostile endpoint
+// must get a typed error in one line, not the machine's memory or a stack overflow. The CLI is a real
+// process under a memory ceiling (RLIMIT_DATA, as in hostile-files.test.ts) and a kill timeout, so a
+// regression fails here instead of taking the machine down.
+
+const PEAK_LIMIT_KIB = 512 * 1024;
+
+/** `haggle model pull acme/tiny` against `endpoint` under the ceilings, with its peak RSS (KiB). */
+const pull = (endpoint: string, out: string) =>
+  haggleUnderCeiling(['model', 'pull', 'acme/tiny', '--out', out], { HF_ENDPOINT: endpoint, HF_TOKEN: '' });
+
+/** A hub whose listing is whatever `listing` writes; every other path is 404. */
+let server: Server | undefined;
+async function hostileHub(listing: (response: ServerResponse) => void): Promise<string> {
+  server = createServer((request, response) => {
+    if (request.url?.startsWith('/api/models/acme/tiny/tree/')) return listing(response);
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+const root = mkdtempSync(join(tmpdir(), 'haggle-hostile-hub-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let outs = 0;
+const freshOut = () => join(root, `out-${++outs}`);
+
+beforeAll(() => {
+  if (spawnSync('prlimit', ['--version']).status !== 0)
+    throw new Error('these tests need prlimit (util-linux) on the PATH');
+});
+
+/** One line on stderr naming the problem, exit 1, small memory, nothing written but the folder. */
+function expectRefused(result: Ended & { peakKiB: number }, out: string, message: RegExp): void {
+  expect(result.signal).toBeNull();
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  expect(result.stderr).not.toMatch(/RangeError|TypeError|at .*\.ts:\d+/);
+  expect(result.stderr.includes('\u001b'), 'an escape character reached the terminal').toBe(false);
+  expect(result.code).toBe(1);
+  expect(result.peakKiB).toBeGreaterThan(0);
+  expect(result.peakKiB).toBeLessThan(PEAK_LIMIT_KIB);
+  expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+}
+
+const FILE_ENTRY =
+  '{"type":"file","path":"config.json","size":2,"oid":"0000000000000000000000000000000000000000"}';
+
+describe('haggle model pull against a hostile HF_ENDPOINT (a child process under prlimit)', () => {
+  it(
+    `stops an endless listing at ${MAX_LISTING_PAGE_BYTES} bytes with a typed error`,
+    async () => {
+      const endpoint = await hostileHub((response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('[');
+        const chunk = `${FILE_ENTRY},`.repeat(1000);
+        // Endless: write again whenever the socket drains, until the client goes away.
+        const more = () => {
+          while (response.write(chunk)) if (response.destroyed) return;
+        };
+        response.on('drain', more);
+        more();
+      });
+      const out = freshOut();
+      expectRefused(
+        await pull(endpoint, out),
+        out,
+        /a page of the listing is over 8388608 bytes.*HF_ENDPOINT/,
+      );
+    },
+    KILL_AFTER_MS + 10_000,
+  );
+
+  it(
+    'refuses a listing of more entries than a model repository has (a huge array overflowed the stack)',
+    async () => {
+      // 200,000 entries in 7 MB: under the page limit, over the entry limit (and over what a spread takes).
+      const body = `[${'{"type":"directory","path":"d"},'.repeat(199_999)}{"type":"directory","path":"d"}]`;
+      expect(body.length).toBeLessThan(MAX_LISTING_PAGE_BYTES);
+      const endpoint = await hostileHub((response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+      const out = freshOut();
+      expectRefused(await pull(endpoint, out), out, /the listing has more than 100000 entries/);
+    },
+    KILL_AFTER_MS + 10_000,
+  );
+
+  it.each([
+    ['a string', '"not a listing"', /the listing is not a JSON array/],
+    ['a broken JSON', '[{"type":', /the listing is not JSON/],
+    ['a null entry', '[null]', /entry 0 of the listing is not an object/],
+    [
+      'a file without a size',
+      '[{"type":"file","path":"config.json","size":"2"}]',
+      /entry 0 of the listing has no size/,
+    ],
+    [
+      'a file whose oid is no blob id',
+      '[{"type":"file","path":"config.json","size":2,"oid":"\\u001b]0;owned\\u0007"}]',
+      /entry 0 of the listing has an oid that is not a git blob id/,
+    ],
+    [
+      'an LFS record without a SHA-256',
+      '[{"type":"file","path":"model.safetensors","size":2,"lfs":{"oid":"x","size":2}}]',
+      /entry 0 of the listing has an lfs record without a SHA-256 oid/,
+    ],
+  ])(
+    'refuses %s in the listing with a typed error',
+    async (_name, body, message) => {
+      const endpoint = await hostileHub((response) => {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+      });
+      const out = freshOut();
+      expectRefused(await pull(endpoint, out), out, message);
+    },
+    KILL_AFTER_MS + 10_000,
+  );
+});
