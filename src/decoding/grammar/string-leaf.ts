@@ -52,6 +52,11 @@ export function characterText(cp: number): string {
  * Module-level on purpose: a constant of one DFA state, the same for every vocabulary and compiler.
  */
 const MATCH_ANYTHING = new PatternAutomaton('');
+/**
+ * Its length analysis, shared by every free view (one per bounded string with a pattern): made per
+ * leaf, it was rebuilt and re-explored at every compile's warm-up. One state, so its tables stay tiny.
+ */
+const MATCH_ANYTHING_LENGTHS = new PatternLengths(MATCH_ANYTHING);
 
 /** Where a string is. Immutable: every byte makes a new one, so old states stay valid for rollback. */
 interface StringState {
@@ -300,7 +305,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     this.anything ??= new StringLeaf(this.id, {
       ...this.options,
       pattern: MATCH_ANYTHING,
-      lengths: undefined,
+      lengths: MATCH_ANYTHING_LENGTHS,
     });
     return { leaf: this.anything, state: { ...s, pattern: MATCH_ANYTHING.start } };
   }
