@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } from '../src/decoding/index.js';
-import { decoderVocabulary } from '../src/decoding/vocabulary.js';
+import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
 

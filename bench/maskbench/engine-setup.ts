@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decoderVocabulary } from '../../src/decoding/vocabulary.js';
+import { decoderVocabulary } from '../../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../../src/prompt/tokenizer.js';
 import type { Engine, EngineName, EngineSetup } from './engine.js';
 import { haggleEngine } from './haggle-engine.js';

@@ -1,4 +1,4 @@
-import type { DecoderVocabulary } from '../../src/decoding/vocabulary.js';
+import type { DecoderVocabulary } from '../../src/decoding/vocabulary/vocabulary.js';
 
 export type EngineName = 'haggle' | 'xgrammar';
 export const ENGINE_NAMES: readonly EngineName[] = ['haggle', 'xgrammar'];

@@ -6,9 +6,9 @@
 // with profile.ts: the same position computed again here flatters anything remembered per leaf or per
 // state, where most MaskBench leaves are walked once (a key leaf is made per set of keys written).
 //   npx tsx bench/maskbench/miss-cost.ts
-import { compileSchema } from '../../src/decoding/grammar-compiler.js';
-import type { GrammarMatcher } from '../../src/decoding/grammar-matcher.js';
-import type { Frame } from '../../src/decoding/stack-machine.js';
+import { compileSchema } from '../../src/decoding/compiler/grammar-compiler.js';
+import type { Frame } from '../../src/decoding/grammar/stack-machine.js';
+import type { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { loadTokenizer } from '../../src/prompt/tokenizer.js';
 import { loadEngineSetup, QWEN3_FOLDER } from './engine-setup.js';
 import { MASKBENCH_OPTIONS } from './haggle-engine.js';

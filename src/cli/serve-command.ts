@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
+import { COMPILE_LIMITS } from '../decoding/compiler/schema-compiler.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { DEFAULT_WORKER_HEAP_MB } from '../onnx/onnx-options.js';
 import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';

@@ -1,7 +1,7 @@
 import { throwIfAborted } from '../contract/errors.js';
-import type { CompiledGrammar } from '../decoding/compiled-grammar.js';
-import { decodeConstrained } from '../decoding/constrained-decode.js';
-import { TokenSampler } from '../decoding/token-sampler.js';
+import type { CompiledGrammar } from '../decoding/mask/compiled-grammar.js';
+import { decodeConstrained } from '../decoding/matcher/constrained-decode.js';
+import { TokenSampler } from '../decoding/sampling/token-sampler.js';
 import type { Tokenizer } from '../prompt/tokenizer.js';
 import type { DecodeJob, NextLogits, SequenceOutput } from './decode-sequence.js';
 import { textProgress } from './text-progress.js';

@@ -8,8 +8,8 @@ import type {
   LanguageBackend,
 } from '../backends/language-backend.js';
 import { BackendError, HaggleAbortError, InvalidInputError, throwIfAborted } from '../contract/errors.js';
+import { COMPILE_LIMITS } from '../decoding/compiler/schema-compiler.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { COMPILE_LIMITS } from '../decoding/schema-compiler.js';
 import { deriveSeed } from '../internal/random.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { waitLonger } from './abort-wait.js';

@@ -7,10 +7,10 @@
 import { parentPort } from 'node:worker_threads';
 import type * as ort from 'onnxruntime-node';
 import { HaggleAbortError } from '../contract/errors.js';
-import type { CompiledGrammar } from '../decoding/compiled-grammar.js';
+import { GrammarCompiler } from '../decoding/compiler/grammar-compiler.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { GrammarCompiler } from '../decoding/grammar-compiler.js';
-import { decoderVocabulary } from '../decoding/vocabulary.js';
+import type { CompiledGrammar } from '../decoding/mask/compiled-grammar.js';
+import { decoderVocabulary } from '../decoding/vocabulary/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';

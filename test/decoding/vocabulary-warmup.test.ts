@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { compileSchema, GrammarCompiler } from '../../src/decoding/grammar-compiler.js';
-import { StringLeaf } from '../../src/decoding/string-leaf.js';
-import { maskWords } from '../../src/decoding/vocabulary.js';
+import { compileSchema, GrammarCompiler } from '../../src/decoding/compiler/grammar-compiler.js';
+import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
+import { referenceMask } from '../../src/decoding/testing/reference-mask.js';
+import { maskWords } from '../../src/decoding/vocabulary/vocabulary.js';
 import { qwen3 } from './qwen3.js';
 
 describe('prepareVocabulary', () => {
@@ -42,7 +43,7 @@ describe('prepareVocabulary', () => {
     try {
       const mask = matcher.mask();
       expect(computed).not.toHaveBeenCalled();
-      expect(mask).toEqual(matcher.referenceMask());
+      expect(mask).toEqual(referenceMask(matcher));
     } finally {
       computed.mockRestore();
     }

@@ -1,0 +1,108 @@
+import { BoundedCache } from '../../internal/bounded-cache.js';
+import type { StringLeaf } from '../grammar/string-leaf.js';
+import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
+import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { allowedTokenIds } from '../vocabulary/vocabulary.js';
+import { InsideKeys } from './inside-keys.js';
+
+/**
+ * Default most key-leaf shapes an inside cache numbers (haggle's choice: the module-level table this
+ * replaced was cleared at the same size; a shape is a few hundred bytes of text, so about 1 MB).
+ */
+export const KEY_SHAPE_LIMIT = 4096;
+
+/**
+ * The tokens that keep a string open, by the string's own state (`StringLeaf.insideKey`). They depend
+ * on the string's constraints and the vocabulary alone, never on the grammar around the string, so one
+ * cache serves every grammar compiled over a vocabulary: a free-form string (any message, any key of an
+ * open object) costs a full pass over the vocabulary once per process, not once per schema.
+ */
+export class InsideCache {
+  private readonly whole: BoundedCache<string, Uint32Array>;
+  private readonly below: BoundedCache<string, Int32Array>;
+  /** Sub-tries handed to `insideMask` for the nodes where strings open mid-token (a few dozen). */
+  private readonly views = new Map<number, TokenTrie>();
+  /** The ids the keys are made of (leaf classes, automata, key-leaf shapes). */
+  readonly keys: InsideKeys;
+  /**
+   * The units and characters each token adds to a string without a pattern, once `warmVocabulary`
+   * built it: a plain string's mask is then filled from it without a trie walk.
+   */
+  plainLengths: PlainStringLengths | undefined;
+
+  constructor(
+    readonly trie: TokenTrie,
+    /** Words of a mask over the whole vocabulary. */
+    private readonly words: number,
+    /** Most entries of each kind; the least recently used go first. */
+    limit: number,
+    /** Most key-leaf shapes kept (see `InsideKeys`). */
+    shapeLimit = KEY_SHAPE_LIMIT,
+  ) {
+    this.keys = new InsideKeys(shapeLimit);
+    // Least recently used first, so the masks every grammar reads (the free string's, shared by every
+    // schema) are not dropped after `limit` others.
+    this.whole = new BoundedCache(limit, 'use');
+    this.below = new BoundedCache(limit, 'use');
+  }
+
+  /** Bytes of the masks and id lists kept (keys included). */
+  bytes(): number {
+    let bytes = 0;
+    for (const [key, mask] of this.whole) bytes += mask.byteLength + 2 * key.length;
+    for (const [key, ids] of this.below) bytes += ids.byteLength + 2 * key.length;
+    return bytes;
+  }
+
+  /** Every token that keeps the string open from `state`, as a mask. Shared: read it only. */
+  mask(leaf: StringLeaf, state: unknown): Uint32Array {
+    return this.lookup(leaf, state, Number.POSITIVE_INFINITY) as Uint32Array;
+  }
+
+  /**
+   * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
+   * `deadline` (`performance.now()` time): for compile-time warming, which must not outrun its budget.
+   * Whether the mask is now known.
+   */
+  warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
+    return this.lookup(leaf, state, deadline) !== null;
+  }
+
+  /** The mask of `state`, from the cache or computed and kept; null when `deadline` passed first. */
+  private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
+    const key = this.key(leaf, state);
+    const known = this.whole.get(key);
+    if (known) return known;
+    const mask = new Uint32Array(this.words);
+    if (leaf.insideMask(state, this.trie, mask, deadline, this.plainLengths) < 0) return null;
+    this.whole.set(key, mask);
+    return mask;
+  }
+
+  /**
+   * The tokens below trie node `node` whose bytes after it keep the string open from `state` (the
+   * string's state once the bytes leading to `node` are read), as a list of ids: a token that begins
+   * with `"` or ` "` opens a string and may stay inside it.
+   */
+  idsBelow(node: number, leaf: StringLeaf, state: unknown): Int32Array {
+    const key = `${node}|${this.key(leaf, state)}`;
+    let ids = this.below.get(key);
+    if (!ids) {
+      let view = this.views.get(node);
+      if (!view) {
+        view = this.trie.subtree(node);
+        this.views.set(node, view);
+      }
+      const mask = new Uint32Array(this.words);
+      leaf.insideMask(state, view, mask);
+      ids = Int32Array.from(allowedTokenIds(mask));
+      this.below.set(key, ids);
+    }
+    return ids;
+  }
+
+  private key(leaf: StringLeaf, state: unknown): string {
+    // The class too: a subclass that read strings differently must not share a mask with its parent.
+    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, this.trie.maxTokenBytes, this.keys)}`;
+  }
+}

@@ -1,0 +1,23 @@
+import type { Shortest } from '../grammar/nodes.js';
+import type { Frame } from '../grammar/stack-machine.js';
+import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { DecoderVocabulary } from '../vocabulary/vocabulary.js';
+
+/**
+ * What a `GrammarMatcher` reads of its compiled grammar: the vocabulary and its trie, the masks of a
+ * position, and the shortest completions (for what the grammar forces). `CompiledGrammar` implements it;
+ * a record of its own so that the grammar, which makes matchers, and the matcher do not import each other.
+ */
+export interface MatcherGrammar {
+  readonly vocabulary: DecoderVocabulary;
+  readonly trie: TokenTrie;
+  readonly shortest: Shortest;
+  /** 32-bit words in a mask: one bit per token id. */
+  readonly maskWords: number;
+  /** The tokens allowed after `frames`, as a bit mask. */
+  maskFor(frames: readonly Frame[]): Uint32Array;
+  /** `maskFor` written into `out`. */
+  fillMaskFor(frames: readonly Frame[], out: Uint32Array): Uint32Array;
+  /** The same mask computed token by token, without caches or precomputation (for tests). */
+  referenceMask(frames: readonly Frame[]): Uint32Array;
+}
