@@ -15,6 +15,7 @@ import {
   compileSchema,
   decodeConstrained,
   decoderVocabulary,
+  GrammarCompiler,
   prepareVocabulary,
   TokenSampler,
 } from 'haggle/decoding';
@@ -69,3 +70,16 @@ for (const seed of [1, 2, 3]) {
       `(${result.forcedTokens} forced), ended by ${result.finishReason}; valid turn, floor holds: ${floorHolds}`,
   );
 }
+
+// A server compiling schemas its clients send makes one GrammarCompiler per vocabulary instead:
+// `compile` keeps grammars by schema (here at most 4, least recently used dropped first), and every
+// other cache it holds (pattern automata, object-key shapes, inside-string masks) is bounded too.
+const compiler = new GrammarCompiler(vocabulary, { grammarCacheSize: 4 });
+for (const floor of [40, 45, 50, 55, 60, 60]) {
+  compiler.compile(turnJsonSchema({ role: 'seller', guardrails: { seller: { minPrice: floor } } }));
+}
+const held = compiler.memory();
+console.log(
+  `compiler: ${held.grammars}/${held.grammarLimit} grammars kept, ${held.grammarEvictions} dropped; ` +
+    `${held.patterns}/${held.patternLimit} patterns, ${held.keyShapes}/${held.keyShapeLimit} key shapes`,
+);

@@ -8,6 +8,8 @@ it('constrained-decoding: random logits still give valid turns that respect the 
   const lines = out.match(/^seed \d: .*$/gm) ?? [];
   expect(lines).toHaveLength(3);
   for (const line of lines) expect(line).toMatch(/valid turn, floor holds: true$/);
+  // Five distinct schemas through a compiler keeping 4: one dropped; the sixth (a repeat) is kept.
+  expect(out).toMatch(/^compiler: 4\/4 grammars kept, 1 dropped; \d+\/1024 patterns, \d+\/4096 key shapes$/m);
 });
 
 it('constrained-decoding: the tokenizer can come from a model folder, as from an installed package', async () => {
