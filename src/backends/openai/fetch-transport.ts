@@ -1,5 +1,6 @@
+import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
 import type { HttpTransport } from './node-transport.js';
-import { bodyLimit, declaredLength, ResponseOverLimit } from './response-limit.js';
+import { bodyLimit, declaredLength } from './response-limit.js';
 
 /**
  * The transport over a `fetch` the user passed in (one with a proxy dispatcher, a runtime's own, a
@@ -30,35 +31,6 @@ export function createFetchTransport(fetchImpl: typeof fetch): HttpTransport {
       text: () => Promise.resolve(text),
     };
   };
-}
-
-/** The body as text, at most `limit` bytes of it: past that, a 2xx throws and an error status is cut. */
-export async function readLimited(response: Response, limit: number): Promise<string> {
-  const body = response.body;
-  if (!body || typeof body.getReader !== 'function') {
-    // A test double without a stream: only its length can be checked, after the fact.
-    const text = await response.text();
-    const bytes = new TextEncoder().encode(text);
-    if (bytes.length <= limit) return text;
-    if (response.ok) throw new ResponseOverLimit(limit);
-    return new TextDecoder().decode(bytes.subarray(0, limit));
-  }
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    if (size + value.length <= limit) {
-      size += value.length;
-      text += decoder.decode(value, { stream: true });
-      continue;
-    }
-    await reader.cancel().catch(() => undefined);
-    if (response.ok) throw new ResponseOverLimit(limit);
-    return text + decoder.decode(value.subarray(0, limit - size));
-  }
 }
 
 /**

@@ -1,10 +1,10 @@
 import { HaggleAbortError } from '../../contract/errors.js';
+import { ResponseOverLimit } from '../../internal/limited-body.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
 import type { AttemptFailure } from './attempt-failure.js';
 import { crossOriginFailure } from './cross-origin.js';
 import type { HttpTransport } from './node-transport.js';
-import { ResponseOverLimit } from './response-limit.js';
 import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 
 export type { AttemptFailure } from './attempt-failure.js';

@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { bodyLimit, declaredLength, ResponseOverLimit } from './response-limit.js';
+import { ResponseOverLimit } from '../../internal/limited-body.js';
+import { bodyLimit, declaredLength } from './response-limit.js';
 
 /** Header lookup by lower-case name; `fetch`'s `Headers` satisfies it. */
 export interface HeaderLookup {

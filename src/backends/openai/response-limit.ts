@@ -23,28 +23,6 @@ export function bodyLimit(status: number, maxResponseBytes: number): number {
   return status >= 200 && status < 300 ? maxResponseBytes : Math.min(maxResponseBytes, ERROR_BODY_BYTES);
 }
 
-/**
- * Thrown by a transport when a successful response is longer than `maxResponseBytes` (said so by its
- * `content-length`, or found while reading); the reading stopped there and the connection was closed.
- * The attempt turns it into a `ResponseTooLargeError`.
- */
-export class ResponseOverLimit extends Error {
-  readonly limitBytes: number;
-  /** What the server declared in `content-length`, when it did. */
-  readonly declaredBytes: number | undefined;
-
-  constructor(limitBytes: number, declaredBytes?: number) {
-    super(
-      declaredBytes !== undefined
-        ? `the response declares ${declaredBytes} bytes, over the limit of ${limitBytes}`
-        : `the response grew past the limit of ${limitBytes} bytes`,
-    );
-    this.name = 'ResponseOverLimit';
-    this.limitBytes = limitBytes;
-    this.declaredBytes = declaredBytes;
-  }
-}
-
 /** `content-length` as a number, or undefined when absent or unreadable. */
 export function declaredLength(value: string | null): number | undefined {
   if (value === null || value.trim() === '') return undefined;

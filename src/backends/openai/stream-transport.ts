@@ -1,4 +1,5 @@
-import { readLimited, withoutUserinfo } from './fetch-transport.js';
+import { readLimited } from '../../internal/limited-body.js';
+import { withoutUserinfo } from './fetch-transport.js';
 import type { HeaderLookup, TransportInit } from './node-transport.js';
 import { bodyLimit, ERROR_BODY_BYTES } from './response-limit.js';
 

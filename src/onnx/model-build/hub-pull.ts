@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { readLimited } from '../../backends/openai/fetch-transport.js';
-import { ResponseOverLimit } from '../../backends/openai/response-limit.js';
 import { HaggleAbortError } from '../../contract/errors.js';
 import { type Environment, processEnvironment } from '../../internal/environment.js';
+import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
 import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
 import { HubDownloadError } from './model-build-errors.js';
 
