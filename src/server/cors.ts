@@ -72,6 +72,9 @@ export class CorsPolicy {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     const preflight = req.method === 'OPTIONS';
+    // Every answer depends on Origin once some origins are allowed: a shared cache that stored one
+    // fetched without it (no CORS headers) must not hand it to an allowed page, nor the reverse.
+    if (this.enabled) res.setHeader('vary', 'Origin');
     if (origin === undefined || (!preflight && isSameOrigin(origin, req))) {
       if (!preflight) return false;
       res.writeHead(204, { allow: 'GET, POST, OPTIONS', 'content-length': '0' });

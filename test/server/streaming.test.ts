@@ -202,6 +202,11 @@ describe('haggle serve and CORS', () => {
       'authorization, content-type, x-stainless-os',
     );
     expect(ok.headers.get('vary')).toBe('Origin');
+    // An answer without Origin (curl, a server-side SDK) varies by it too: a shared cache keys on it.
+    const models = await fetch(`${url}/models`, { headers: { authorization: 'Bearer k-123456789' } });
+    expect(models.status).toBe(200);
+    expect(models.headers.get('vary')).toBe('Origin');
+    expect(models.headers.get('access-control-allow-origin')).toBeNull();
 
     const other = await preflight(url, 'http://evil.example');
     expect(other.status).toBe(403);
