@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isIP } from 'node:net';
 import { InvalidInputError } from '../contract/errors.js';
 import { HttpError } from './http-io.js';
 
@@ -71,6 +72,9 @@ export class CorsPolicy {
   handle(req: IncomingMessage, res: ServerResponse): boolean {
     const origin = req.headers.origin;
     const preflight = req.method === 'OPTIONS';
+    // Every answer depends on Origin once some origins are allowed: a shared cache that stored one
+    // fetched without it (no CORS headers) must not hand it to an allowed page, nor the reverse.
+    if (this.enabled) res.setHeader('vary', 'Origin');
     if (origin === undefined || (!preflight && isSameOrigin(origin, req))) {
       if (!preflight) return false;
       res.writeHead(204, { allow: 'GET, POST, OPTIONS', 'content-length': '0' });
@@ -121,8 +125,17 @@ function isOrigin(value: string): boolean {
   }
 }
 
-/** A page of the server's own origin (its POSTs carry `Origin` too). */
+/**
+ * A page of the server's own origin (its POSTs carry `Origin` too), reached by an IP address or
+ * `localhost`. A host name is not trusted as "own": DNS rebinding points a page's name
+ * (`evil.example:8000`) at this server, and the browser then sends `Host` and `Origin` that match, so
+ * the name alone would let any web page use the model. A page served beside the server under a name
+ * names its origin with `--cors`.
+ */
 function isSameOrigin(origin: string, req: IncomingMessage): boolean {
   const host = req.headers.host;
-  return host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+  if (host === undefined || !(origin === `http://${host}` || origin === `https://${host}`)) return false;
+  if (!URL.canParse(origin)) return false;
+  const hostname = new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1');
+  return hostname === 'localhost' || isIP(hostname) !== 0;
 }

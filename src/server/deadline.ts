@@ -8,22 +8,26 @@ import { HttpError } from './http-io.js';
  */
 export class Deadline {
   private timer: ReturnType<typeof setTimeout> | undefined;
-  private readonly listeners: (() => void)[] = [];
+  /** A set, so a settled `bound` takes its listener out: a stream calls it once per part. */
+  private readonly listeners = new Set<() => void>();
   expired = false;
 
   constructor(readonly ms: number) {
     if (ms > 0) {
       this.timer = setTimeout(() => {
         this.expired = true;
-        for (const listener of this.listeners.splice(0)) listener();
+        const listeners = [...this.listeners];
+        this.listeners.clear();
+        for (const listener of listeners) listener();
       }, ms);
     }
   }
 
-  /** Runs `listener` when the deadline passes (at once if it has). */
-  onExpiry(listener: () => void): void {
+  /** Runs `listener` when the deadline passes (at once if it has); returns what takes it out again. */
+  onExpiry(listener: () => void): () => void {
     if (this.expired) listener();
-    else if (this.timer) this.listeners.push(listener);
+    else if (this.timer) this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** `promise`, or a 408 if the deadline passes first (for reading the body: the client was slow). */
@@ -48,8 +52,18 @@ export class Deadline {
   bound<T>(promise: Promise<T>): Promise<T> {
     if (!this.timer && !this.expired) return promise;
     return new Promise<T>((resolve, reject) => {
-      this.onExpiry(() => reject(this.error()));
-      promise.then(resolve, reject);
+      // Taken out once settled: kept, every part of a long stream would stay in memory to its end.
+      const off = this.onExpiry(() => reject(this.error()));
+      promise.then(
+        (value) => {
+          off();
+          resolve(value);
+        },
+        (error: unknown) => {
+          off();
+          reject(error);
+        },
+      );
     });
   }
 
@@ -67,6 +81,6 @@ export class Deadline {
 
   clear(): void {
     clearTimeout(this.timer);
-    this.listeners.length = 0;
+    this.listeners.clear();
   }
 }

@@ -351,7 +351,7 @@ export class OpenAIServer {
       for (; !next.done; next = await deadline.bound(parts.next())) {
         const part = next.value;
         if (part.type === 'text-delta') {
-          for (const chunk of chunks.delta(part.index, part.delta)) await send(res, chunk);
+          for (const chunk of chunks.delta(part.index, part.delta)) await send(res, chunk, deadline);
           sentText = true;
         } else if (part.type === 'reset') {
           // OpenAI's stream format cannot take text back: a client would join both attempts' text.
@@ -360,7 +360,7 @@ export class OpenAIServer {
               code: 'stream_reset',
             });
         } else {
-          for (const chunk of chunks.finish(part.result, call.includeUsage)) await send(res, chunk);
+          for (const chunk of chunks.finish(part.result, call.includeUsage)) await send(res, chunk, deadline);
           res.end('data: [DONE]\n\n');
           return;
         }
@@ -374,7 +374,10 @@ export class OpenAIServer {
       if (closed !== undefined) return this.reportClientClosed(req, closed);
       const answer = toHttpError(deadline.expired ? deadline.error() : error);
       if (answer.status >= 500 && answer.status !== 503) this.reportFailure(req, answer.status, error);
-      if (!res.destroyed) res.end(`data: ${JSON.stringify(answer.toJSON())}\n\n`);
+      // A client that stopped reading would hold the socket (and megabytes unread in it) for ever
+      // behind an error event it never reads: it is cut off instead.
+      if (res.writableNeedDrain) res.destroy();
+      else if (!res.destroyed) res.end(`data: ${JSON.stringify(answer.toJSON())}\n\n`);
     }
   }
 
@@ -441,19 +444,25 @@ function modelNotFound(model: string): HttpError {
   });
 }
 
-/** Writes one SSE event, waiting while the socket's buffer is full (a slow reader slows the stream). */
-async function send(res: ServerResponse, chunk: Record<string, unknown>): Promise<void> {
+/**
+ * Writes one SSE event, waiting while the socket's buffer is full (a slow reader slows the stream),
+ * but not past the request's deadline: a client that opens a stream and stops reading would otherwise
+ * hold its admission slot for as long as it keeps the connection open.
+ */
+async function send(res: ServerResponse, chunk: Record<string, unknown>, deadline: Deadline): Promise<void> {
   if (res.destroyed) throw new HttpError(499, 'the client closed the connection');
   if (res.write(`data: ${JSON.stringify(chunk)}\n\n`)) return;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
+  await deadline.bound(
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    }),
+  );
 }
 
 /**

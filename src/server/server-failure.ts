@@ -1,4 +1,5 @@
 import type { Redactor } from '../internal/redact.js';
+import { terminalText } from '../internal/terminal-text.js';
 
 /** A request the server answered with a 5xx status (or cut off mid-stream): for the operator's log. */
 export interface ServerFailure {
@@ -7,7 +8,7 @@ export interface ServerFailure {
   method: string;
   /** The request's path, without its query string. */
   path: string;
-  /** The error and its causes on one line, redacted: fit for a log. */
+  /** The error and its causes on one line, redacted, control characters escaped: fit for a log. */
   message: string;
   /** The error itself, unredacted: for code that knows what it may print. */
   error: unknown;
@@ -17,7 +18,8 @@ export interface ServerFailure {
 const MAX_CAUSES = 4;
 
 /**
- * `error` and its `cause` chain as one line (`Error: boom; cause: TypeError: …`), through `redactor`:
+ * `error` and its `cause` chain as one line (`Error: boom; cause: TypeError: …`), through `redactor`,
+ * its control characters written as visible `\u001b`-style escapes (`terminalText`):
  * the client of a 500 sees "internal server error" only, so the log is the one place the cause is said.
  */
 export function describeFailure(error: unknown, redactor: Redactor): string {
@@ -29,5 +31,6 @@ export function describeFailure(error: unknown, redactor: Redactor): string {
     );
     current = current instanceof Error ? current.cause : undefined;
   }
-  return redactor.text(parts.join('; cause: ').replace(/\s+/g, ' ').trim());
+  // `haggle serve` prints this on a terminal, and a cause may quote text that came from outside.
+  return terminalText(redactor.text(parts.join('; cause: ').replace(/\s+/g, ' ').trim()));
 }

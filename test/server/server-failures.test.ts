@@ -63,6 +63,19 @@ describe('OpenAIServer onFailure', () => {
     expect(failure.error).toBeInstanceOf(TypeError);
   });
 
+  it('a cause holding terminal escapes reaches the log as visible escapes, never raw', async () => {
+    // A backend (or a library under it) may quote text it was given: `haggle serve` prints this line on
+    // its operator's terminal, which would obey a raw ESC ] title, ESC [ 2 J or C1 CSI.
+    const { status, failures } = await start(
+      () => new Error('no grammar for key "\u001b]0;pwned\u0007\u001b[2J\u009b31m" (\u202e)'),
+    );
+    expect(status).toBe(500);
+    const message = failures[0]?.message ?? '';
+    expect(message).toBe('Error: no grammar for key "\\u001b]0;pwned\\u0007\\u001b[2J\\u009b31m" (\\u202e)');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is matched
+    expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+  });
+
   it('a backend failure (502) is logged too; a client mistake (401) is not', async () => {
     const { status, failures } = await start(
       () => new BackendError({ message: 'the model server refused: token=abcd1234efgh', backend: 'mock' }),

@@ -202,6 +202,11 @@ describe('haggle serve and CORS', () => {
       'authorization, content-type, x-stainless-os',
     );
     expect(ok.headers.get('vary')).toBe('Origin');
+    // An answer without Origin (curl, a server-side SDK) varies by it too: a shared cache keys on it.
+    const models = await fetch(`${url}/models`, { headers: { authorization: 'Bearer k-123456789' } });
+    expect(models.status).toBe(200);
+    expect(models.headers.get('vary')).toBe('Origin');
+    expect(models.headers.get('access-control-allow-origin')).toBeNull();
 
     const other = await preflight(url, 'http://evil.example');
     expect(other.status).toBe(403);
@@ -260,5 +265,40 @@ describe('haggle serve and CORS', () => {
     expect(
       () => new OpenAIServer({ backend: new GatedBackend(), cors: { origins: ['*'], allowAnyOrigin: true } }),
     ).not.toThrow();
+  });
+
+  it('a page reached by DNS rebinding (Host and Origin both its own name) is refused as cross-origin', async () => {
+    const backend = new GatedBackend();
+    const { url } = await start(backend);
+    const { port } = new URL(url);
+    // A browser on http://evil.example:PORT, its name re-pointed at 127.0.0.1, sends these two headers.
+    const post = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/v1/chat/completions',
+            method: 'POST',
+            headers: { host, origin: `http://${host}`, 'content-type': 'text/plain' },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (chunk: Buffer) => {
+              body += chunk.toString();
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'hi' }] }));
+      });
+    const rebound = await post(`evil.example:${port}`);
+    expect(rebound.status).toBe(403);
+    expect(rebound.body).toContain('cors_origin_not_allowed');
+    // The server's own origin by address is still its own: such a page's POST reaches the backend.
+    backend.release(PIECES.length);
+    expect((await post(`127.0.0.1:${port}`)).status).toBe(500); // the gated backend has no doGenerate
+    expect((await post(`localhost:${port}`)).status).toBe(500);
   });
 });
