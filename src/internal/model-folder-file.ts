@@ -25,16 +25,21 @@ export type ModelFileFail = (problem: ModelFileProblem) => never;
 export function readModelFolderText(path: string, fail: ModelFileFail, optional: true): string | undefined;
 export function readModelFolderText(path: string, fail: ModelFileFail, optional?: false): string;
 export function readModelFolderText(path: string, fail: ModelFileFail, optional = false): string | undefined {
+  const unreadable = (error: unknown): never =>
+    fail({
+      kind: 'unreadable',
+      words: `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      cause: error,
+    });
   let isPipe: boolean;
   try {
     isPipe = statSync(path).isFIFO();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
       if (optional) return undefined;
       fail({ kind: 'missing', words: 'is missing', cause: error });
     }
-    fail({ kind: 'unreadable', words: `cannot be read (${code ?? (error as Error).message})`, cause: error });
+    return unreadable(error);
   }
   if (isPipe)
     fail({
@@ -46,8 +51,7 @@ export function readModelFolderText(path: string, fail: ModelFileFail, optional 
   } catch (error) {
     if (error instanceof InputTooLargeError)
       fail({ kind: 'too-large', words: `cannot be read: ${error.message}`, cause: error });
-    const code = (error as NodeJS.ErrnoException).code;
-    fail({ kind: 'unreadable', words: `cannot be read (${code ?? (error as Error).message})`, cause: error });
+    return unreadable(error);
   }
 }
 

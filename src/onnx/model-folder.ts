@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../internal/model-folder-file.js';
 import { OnnxModelFolderError } from './onnx-errors.js';
@@ -32,9 +32,10 @@ export function findModelFiles(
   for (const wanted of candidates) {
     for (const dir of [join(folder, 'onnx'), folder]) {
       const modelPath = join(dir, FILE_BY_DTYPE[wanted]);
-      if (!existsSync(modelPath)) continue;
+      const stat = statSync(modelPath, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
       // onnxruntime opens it in native code, where a named pipe would wait for a writer for ever.
-      if (!statSync(modelPath).isFile())
+      if (!stat.isFile())
         throw new OnnxModelFolderError(
           folder,
           `${modelPath} is not a regular file (a named pipe, a device or a folder)`,

@@ -8,6 +8,7 @@ import { connectEnvironment } from '../../src/env/env-client.js';
 import { MAX_UNANSWERED } from '../../src/env/env-server.js';
 import { encodeFrame, newClientKey } from '../../src/env/websocket-frames.js';
 import { generateSuite, saveSuite } from '../../src/evaluation/suite.js';
+import { DATA_CEILING } from '../cli/ceiling-cli.js';
 import { startEnvServe } from './env-serve-process.js';
 import { scriptedPolicy } from './policies.js';
 
@@ -16,7 +17,6 @@ import { scriptedPolicy } from './policies.js';
 // The server is the real CLI under a memory ceiling (RLIMIT_DATA, as in test/cli/hostile-files.test.ts)
 // and a kill timer, so a regression fails here instead of taking the machine down.
 
-const DATA_CEILING = 1024 * 1024 * 1024;
 const KILL_AFTER_MS = 170_000;
 /** haggle's bound for these tests: the server's RSS may grow this much under either flood. */
 const GROWTH_LIMIT_MIB = 64;

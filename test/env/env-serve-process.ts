@@ -1,12 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { BIN } from '../cli/ceiling-cli.js';
 
 /**
- * `haggle env serve` as a real child process on port 0, resolved with its URL once it prints it. With
- * `dataCeiling` it runs under prlimit (RLIMIT_DATA, as test/cli/ceiling-cli.ts does for the CLI) and is
+ * `haggle env serve` as a real child process on port 0, resolved with its URL once it prints it. With a
+ * `ceiling` it runs under prlimit (RLIMIT_DATA, as test/cli/ceiling-cli.ts does for the CLI) and is
  * killed after `killAfterMs`, so a test that floods it fails instead of taking the machine down.
  */
-
-const BIN = new URL('../../src/cli/bin.ts', import.meta.url).pathname;
 
 export interface EnvServeProcess {
   child: ChildProcess;
