@@ -6,6 +6,7 @@ import { HaggleError } from '../contract/errors.js';
  * the install command; haggle never installs anything itself.
  */
 export class AiSdkPackageMissingError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.AiSdkPackageMissingError';
   /** The npm package to install, e.g. `@ai-sdk/anthropic`. */
   readonly packageName: string;
   /** The command that installs it. */
@@ -26,6 +27,7 @@ export class AiSdkPackageMissingError extends HaggleError {
 
 /** A model that does not implement the AI SDK language model specification this haggle speaks. */
 export class UnsupportedLanguageModelError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.UnsupportedLanguageModelError';
   /** The `specificationVersion` the model declared, if any. */
   readonly specificationVersion: unknown;
 

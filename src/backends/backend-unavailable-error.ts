@@ -6,6 +6,7 @@ import { HaggleError } from '../contract/errors.js';
  * CLI run or a server fails fast with a sentence a person can act on.
  */
 export class BackendUnavailableError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.BackendUnavailableError';
   /** The backend's name as the user wrote it, e.g. `onnx`. */
   readonly backendName: string;
 

@@ -26,6 +26,7 @@ const SHOWN_MESSAGES = 10;
 
 /** More failures than `--max-error-rate` allows (or nothing finished): the CLI exits with code 3. */
 export class TooManyFailuresError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.TooManyFailuresError';
   constructor(message: string) {
     super('too-many-failures', message);
     this.name = 'TooManyFailuresError';

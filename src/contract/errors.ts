@@ -1,12 +1,21 @@
 import type { z } from 'zod';
 
-// A marker on the prototype chain rather than `instanceof` alone: a user's app can hold two copies of
-// `haggle` (an ESM and a CJS build, or two versions), and `instanceof` fails across copies.
-const HAGGLE_ERROR_MARKER = Symbol.for('haggle.error');
+// Markers rather than `instanceof` alone: a user's app can hold two copies of `haggle` (an ESM and a
+// CJS build, or two versions), and `instanceof` fails across copies. Each class names its own marker
+// (a string, so minifiers cannot rename it), and every instance carries the markers of its class and
+// of each class above it, so `RateLimitError.isInstance(e)` is true for rate limits only and
+// `BackendError.isInstance(e)` for every backend failure, as the AI SDK's per-class markers are.
+const HAGGLE_ERROR_MARKER = 'haggle.error';
+
+type ErrorClass = abstract new (...args: never[]) => HaggleError;
 
 /** Base class of every error `haggle` throws on purpose. */
 export class HaggleError extends Error {
-  readonly [HAGGLE_ERROR_MARKER] = true;
+  /**
+   * The name of this class's `Symbol.for` marker. Every subclass declares its own (a test checks it),
+   * since an inherited one would make its `isInstance` answer for the parent class.
+   */
+  static readonly marker: string = HAGGLE_ERROR_MARKER;
   /** A stable machine-readable code, e.g. `invalid-input`. */
   readonly code: string;
 
@@ -14,11 +23,22 @@ export class HaggleError extends Error {
     super(message, options);
     this.name = 'HaggleError';
     this.code = code;
+    // new.target is the class constructed; its chain up to HaggleError gives every marker.
+    for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
+      if (Object.hasOwn(type, 'marker')) {
+        Object.defineProperty(this, Symbol.for((type as unknown as { marker: string }).marker), { value: true });
+      }
+      if (type === HaggleError) break;
+    }
   }
 
-  /** True for any `HaggleError`, whichever copy of the package created it. */
-  static isInstance(error: unknown): error is HaggleError {
-    return typeof error === 'object' && error !== null && HAGGLE_ERROR_MARKER in error;
+  /**
+   * True when `error` is an instance of the class this is called on (or of a subclass), whichever copy
+   * of the package created it: `RateLimitError.isInstance(e)` narrows `e` to `RateLimitError`.
+   */
+  static isInstance<T extends ErrorClass>(this: T, error: unknown): error is InstanceType<T> {
+    const marker = (this as unknown as { marker: string }).marker;
+    return typeof error === 'object' && error !== null && Symbol.for(marker) in error;
   }
 }
 
@@ -51,6 +71,7 @@ function describeIssues(issues: ValidationIssue[]): string {
 
 /** Input from the caller (a context, a history, options) does not satisfy the contract. */
 export class InvalidInputError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.InvalidInputError';
   readonly issues: ValidationIssue[];
   /** What was being validated, e.g. `ListingContext`. */
   readonly subject: string;
@@ -65,6 +86,7 @@ export class InvalidInputError extends HaggleError {
 
 /** A model produced text that is not a valid turn, after every retry the policy allowed. */
 export class InvalidModelOutputError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.InvalidModelOutputError';
   /** The raw text of the last attempt, exactly as the backend returned it. */
   readonly rawText: string;
   /** Raw text of every attempt, oldest first. */
@@ -90,6 +112,7 @@ export class InvalidModelOutputError extends HaggleError {
 
 /** A backend failed to produce text: a network error, an HTTP error status, a crashed runtime. */
 export class BackendError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.BackendError';
   /** HTTP status when the backend is a server; undefined otherwise. */
   readonly status: number | undefined;
   /** Whether trying again may succeed (rate limits, 5xx, connection resets). */
@@ -117,6 +140,7 @@ export class BackendError extends HaggleError {
 
 /** The caller's `AbortSignal` fired; work stopped and nothing partial was returned. */
 export class HaggleAbortError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.HaggleAbortError';
   readonly reason: unknown;
 
   constructor(reason?: unknown) {

@@ -11,6 +11,7 @@ import type { Role } from './history.js';
  * A subclass of `InvalidInputError` (code `invalid-input`): a configuration the caller must fix.
  */
 export class UnsatisfiableGuardrailsError extends InvalidInputError {
+  static override readonly marker: string = 'haggle.error.UnsatisfiableGuardrailsError';
   /** The side whose guardrails leave no price. */
   readonly role: Role;
   /** That side's bounds, as configured. */

@@ -9,6 +9,7 @@ import type { Role } from './history.js';
  * caller's mistake (the CLI's exit code 2, a 400 from a server) treats this one the same way.
  */
 export class NotYourTurnError extends InvalidInputError {
+  static override readonly marker: string = 'haggle.error.NotYourTurnError';
   /** The side that was asked to move (or that a history entry gave the move to), where one was named. */
   readonly role: Role | undefined;
   /** The side the rules give the move to; `null` when the thread has ended. */

@@ -6,6 +6,7 @@ import { HaggleError } from '../contract/errors.js';
  * refuses, which is the one thing a constrained decoder must never do.
  */
 export class UnsupportedSchemaError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.UnsupportedSchemaError';
   /** The keyword that cannot be enforced, e.g. `format`. */
   readonly keyword: string;
   /** JSON Pointer of the schema that carries it, e.g. `#/properties/price`. */
@@ -24,6 +25,7 @@ export class UnsupportedSchemaError extends HaggleError {
 
 /** A schema that no JSON value satisfies (an empty enum, `minimum` above `maximum`, ...). */
 export class UnsatisfiableSchemaError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.UnsatisfiableSchemaError';
   readonly schemaPath: string;
 
   constructor(schemaPath: string, detail: string) {
@@ -56,6 +58,7 @@ const OPTION_OF = {
  * sent. Raised while decoding too, when a pattern's lazily built automaton outgrows its bound.
  */
 export class SchemaLimitError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.SchemaLimitError';
   readonly limit: SchemaLimit;
   /** The bound that was reached: levels, grammar nodes, milliseconds, characters/items or states. */
   readonly value: number;

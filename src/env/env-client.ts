@@ -12,6 +12,7 @@ export interface RemoteStepResult {
 
 /** An `error` message of OpenEnv's protocol (or a dropped connection), with its code. */
 export class EnvironmentServerError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.EnvironmentServerError';
   readonly serverCode: string;
   readonly data: Record<string, unknown>;
 

@@ -8,6 +8,7 @@ import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
  * what to write instead. An `InvalidInputError`, so the CLI exits 2 with one line.
  */
 export class ExperimentFileError extends InvalidInputError {
+  static override readonly marker: string = 'haggle.error.ExperimentFileError';
   /** The file, as the user named it; undefined for an experiment given as a value. */
   readonly file: string | undefined;
 

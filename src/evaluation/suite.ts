@@ -83,6 +83,7 @@ export interface SuiteMatch {
 }
 
 export class SuiteFileError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.SuiteFileError';
   constructor(
     readonly path: string,
     message: string,

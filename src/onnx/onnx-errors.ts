@@ -12,6 +12,7 @@ export const CUDA_INSTALL_COMMAND =
  * the CPU instead. The message says how to install the missing execution provider.
  */
 export class OnnxDeviceUnavailableError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.OnnxDeviceUnavailableError';
   readonly device: string;
   /** What onnxruntime said when the session was created. */
   readonly reason: string;
@@ -35,6 +36,7 @@ export class OnnxDeviceUnavailableError extends HaggleError {
 
 /** The model folder lacks a file the backend needs, or holds a config it cannot read. */
 export class OnnxModelFolderError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.OnnxModelFolderError';
   readonly folder: string;
   /** What is wrong with it (the message without the folder). */
   readonly problem: string;
@@ -54,6 +56,7 @@ export class OnnxModelFolderError extends HaggleError {
  * to the end only to be refused).
  */
 export class ContextLengthExceededError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.ContextLengthExceededError';
   readonly promptTokens: number;
   readonly contextLength: number;
   readonly counted: 'all' | 'at-least';
@@ -77,6 +80,7 @@ export class ContextLengthExceededError extends HaggleError {
  * not installed where haggle can import it. The message gives the command that installs it.
  */
 export class OptionalDependencyMissingError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.OptionalDependencyMissingError';
   /** The npm package that is missing, e.g. `onnxruntime-node`. */
   readonly packageName: string;
   /** The command that installs it, e.g. `npm install onnxruntime-node`. */

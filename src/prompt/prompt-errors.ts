@@ -5,6 +5,7 @@ import { HaggleError } from '../contract/errors.js';
  * read. `path` is the file at fault, so the message can say exactly what to fix.
  */
 export class ModelFolderError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.ModelFolderError';
   readonly path: string;
 
   constructor(path: string, message: string, options?: { cause?: unknown }) {
@@ -16,6 +17,7 @@ export class ModelFolderError extends HaggleError {
 
 /** A template id is unknown, taken, or a template cannot be built or rendered. */
 export class PromptTemplateError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.PromptTemplateError';
   /** The template id concerned. */
   readonly templateId: string;
 
@@ -31,6 +33,7 @@ export class PromptTemplateError extends HaggleError {
  * has more tokens than the budget.
  */
 export class PromptTooLongError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.PromptTooLongError';
   /** Tokens of the shortest prompt the policy could build. */
   readonly tokens: number;
   /** The budget it had to fit. */
@@ -56,6 +59,7 @@ export class PromptTooLongError extends HaggleError {
  * the joins are found by comparing the prompt with a render of placeholders, tokenizer or not.
  */
 export class UnsafePromptError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.UnsafePromptError';
   /** The message at fault (an index into `messages`), or -1 when it is the prompt text (`where: 'text'`). */
   readonly messageIndex: number;
   /** Where the control token is: `messages[i].content` or `text`. */

@@ -32,6 +32,7 @@ export interface PlotRuntime {
 
 /** The charts' plotting library could not be loaded (an install without it, or a Node before 20.19). */
 export class ChartLibraryError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.ChartLibraryError';
   constructor(cause: unknown) {
     super(
       'chart-library-missing',

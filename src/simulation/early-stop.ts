@@ -14,6 +14,7 @@ export const DEFAULT_EARLY_STOP = 4;
  * the rest would have failed the same way. `errorMessage` is that error as one line.
  */
 export class RunFailedEarlyError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.RunFailedEarlyError';
   /** How many failed alike before the run stopped. */
   readonly failures: number;
   /** The shared error, `Name: message`. */

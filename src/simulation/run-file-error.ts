@@ -6,6 +6,7 @@ import { HaggleError } from '../contract/errors.js';
  * finished work that `--resume` (`resume: true`) continues, so a CLI can print the command.
  */
 export class RunFileError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.RunFileError';
   readonly path: string;
   /** The file-system error code behind it (`ENOSPC`, `EACCES`, ...), when there is one. */
   readonly systemCode: string | undefined;

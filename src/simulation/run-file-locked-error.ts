@@ -14,6 +14,7 @@ export interface RunFileLockHolder {
  * message says so); the message names the lock file and when deleting it is safe.
  */
 export class RunFileLockedError extends RunFileError {
+  static override readonly marker: string = 'haggle.error.RunFileLockedError';
   readonly lockPath: string;
   readonly holder: RunFileLockHolder | undefined;
 

@@ -25,6 +25,7 @@ export interface RemoteErrorArgs {
  * messages and bodies pass through redaction before they get here.
  */
 export class RemoteBackendError extends BackendError {
+  static override readonly marker: string = 'haggle.error.RemoteBackendError';
   readonly replica: string;
   readonly kind: FailureKind;
   readonly responseBody: string | undefined;
@@ -50,6 +51,7 @@ export class RemoteBackendError extends BackendError {
  * each is one line, its `name`, over this base (which holds the status and the constructor).
  */
 export class HttpStatusError extends RemoteBackendError {
+  static override readonly marker: string = 'haggle.error.HttpStatusError';
   declare readonly status: number;
   constructor(args: RemoteErrorArgs & { status: number }) {
     super({ ...args, kind: 'status' });
@@ -59,16 +61,19 @@ export class HttpStatusError extends RemoteBackendError {
 
 /** 400: the server refused the request as malformed (a schema it cannot enforce, a bad field). */
 export class BadRequestError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.BadRequestError';
   override name = 'BadRequestError';
 }
 
 /** 401: no API key, or a wrong one. */
 export class AuthenticationError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.AuthenticationError';
   override name = 'AuthenticationError';
 }
 
 /** 403: the key may not use this model or endpoint. */
 export class PermissionDeniedError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.PermissionDeniedError';
   override name = 'PermissionDeniedError';
 }
 
@@ -78,6 +83,7 @@ export class PermissionDeniedError extends HttpStatusError {
  * the message says "did you mean" and `suggestedBaseURL` holds the corrected URL.
  */
 export class NotFoundError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.NotFoundError';
   /** The base URL the request probably meant (without credentials); undefined when it looked right. */
   readonly suggestedBaseURL: string | undefined;
 
@@ -90,21 +96,25 @@ export class NotFoundError extends HttpStatusError {
 
 /** 422: the request is well-formed but the server cannot act on it. */
 export class UnprocessableEntityError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.UnprocessableEntityError';
   override name = 'UnprocessableEntityError';
 }
 
 /** 429: too many requests; retried after `retry-after` when the policy allows. */
 export class RateLimitError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.RateLimitError';
   override name = 'RateLimitError';
 }
 
 /** 5xx: the server failed; retried when the policy allows. */
 export class InternalServerError extends HttpStatusError {
+  static override readonly marker: string = 'haggle.error.InternalServerError';
   override name = 'InternalServerError';
 }
 
 /** No usable connection: refused, reset, or closed before the whole response arrived. */
 export class RemoteConnectionError extends RemoteBackendError {
+  static override readonly marker: string = 'haggle.error.RemoteConnectionError';
   constructor(args: RemoteErrorArgs) {
     super({ ...args, kind: 'connection' });
     this.name = 'RemoteConnectionError';
@@ -118,6 +128,7 @@ export class RemoteConnectionError extends RemoteBackendError {
  * names the fix for `haggle serve`: `--cors <pageOrigin>`. Not retried.
  */
 export class CrossOriginRequestError extends RemoteConnectionError {
+  static override readonly marker: string = 'haggle.error.CrossOriginRequestError';
   /** The origin of the page that made the request, e.g. `http://localhost:5173`. */
   readonly pageOrigin: string;
   /** The server's origin, e.g. `http://127.0.0.1:8000`. */
@@ -133,6 +144,7 @@ export class CrossOriginRequestError extends RemoteConnectionError {
 
 /** An attempt, or the whole call, ran out of time. */
 export class RemoteTimeoutError extends RemoteBackendError {
+  static override readonly marker: string = 'haggle.error.RemoteTimeoutError';
   /** `attempt`: one request took longer than `timeoutMs`; `total`: the call ran past `totalTimeoutMs`. */
   readonly scope: 'attempt' | 'total';
   constructor(args: RemoteErrorArgs & { scope: 'attempt' | 'total' }) {
@@ -144,6 +156,7 @@ export class RemoteTimeoutError extends RemoteBackendError {
 
 /** A 2xx answer that is not a chat or completions response (broken JSON, no choices). */
 export class InvalidResponseError extends RemoteBackendError {
+  static override readonly marker: string = 'haggle.error.InvalidResponseError';
   constructor(args: RemoteErrorArgs) {
     super({ ...args, kind: 'invalid-response' });
     this.name = 'InvalidResponseError';
@@ -157,6 +170,7 @@ export class InvalidResponseError extends RemoteBackendError {
  * proxy in front of it) is broken or hostile.
  */
 export class ResponseTooLargeError extends RemoteBackendError {
+  static override readonly marker: string = 'haggle.error.ResponseTooLargeError';
   /** The limit in bytes the answer went past. */
   readonly limitBytes: number;
   /** The endpoint asked, without credentials (no user:password, no query). */

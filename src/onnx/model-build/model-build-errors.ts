@@ -6,6 +6,7 @@ import { HaggleError } from '../../contract/errors.js';
  * at fault) say where; the message says what to fix.
  */
 export class CheckpointFormatError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.CheckpointFormatError';
   readonly file: string;
   readonly tensor: string | undefined;
 
@@ -27,6 +28,7 @@ export class CheckpointFormatError extends HaggleError {
  * Merging it anyway would give a model that silently differs from the one that was trained.
  */
 export class UnsupportedAdapterError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.UnsupportedAdapterError';
   readonly file: string;
   readonly tensor: string | undefined;
 
@@ -44,6 +46,7 @@ export class UnsupportedAdapterError extends HaggleError {
 
 /** The `out` folder of a build already holds something and `overwrite` was not given. */
 export class BuildOutputExistsError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.BuildOutputExistsError';
   readonly folder: string;
 
   constructor(folder: string) {
@@ -58,6 +61,7 @@ export class BuildOutputExistsError extends HaggleError {
 
 /** `--check` found a built export whose logits are outside its tolerance of the float64 reference. */
 export class BuildCheckFailedError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.BuildCheckFailedError';
   readonly dtypes: string[];
 
   constructor(folder: string, details: string[]) {
@@ -76,6 +80,7 @@ export class BuildCheckFailedError extends HaggleError {
  * not match, a redirect loop. `url` says which; the token never appears in the message.
  */
 export class HubDownloadError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.HubDownloadError';
   readonly url: string;
   readonly status: number | undefined;
 
