@@ -26,7 +26,9 @@ export class HaggleError extends Error {
     // new.target is the class constructed; its chain up to HaggleError gives every marker.
     for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
       if (Object.hasOwn(type, 'marker')) {
-        Object.defineProperty(this, Symbol.for((type as unknown as { marker: string }).marker), { value: true });
+        Object.defineProperty(this, Symbol.for((type as unknown as { marker: string }).marker), {
+          value: true,
+        });
       }
       if (type === HaggleError) break;
     }
@@ -37,6 +39,7 @@ export class HaggleError extends Error {
    * of the package created it: `RateLimitError.isInstance(e)` narrows `e` to `RateLimitError`.
    */
   static isInstance<T extends ErrorClass>(this: T, error: unknown): error is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: the class it is called on decides the marker
     const marker = (this as unknown as { marker: string }).marker;
     return typeof error === 'object' && error !== null && Symbol.for(marker) in error;
   }

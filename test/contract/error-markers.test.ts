@@ -14,7 +14,9 @@ import * as main from '../../src/index.js';
 import * as node from '../../src/node/index.js';
 
 const { HaggleError } = main;
-type ErrorClass = (abstract new (...args: never[]) => InstanceType<typeof HaggleError>) & {
+type ErrorClass = (abstract new (
+  ...args: never[]
+) => InstanceType<typeof HaggleError>) & {
   marker: string;
   isInstance(error: unknown): boolean;
 };
@@ -71,7 +73,14 @@ describe('error classes and their markers', () => {
   });
 
   it('real constructions agree, across copies of the package too', () => {
-    const args = { message: 'x', backend: 'remote', replica: 'r', kind: 'status', retryable: false, attempts: 1 };
+    const args = {
+      message: 'x',
+      backend: 'remote',
+      replica: 'r',
+      kind: 'status',
+      retryable: false,
+      attempts: 1,
+    };
     const rateLimit = new main.RateLimitError({ ...args, status: 429 } as never);
     const badRequest = new main.BadRequestError({ ...args, status: 400 } as never);
     expect(main.RateLimitError.isInstance(rateLimit)).toBe(true);
