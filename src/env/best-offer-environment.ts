@@ -2,7 +2,7 @@ import { parseModelOutput } from '../agent/output-parsing.js';
 import { validatePredictInput } from '../agent/predict-input.js';
 import { checkTurn } from '../agent/turn-checks.js';
 import { movesForTurn } from '../agent/turn-moves.js';
-import { InvalidInputError, InvalidModelOutputError, type ValidationIssue } from '../contract/errors.js';
+import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import type { LegalMove } from '../contract/legal-moves.js';
 import { type ListingContext, ListingContextSchema } from '../contract/listing-context.js';
@@ -19,19 +19,9 @@ import { Session } from '../simulation/session.js';
 import type { SessionResult } from '../simulation/session-result.js';
 import { generateContexts } from '../simulation/synthetic-contexts.js';
 import { BEST_OFFER_EPISODES_FORMAT } from './best-offer-sessions.js';
-import type {
-  Environment,
-  EnvironmentObservation,
-  EnvironmentResetOptions,
-  EnvironmentState,
-  EnvironmentStepInfo,
-  EnvironmentStepResult,
-  EpisodeRecord,
-  RunHeader,
-} from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
+import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
+import { EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
-import { TurnHandoff } from './turn-handoff.js';
 
 /** The best-offer environments: the trained side sells or buys one listing. */
 export type BestOfferEnvironmentName = 'best-offer-seller' | 'best-offer-buyer';
@@ -64,23 +54,16 @@ export interface BestOfferEnvironmentOptions {
   armName?: string;
 }
 
-type Stop =
-  | { kind: 'turn'; input: PredictInput; moves: LegalMove[] }
-  | { kind: 'end'; result: SessionResult };
-
-interface Episode {
-  id: string | null;
-  seed: number;
+/** What a best-offer episode plays: a listing, in a `Session`. */
+interface BestOfferStart {
   context: ListingContext;
-  handoff: TurnHandoff<PredictInput, Turn, SessionResult>;
-  controller: AbortController;
   session: Session;
-  stop: Stop | undefined;
-  steps: number;
-  rawTexts: string[];
-  invalid?: ValidationIssue[];
-  busy: boolean;
-  reward?: number | null;
+}
+
+/** The trained side's turn once it is due: its input, checked, and its legal moves. */
+interface BestOfferTurnDue {
+  input: ReturnType<typeof validatePredictInput>;
+  moves: LegalMove[];
 }
 
 /**
@@ -88,7 +71,7 @@ interface Episode {
  * whose trained side's turns come from `step(text)`, parsed and checked by the same code as
  * `NegotiationAgent` (its prompt, legal moves and turn schema in every observation).
  */
-export class BestOfferEnvironment implements Environment {
+export class BestOfferEnvironment extends GameEnvironment {
   readonly name: BestOfferEnvironmentName;
   readonly role: Role;
   private readonly options: BestOfferEnvironmentOptions;
@@ -96,10 +79,10 @@ export class BestOfferEnvironment implements Environment {
   private readonly profile: ModelProfile;
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
   private readonly rules = new BestOfferRules();
-  private episode: Episode | undefined;
-  private resets = 0;
+  protected readonly core: EpisodeCore<PredictInput, Turn, SessionResult, BestOfferStart, BestOfferTurnDue>;
 
   constructor(options: BestOfferEnvironmentOptions) {
+    super();
     this.options = options;
     this.name = options.env;
     this.role = options.env === 'best-offer-seller' ? 'seller' : 'buyer';
@@ -123,131 +106,13 @@ export class BestOfferEnvironment implements Environment {
       options.contexts?.map((context, i) => parseInput(ListingContextSchema, context, `contexts[${i}]`)) ??
       generateContexts({ count: 1000, seed: options.catalogSeed ?? 0 });
     this.profile = resolveModelProfile(options.profile);
-  }
-
-  async reset(options: EnvironmentResetOptions = {}): Promise<EnvironmentStepResult> {
-    const seed = options.seed ?? this.resets;
-    if (!Number.isSafeInteger(seed) || seed < 0)
-      throw new InvalidInputError('reset', [{ path: 'seed', message: 'must be a non-negative integer' }]);
-    this.resets++;
-    this.close();
-    const context = this.contexts[seed % this.contexts.length] as ListingContext;
-    const handoff = new TurnHandoff<PredictInput, Turn, SessionResult>();
-    const controller = new AbortController();
-    const trained: Negotiator = {
-      predict: (input, predictOptions) => handoff.requestTurn(input, predictOptions?.signal),
-      describe: () => ({ kind: 'external' }),
-      responseTimeUnit: this.profile.responseTimeUnit,
-    };
-    const session = new Session({
-      context,
-      seller: this.role === 'seller' ? trained : this.options.opponent,
-      buyer: this.role === 'buyer' ? trained : this.options.opponent,
-      seed,
-      rules: this.rules,
-      id: options.episodeId ?? `episode-${seed}`,
-    });
-    // A failed session (an invalid action, an opponent's error) still has its result: that ends the episode.
-    session.run({ signal: controller.signal }).then(
-      (result) => handoff.end(result),
-      (error: unknown) =>
-        session.result && !controller.signal.aborted ? handoff.end(session.result) : handoff.crash(error),
-    );
-    const episode: Episode = {
-      id: options.episodeId ?? null,
-      seed,
-      context,
-      handoff,
-      controller,
-      session,
-      stop: undefined,
-      steps: 0,
-      rawTexts: [],
-      busy: true,
-    };
-    this.episode = episode;
-    try {
-      return await this.advance(episode);
-    } finally {
-      episode.busy = false;
-    }
-  }
-
-  async step(text: string): Promise<EnvironmentStepResult> {
-    const episode = this.episode;
-    if (!episode?.stop) throw new EnvironmentStateError('no episode: call reset before step');
-    if (episode.busy)
-      throw new EnvironmentStateError('a reset or step of this episode is still running: await it first');
-    if (episode.stop.kind === 'end')
-      throw new EnvironmentStateError('the episode is done: call reset to start the next one');
-    if (typeof text !== 'string')
-      throw new InvalidInputError('step', [
-        { path: 'text', message: "must be the model's raw output (a string)" },
-      ]);
-    const { input, moves } = episode.stop;
-    episode.busy = true;
-    episode.steps++;
-    episode.rawTexts.push(text);
-    // NegotiationAgent's own two checks: the text as JSON, then the turn against this moment's moves.
-    const parsed = parseModelOutput(text);
-    const checked = parsed.ok
-      ? checkTurn(parsed.value, {
-          role: input.role,
-          moves,
-          labels: this.profile.labels,
-          responseTimeUnit: this.profile.responseTimeUnit,
-        })
-      : parsed;
-    if (checked.ok) episode.handoff.answer(checked.turn);
-    else {
-      episode.invalid = checked.issues;
-      episode.handoff.fail(
-        new InvalidModelOutputError({ rawTexts: [text], issues: checked.issues, attempts: 1 }),
-      );
-    }
-    try {
-      return await this.advance(episode);
-    } finally {
-      episode.busy = false;
-    }
-  }
-
-  state(): EnvironmentState {
-    const episode = this.episode;
-    return {
-      episode_id: episode?.id ?? null,
-      step_count: episode?.steps ?? 0,
+    this.core = new EpisodeCore(this.game(), {
       env: this.name,
-      seed: episode?.seed ?? null,
-      done: episode?.stop?.kind === 'end',
-      ...(episode?.reward !== undefined ? { reward: episode.reward } : {}),
-      ...(episode?.context.id !== undefined ? { scenario_id: episode.context.id } : {}),
-      opponent: this.options.opponentName,
       role: this.role,
-      raw_texts: episode ? [...episode.rawTexts] : [],
-    };
-  }
-
-  record(): EpisodeRecord | null {
-    const episode = this.episode;
-    if (episode?.stop?.kind !== 'end') return null;
-    return {
-      type: 'match',
-      index: 0,
-      arm: this.options.armName ?? 'policy',
-      armRole: this.role,
-      opponent: this.options.opponentName,
-      scenarioId: episode.context.id ?? `listing-${episode.seed % this.contexts.length}`,
-      seed: episode.seed,
-      session: episode.stop.result,
-      episode: {
-        env: this.name,
-        id: episode.id,
-        seed: episode.seed,
-        reward: episode.reward ?? null,
-        rawTexts: episode.rawTexts,
-      },
-    };
+      opponentName: options.opponentName,
+      armName: options.armName ?? 'policy',
+      rewards: this.rewards,
+    });
   }
 
   runHeader(): RunHeader {
@@ -272,30 +137,60 @@ export class BestOfferEnvironment implements Environment {
     };
   }
 
-  close(): void {
-    const episode = this.episode;
-    if (episode && episode.stop?.kind !== 'end')
-      episode.controller.abort(new EnvironmentStateError('episode abandoned'));
+  /** The Best Offer game as the episode core plays it. */
+  private game(): EpisodeGame<PredictInput, Turn, SessionResult, BestOfferStart, BestOfferTurnDue> {
+    return {
+      template: this.profile.template,
+      start: ({ seed, episodeId, trained: requestTurn, signal }) => {
+        const context = this.contexts[seed % this.contexts.length] as ListingContext;
+        const trained: Negotiator = {
+          predict: (input, predictOptions) => requestTurn(input, predictOptions?.signal),
+          describe: () => ({ kind: 'external' }),
+          responseTimeUnit: this.profile.responseTimeUnit,
+        };
+        const session = new Session({
+          context,
+          seller: this.role === 'seller' ? trained : this.options.opponent,
+          buyer: this.role === 'buyer' ? trained : this.options.opponent,
+          seed,
+          rules: this.rules,
+          id: episodeId ?? `episode-${seed}`,
+        });
+        // A failed session (an invalid action, an opponent's error) still has its result: that ends the episode.
+        const run = session.run({ signal }).catch((error: unknown) => {
+          if (session.result && !signal.aborted) return session.result;
+          throw error;
+        });
+        return { start: { context, session }, run };
+      },
+      crashResult: (_error, start) => start.session.result as SessionResult,
+      prepare: (input) => {
+        const valid = validatePredictInput(input);
+        return { input: valid, moves: movesForTurn(valid, this.rules, undefined) };
+      },
+      // NegotiationAgent's own two checks: the text as JSON, then the turn against this moment's moves.
+      check: (text, { input, moves }) => {
+        const parsed = parseModelOutput(text);
+        if (!parsed.ok) return parsed;
+        return checkTurn(parsed.value, {
+          role: input.role,
+          moves,
+          labels: this.profile.labels,
+          responseTimeUnit: this.profile.responseTimeUnit,
+        });
+      },
+      observe: (due) => this.observe(due),
+      finish: (result, _start, invalid) => this.finish(result, invalid),
+      scenarioId: (start) => start.context.id,
+      recordFields: (start, result, episodeSeed) => ({
+        scenarioId: start.context.id ?? `listing-${episodeSeed % this.contexts.length}`,
+        seed: episodeSeed,
+        session: result,
+      }),
+    };
   }
 
-  private async advance(episode: Episode): Promise<EnvironmentStepResult> {
-    const stop = await episode.handoff.next();
-    if (stop.kind === 'crash') {
-      episode.stop = { kind: 'end', result: episode.session.result as SessionResult };
-      throw stop.error;
-    }
-    if (stop.kind === 'turn') {
-      const valid = validatePredictInput(stop.input);
-      const moves = movesForTurn(valid, this.rules, undefined);
-      episode.stop = { kind: 'turn', input: stop.input, moves };
-      return {
-        observation: this.observe(valid, moves),
-        reward: episode.steps === 0 ? 0 : this.rewards.step,
-        done: false,
-      };
-    }
-    const result = stop.result;
-    episode.stop = { kind: 'end', result };
+  private finish(result: SessionResult, invalid: ValidationIssue[] | undefined): EpisodeEnd {
     const outcome = result.outcome;
     const info: EnvironmentStepInfo = {
       end_reason: outcome.reason,
@@ -303,14 +198,14 @@ export class BestOfferEnvironment implements Environment {
       price: outcome.price,
     };
     let reward: number | null;
-    if (outcome.reason === 'error' && !episode.invalid) {
+    if (outcome.reason === 'error' && !invalid) {
       reward = null; // the opponent failed: void
       info.void = true;
       if (result.error)
         info.opponent_error = { name: result.error.name, message: redact(result.error.message) };
-    } else if (episode.invalid) {
+    } else if (invalid) {
       reward = this.rewards.invalidAction;
-      info.invalid_action = { issues: episode.invalid };
+      info.invalid_action = { issues: invalid };
     } else {
       reward = bestOfferReward(
         result,
@@ -319,27 +214,10 @@ export class BestOfferEnvironment implements Environment {
         this.rewards.noDeal,
       );
     }
-    episode.reward = reward;
-    return {
-      observation: {
-        messages: [],
-        prompt: '',
-        template: this.profile.template,
-        legal_moves: [],
-        schema: null,
-        role: this.role,
-        turn: outcome.turns,
-        info,
-      },
-      reward,
-      done: true,
-    };
+    return { reward, info, turns: outcome.turns };
   }
 
-  private observe(
-    input: ReturnType<typeof validatePredictInput>,
-    moves: LegalMove[],
-  ): EnvironmentObservation {
+  private observe({ input, moves }: BestOfferTurnDue): EnvironmentObservation {
     const { messages, text, template } = renderPrompt({
       context: input.context,
       history: input.history,

@@ -1,4 +1,4 @@
-import { InvalidInputError, InvalidModelOutputError, type ValidationIssue } from '../contract/errors.js';
+import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import type { IssueSpace } from '../evaluation/issue-space.js';
@@ -25,20 +25,10 @@ import { scoreMatch } from '../evaluation/tournament.js';
 import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
-import type {
-  Environment,
-  EnvironmentObservation,
-  EnvironmentResetOptions,
-  EnvironmentState,
-  EnvironmentStepInfo,
-  EnvironmentStepResult,
-  EpisodeRecord,
-  RunHeader,
-} from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
+import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
+import { EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
 import { deepFreeze } from './observation-json.js';
-import { TurnHandoff } from './turn-handoff.js';
 
 /** The multi-issue environments: the trained side sells or buys. */
 export type MultiIssueEnvironmentName = 'multi-issue-seller' | 'multi-issue-buyer';
@@ -61,21 +51,16 @@ export interface MultiIssueEnvironmentOptions {
   armName?: string;
 }
 
-type Stop = { kind: 'turn'; input: MultiIssueInput } | { kind: 'end'; result: MultiIssueResult };
-
-interface Episode {
-  id: string | null;
-  seed: number;
+/** What a multi-issue episode plays: one of the suite's negotiations. */
+interface MultiIssueStart {
   match: SuiteMatch;
   scenario: Scenario;
-  handoff: TurnHandoff<MultiIssueInput, MultiIssueTurn, MultiIssueResult>;
-  controller: AbortController;
-  stop: Stop;
-  steps: number;
-  rawTexts: string[];
-  invalid?: ValidationIssue[];
-  busy: boolean;
-  reward?: number | null;
+}
+
+/** The trained side's turn once it is due: its input, and whether accepting is legal. */
+interface MultiIssueTurnDue {
+  input: MultiIssueInput;
+  canAccept: boolean;
 }
 
 // Geometry (every outcome's utilities, the frontier) is costly and the same for every episode of a scenario.
@@ -113,7 +98,7 @@ function turnSchemaOf(space: IssueSpace, canAccept: boolean): JsonSchema {
  * `runMultiIssueNegotiation` a tournament runs, with the trained side's turns given by `step(text)` and
  * judged by the same validation as `MultiIssueLlmAgent`; the reward at the end is `bargainingReward`.
  */
-export class MultiIssueEnvironment implements Environment {
+export class MultiIssueEnvironment extends GameEnvironment {
   readonly name: MultiIssueEnvironmentName;
   readonly role: Role;
   private readonly options: MultiIssueEnvironmentOptions;
@@ -121,10 +106,16 @@ export class MultiIssueEnvironment implements Environment {
   private readonly scenarios: Map<string, Scenario>;
   private readonly maxRounds: number;
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
-  private episode: Episode | undefined;
-  private resets = 0;
+  protected readonly core: EpisodeCore<
+    MultiIssueInput,
+    MultiIssueTurn,
+    MultiIssueResult,
+    MultiIssueStart,
+    MultiIssueTurnDue
+  >;
 
   constructor(options: MultiIssueEnvironmentOptions) {
+    super();
     this.options = options;
     this.name = options.env;
     this.role = options.env === 'multi-issue-seller' ? 'seller' : 'buyer';
@@ -155,136 +146,18 @@ export class MultiIssueEnvironment implements Environment {
       : suiteMatches({ ...suite, opponents: [options.opponentName] });
     this.scenarios = new Map(suite.scenarios.map((s) => [s.id, s]));
     this.maxRounds = options.maxRounds ?? suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
+    this.core = new EpisodeCore(this.game(), {
+      env: this.name,
+      role: this.role,
+      opponentName: options.opponentName,
+      armName: options.armName ?? 'policy',
+      rewards: this.rewards,
+    });
   }
 
   /** Negotiations an episode seed can pick (seed `s` plays number `s mod episodes`). */
   get episodes(): number {
     return this.matches.length;
-  }
-
-  async reset(options: EnvironmentResetOptions = {}): Promise<EnvironmentStepResult> {
-    const seed = options.seed ?? this.resets;
-    if (!Number.isSafeInteger(seed) || seed < 0)
-      throw new InvalidInputError('reset', [{ path: 'seed', message: 'must be a non-negative integer' }]);
-    this.resets++;
-    this.close();
-    const match = this.matches[seed % this.matches.length] as SuiteMatch;
-    const scenario = this.scenarios.get(match.scenarioId) as Scenario;
-    const handoff = new TurnHandoff<MultiIssueInput, MultiIssueTurn, MultiIssueResult>();
-    const controller = new AbortController();
-    const trained: MultiIssueNegotiator = {
-      predict: (input, predictOptions) => handoff.requestTurn(input, predictOptions?.signal),
-      describe: () => ({ kind: 'external' }),
-    };
-    const opponent = this.options.opponent;
-    runMultiIssueNegotiation({
-      scenario,
-      seller: this.role === 'seller' ? trained : opponent,
-      buyer: this.role === 'buyer' ? trained : opponent,
-      seed: match.seed,
-      maxRounds: this.maxRounds,
-      firstMover: this.options.suite.firstMover ?? DEFAULT_FIRST_MOVER,
-      signal: controller.signal,
-    }).then(
-      (result) => handoff.end(result),
-      (error: unknown) => handoff.crash(error),
-    );
-    const episode: Episode = {
-      id: options.episodeId ?? null,
-      seed,
-      match,
-      scenario,
-      handoff,
-      controller,
-      stop: { kind: 'turn', input: undefined as unknown as MultiIssueInput },
-      steps: 0,
-      rawTexts: [],
-      busy: true,
-    };
-    this.episode = episode;
-    try {
-      return await this.advance(episode);
-    } finally {
-      episode.busy = false;
-    }
-  }
-
-  async step(text: string): Promise<EnvironmentStepResult> {
-    const episode = this.episode;
-    if (!episode) throw new EnvironmentStateError('no episode: call reset before step');
-    if (episode.busy)
-      throw new EnvironmentStateError('a reset or step of this episode is still running: await it first');
-    if (episode.stop.kind === 'end')
-      throw new EnvironmentStateError('the episode is done: call reset to start the next one');
-    if (typeof text !== 'string')
-      throw new InvalidInputError('step', [
-        { path: 'text', message: "must be the model's raw output (a string)" },
-      ]);
-    const input = episode.stop.input;
-    episode.busy = true;
-    episode.steps++;
-    episode.rawTexts.push(text);
-    const canAccept = standingProposal(input.history, input.role) !== null;
-    const checked = validateMultiIssueText(text, input, canAccept);
-    if (checked.turn) {
-      episode.handoff.answer(checked.turn);
-    } else {
-      episode.invalid = checked.issues;
-      // The same failure an LLM arm's invalid output is in a tournament: the negotiation ends with
-      // reason `error`, failed by the trained side, and `bargainingReward` gives the penalty.
-      episode.handoff.fail(
-        new InvalidModelOutputError({ rawTexts: [text], issues: checked.issues, attempts: 1 }),
-      );
-    }
-    try {
-      return await this.advance(episode);
-    } finally {
-      episode.busy = false;
-    }
-  }
-
-  state(): EnvironmentState {
-    const episode = this.episode;
-    return {
-      episode_id: episode?.id ?? null,
-      step_count: episode?.steps ?? 0,
-      env: this.name,
-      seed: episode?.seed ?? null,
-      done: episode?.stop.kind === 'end',
-      ...(episode?.reward !== undefined ? { reward: episode.reward } : {}),
-      ...(episode ? { scenario_id: episode.scenario.id } : {}),
-      opponent: this.options.opponentName,
-      role: this.role,
-      raw_texts: episode ? [...episode.rawTexts] : [],
-    };
-  }
-
-  record(): EpisodeRecord | null {
-    const episode = this.episode;
-    if (episode?.stop.kind !== 'end') return null;
-    const result = episode.stop.result;
-    return {
-      type: 'match',
-      index: 0,
-      arm: this.options.armName ?? 'policy',
-      armRole: this.role,
-      opponent: this.options.opponentName,
-      scenarioId: episode.scenario.id,
-      seed: episode.match.seed,
-      metrics: scoreMatch(
-        { armRole: this.role, scenario: episode.scenario },
-        result,
-        geometryOf(episode.scenario),
-      ),
-      result,
-      episode: {
-        env: this.name,
-        id: episode.id,
-        seed: episode.seed,
-        reward: episode.reward ?? null,
-        rawTexts: episode.rawTexts,
-      },
-    };
   }
 
   runHeader(): RunHeader {
@@ -312,64 +185,80 @@ export class MultiIssueEnvironment implements Environment {
     };
   }
 
-  close(): void {
-    const episode = this.episode;
-    if (episode && episode.stop.kind !== 'end')
-      episode.controller.abort(new EnvironmentStateError('episode abandoned'));
+  /** The multi-issue game as the episode core plays it. */
+  private game(): EpisodeGame<
+    MultiIssueInput,
+    MultiIssueTurn,
+    MultiIssueResult,
+    MultiIssueStart,
+    MultiIssueTurnDue
+  > {
+    return {
+      template: 'qwen3_nothink',
+      start: ({ seed, trained: requestTurn, signal }) => {
+        const match = this.matches[seed % this.matches.length] as SuiteMatch;
+        const scenario = this.scenarios.get(match.scenarioId) as Scenario;
+        const trained: MultiIssueNegotiator = {
+          predict: (input, predictOptions) => requestTurn(input, predictOptions?.signal),
+          describe: () => ({ kind: 'external' }),
+        };
+        const opponent = this.options.opponent;
+        const run = runMultiIssueNegotiation({
+          scenario,
+          seller: this.role === 'seller' ? trained : opponent,
+          buyer: this.role === 'buyer' ? trained : opponent,
+          seed: match.seed,
+          maxRounds: this.maxRounds,
+          firstMover: this.options.suite.firstMover ?? DEFAULT_FIRST_MOVER,
+          signal,
+        });
+        return { start: { match, scenario }, run };
+      },
+      crashResult: (error) => crashResult(error, this.role),
+      prepare: (input) => ({ input, canAccept: standingProposal(input.history, input.role) !== null }),
+      check: (text, { input, canAccept }) => {
+        const checked = validateMultiIssueText(text, input, canAccept);
+        return checked.turn ? { ok: true, turn: checked.turn } : { ok: false, issues: checked.issues };
+      },
+      observe: (due) => this.observe(due),
+      finish: (result, start, invalid) => this.finish(result, start.scenario, invalid),
+      scenarioId: (start) => start.scenario.id,
+      recordFields: ({ match, scenario }, result) => ({
+        scenarioId: scenario.id,
+        seed: match.seed,
+        metrics: scoreMatch({ armRole: this.role, scenario }, result, geometryOf(scenario)),
+        result,
+      }),
+    };
   }
 
-  private async advance(episode: Episode): Promise<EnvironmentStepResult> {
-    const stop = await episode.handoff.next();
-    if (stop.kind === 'crash') {
-      episode.stop = { kind: 'end', result: crashResult(stop.error, this.role) };
-      throw stop.error;
-    }
-    episode.stop = stop;
-    if (stop.kind === 'turn') {
-      return {
-        observation: this.observe(stop.input),
-        reward: episode.steps === 0 ? 0 : this.rewards.step,
-        done: false,
-      };
-    }
-    const result = stop.result;
-    const reward = bargainingReward(episode.scenario, result, this.role, {
+  private finish(
+    result: MultiIssueResult,
+    scenario: Scenario,
+    invalid: ValidationIssue[] | undefined,
+  ): EpisodeEnd {
+    const reward = bargainingReward(scenario, result, this.role, {
       invalidTurn: this.rewards.invalidAction,
       noDeal: this.rewards.noDeal,
     });
-    episode.reward = reward;
     const info: EnvironmentStepInfo = {
       end_reason: result.reason,
       deal: result.agreement !== null,
       utilities: result.utilities,
     };
-    if (episode.invalid) info.invalid_action = { issues: episode.invalid };
+    if (invalid) info.invalid_action = { issues: invalid };
     if (result.failedBy !== undefined && result.failedBy !== this.role) {
       info.void = true;
       if (result.error)
         info.opponent_error = { name: result.error.name, message: redact(result.error.message) };
     }
-    return {
-      observation: {
-        messages: [],
-        prompt: '',
-        template: 'qwen3_nothink',
-        legal_moves: [],
-        schema: null,
-        role: this.role,
-        turn: result.rounds,
-        info,
-      },
-      reward,
-      done: true,
-    };
+    return { reward, info, turns: result.rounds };
   }
 
-  private observe(input: MultiIssueInput): EnvironmentObservation {
+  private observe({ input, canAccept }: MultiIssueTurnDue): EnvironmentObservation {
     const messages = multiIssueMessages(input);
     if (this.options.systemPrompt !== undefined)
       messages[0] = { role: 'system', content: this.options.systemPrompt };
-    const canAccept = standingProposal(input.history, input.role) !== null;
     return {
       messages,
       prompt: renderQwen3NoThink(messages),
