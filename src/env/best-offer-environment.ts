@@ -20,7 +20,7 @@ import type { SessionResult } from '../simulation/session-result.js';
 import { generateContexts } from '../simulation/synthetic-contexts.js';
 import { BEST_OFFER_EPISODES_FORMAT } from './best-offer-sessions.js';
 import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
-import { EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
+import { type EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
 
 /** The best-offer environments: the trained side sells or buys one listing. */
@@ -72,8 +72,7 @@ interface BestOfferTurnDue {
  * `NegotiationAgent` (its prompt, legal moves and turn schema in every observation).
  */
 export class BestOfferEnvironment extends GameEnvironment {
-  readonly name: BestOfferEnvironmentName;
-  readonly role: Role;
+  declare readonly name: BestOfferEnvironmentName;
   private readonly options: BestOfferEnvironmentOptions;
   private readonly contexts: readonly ListingContext[];
   private readonly profile: ModelProfile;
@@ -82,10 +81,8 @@ export class BestOfferEnvironment extends GameEnvironment {
   protected readonly core: EpisodeCore<PredictInput, Turn, SessionResult, BestOfferStart, BestOfferTurnDue>;
 
   constructor(options: BestOfferEnvironmentOptions) {
-    super();
+    super(options.env, options.env === 'best-offer-seller' ? 'seller' : 'buyer');
     this.options = options;
-    this.name = options.env;
-    this.role = options.env === 'best-offer-seller' ? 'seller' : 'buyer';
     this.rewards = resolveEpisodeRewards(options.rewards);
     const problems: ValidationIssue[] = [];
     if (typeof options.opponent?.predict !== 'function' || typeof options.opponent.describe !== 'function')
@@ -106,13 +103,7 @@ export class BestOfferEnvironment extends GameEnvironment {
       options.contexts?.map((context, i) => parseInput(ListingContextSchema, context, `contexts[${i}]`)) ??
       generateContexts({ count: 1000, seed: options.catalogSeed ?? 0 });
     this.profile = resolveModelProfile(options.profile);
-    this.core = new EpisodeCore(this.game(), {
-      env: this.name,
-      role: this.role,
-      opponentName: options.opponentName,
-      armName: options.armName ?? 'policy',
-      rewards: this.rewards,
-    });
+    this.core = this.playing(this.game(), options, this.rewards);
   }
 
   runHeader(): RunHeader {

@@ -264,8 +264,14 @@ export type EpisodeProtocol = Pick<Environment, 'reset' | 'step' | 'state' | 're
 
 /** An environment whose episodes an `EpisodeCore` plays: the protocol, handed to the core. */
 export abstract class GameEnvironment implements Environment {
-  abstract readonly name: string;
   protected abstract readonly core: EpisodeProtocol;
+
+  constructor(
+    /** The environment's name (`multi-issue-seller`, ...). */
+    readonly name: string,
+    /** The side the trained model plays. */
+    readonly role: Role,
+  ) {}
 
   reset(options?: EnvironmentResetOptions): Promise<EnvironmentStepResult> {
     return this.core.reset(options);
@@ -288,4 +294,19 @@ export abstract class GameEnvironment implements Environment {
   }
 
   abstract runHeader(): RunHeader;
+
+  /** The core that plays `game` for this environment's side, against the opponent the options name. */
+  protected playing<Input, Turn, Result, Start, Prepared>(
+    game: EpisodeGame<Input, Turn, Result, Start, Prepared>,
+    options: { opponentName: string; armName?: string },
+    rewards: EpisodeParties['rewards'],
+  ): EpisodeCore<Input, Turn, Result, Start, Prepared> {
+    return new EpisodeCore(game, {
+      env: this.name,
+      role: this.role,
+      opponentName: options.opponentName,
+      armName: options.armName ?? 'policy',
+      rewards,
+    });
+  }
 }

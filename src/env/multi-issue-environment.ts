@@ -26,7 +26,7 @@ import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
 import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
-import { EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
+import { type EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
 import { deepFreeze } from './observation-json.js';
 
@@ -99,8 +99,7 @@ function turnSchemaOf(space: IssueSpace, canAccept: boolean): JsonSchema {
  * judged by the same validation as `MultiIssueLlmAgent`; the reward at the end is `bargainingReward`.
  */
 export class MultiIssueEnvironment extends GameEnvironment {
-  readonly name: MultiIssueEnvironmentName;
-  readonly role: Role;
+  declare readonly name: MultiIssueEnvironmentName;
   private readonly options: MultiIssueEnvironmentOptions;
   private readonly matches: SuiteMatch[];
   private readonly scenarios: Map<string, Scenario>;
@@ -115,10 +114,8 @@ export class MultiIssueEnvironment extends GameEnvironment {
   >;
 
   constructor(options: MultiIssueEnvironmentOptions) {
-    super();
+    super(options.env, options.env === 'multi-issue-seller' ? 'seller' : 'buyer');
     this.options = options;
-    this.name = options.env;
-    this.role = options.env === 'multi-issue-seller' ? 'seller' : 'buyer';
     this.rewards = resolveEpisodeRewards(options.rewards);
     const problems: ValidationIssue[] = [];
     if (typeof options.opponent?.predict !== 'function')
@@ -146,13 +143,7 @@ export class MultiIssueEnvironment extends GameEnvironment {
       : suiteMatches({ ...suite, opponents: [options.opponentName] });
     this.scenarios = new Map(suite.scenarios.map((s) => [s.id, s]));
     this.maxRounds = options.maxRounds ?? suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
-    this.core = new EpisodeCore(this.game(), {
-      env: this.name,
-      role: this.role,
-      opponentName: options.opponentName,
-      armName: options.armName ?? 'policy',
-      rewards: this.rewards,
-    });
+    this.core = this.playing(this.game(), options, this.rewards);
   }
 
   /** Negotiations an episode seed can pick (seed `s` plays number `s mod episodes`). */
