@@ -4,7 +4,7 @@
  * prompt templates, `Session` and `simulate`, and `OpenAICompatibleBackend` over `fetch`. Nothing here
  * reaches a `node:` module. Under Node, `haggle` resolves to a build that adds the Node-only pieces
  * (see `haggle/node`). The other layers are subpaths: `haggle/evaluation`, `haggle/decoding`,
- * `haggle/report`, `haggle/server`, `haggle/onnx`, `haggle/testing`.
+ * `haggle/report`, `haggle/server`, `haggle/env`, `haggle/onnx`, `haggle/ai-sdk`, `haggle/testing`.
  * @packageDocumentation
  * @module haggle
  */

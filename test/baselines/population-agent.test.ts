@@ -289,12 +289,16 @@ describe('PopulationAgent: options and description', () => {
     for (const options of bad) {
       expect(() => new PopulationAgent(options as never), JSON.stringify(options)).toThrow(InvalidInputError);
     }
+    // The error is caught and then checked, so a constructor that throws nothing fails here too.
+    let error: unknown;
     try {
       new PopulationAgent({ parameters: { sellerIgnoreProbability: 2 } });
-    } catch (error) {
-      expect((error as InvalidInputError).issues[0]?.path).toBe('parameters.sellerIgnoreProbability');
-      expect((error as Error).message).toMatch(/from 0 to 1/);
+    } catch (caught) {
+      error = caught;
     }
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect((error as InvalidInputError).issues[0]?.path).toBe('parameters.sellerIgnoreProbability');
+    expect((error as Error).message).toMatch(/from 0 to 1/);
   });
 
   it('rejects a predict input it cannot work with', async () => {
