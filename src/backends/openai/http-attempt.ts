@@ -2,10 +2,9 @@ import { HaggleAbortError } from '../../contract/errors.js';
 import { ResponseOverLimit } from '../../internal/limited-body.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
-import type { AttemptFailure } from './attempt-failure.js';
-import { crossOriginFailure } from './cross-origin.js';
+import { type AttemptFailure, statusFailure, thrownFailure } from './attempt-failure.js';
+import { AttemptTimer } from './attempt-timer.js';
 import type { HttpTransport } from './node-transport.js';
-import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 
 export type { AttemptFailure } from './attempt-failure.js';
 
@@ -36,46 +35,17 @@ export interface AttemptArgs {
 export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> {
   const { signal } = args;
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-  const remaining = args.deadline - Date.now();
-  const scope: 'attempt' | 'total' = args.timeoutMs < remaining ? 'attempt' : 'total';
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    },
-    Math.max(0, Math.min(args.timeoutMs, remaining)),
-  );
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-
+  const timer = new AttemptTimer(args.timeoutMs, args.deadline, signal);
   try {
     const response = await args.transport(args.url, {
       method: 'POST',
       headers: args.headers,
       body: args.body,
-      signal: controller.signal,
+      signal: timer.controller.signal,
       maxResponseBytes: args.maxResponseBytes,
     });
     const text = await response.text();
-    if (!response.ok) {
-      const preview = args.redactor.preview(text);
-      // The reason phrase is the server's text too: a proxy may put the key in it.
-      const reason = args.redactor.preview(response.statusText, 120);
-      const retryAfterMs = parseRetryAfter(response.headers);
-      return {
-        ok: false,
-        failure: {
-          kind: 'status',
-          status: response.status,
-          retryable: isRetryableStatus(response.status),
-          message: `HTTP ${response.status}${reason ? ` ${reason}` : ''}${preview ? `: ${preview}` : ''}`,
-          responseBody: preview,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        },
-      };
-    }
+    if (!response.ok) return { ok: false, failure: statusFailure(response, text, args.redactor) };
     try {
       return {
         ok: true,
@@ -106,36 +76,17 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
         },
       };
     }
-    if (timedOut) {
-      return {
-        ok: false,
-        failure: {
-          kind: 'timeout',
-          scope,
-          // Another attempt fits only when the per-attempt limit fired, not the total one.
-          retryable: scope === 'attempt',
-          message:
-            scope === 'attempt'
-              ? `no complete response within the attempt timeout of ${args.timeoutMs} ms`
-              : 'the total timeout ran out during the request',
-        },
-      };
-    }
-    const crossOrigin = crossOriginFailure(args.url, error);
-    if (crossOrigin)
-      return { ok: false, failure: { ...crossOrigin, message: args.redactor.text(crossOrigin.message) } };
     return {
       ok: false,
-      failure: {
-        kind: 'connection',
-        retryable: true,
-        message: `connection failed: ${args.redactor.text(describeNetworkError(error))}`,
-        cause: error,
-      },
+      failure: thrownFailure(error, {
+        ...args,
+        timer,
+        incomplete: 'no complete response',
+        during: 'the request',
+      }),
     };
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    timer.dispose();
   }
 }
 
@@ -189,17 +140,4 @@ function utf8FromLatin1(text: string): string {
   } catch {
     return text;
   }
-}
-
-/** `fetch failed (ECONNRESET: socket hang up)`: undici hides the useful part in `cause`. */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as { code?: unknown; message?: unknown } | undefined;
-  if (cause && typeof cause === 'object') {
-    const code = typeof cause.code === 'string' ? cause.code : undefined;
-    const message = typeof cause.message === 'string' ? cause.message : undefined;
-    const detail = [code, message].filter(Boolean).join(': ');
-    if (detail) return `${error.message} (${detail})`;
-  }
-  return error.message;
 }

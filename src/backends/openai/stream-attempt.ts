@@ -1,11 +1,11 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { FinishReason, GenerateChoice, Usage } from '../language-backend.js';
-import { crossOriginFailure } from './cross-origin.js';
+import { type AttemptFailure, statusFailure, thrownFailure } from './attempt-failure.js';
+import { AttemptTimer } from './attempt-timer.js';
 import type { Endpoint } from './dialect.js';
-import { type AttemptFailure, readServerWarnings } from './http-attempt.js';
+import { readServerWarnings } from './http-attempt.js';
 import type { ParsedResponse } from './response-parsing.js';
-import { isRetryableStatus, parseRetryAfter } from './retry-policy.js';
 import { SseLineTooLong, SseReader } from './sse-reader.js';
 import { parseStreamChunk } from './stream-chunk.js';
 import type { HttpStreamTransport } from './stream-transport.js';
@@ -49,19 +49,7 @@ export async function* streamAttempt(
 ): AsyncGenerator<{ index: number; text: string }, StreamAttemptOutcome> {
   const { signal } = args;
   if (signal.aborted) throw new HaggleAbortError(signal.reason);
-  const remaining = args.deadline - Date.now();
-  const scope: 'attempt' | 'total' = args.timeoutMs < remaining ? 'attempt' : 'total';
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(
-    () => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
-    },
-    Math.max(0, Math.min(args.timeoutMs, remaining)),
-  );
-  const onAbort = () => controller.abort(signal.reason);
-  signal.addEventListener('abort', onAbort, { once: true });
+  const timer = new AttemptTimer(args.timeoutMs, args.deadline, signal);
   let cancel: (() => void) | undefined;
   let finished = false;
 
@@ -70,27 +58,14 @@ export async function* streamAttempt(
       method: 'POST',
       headers: args.headers,
       body: args.body,
-      signal: controller.signal,
+      signal: timer.controller.signal,
       maxResponseBytes: args.maxResponseBytes,
     });
     cancel = response.cancel;
     if (!response.ok) {
       const text = await response.errorText();
       finished = true;
-      const preview = args.redactor.preview(text);
-      const reason = args.redactor.preview(response.statusText, 120);
-      const retryAfterMs = parseRetryAfter(response.headers);
-      return {
-        ok: false,
-        failure: {
-          kind: 'status',
-          status: response.status,
-          retryable: isRetryableStatus(response.status),
-          message: `HTTP ${response.status}${reason ? ` ${reason}` : ''}${preview ? `: ${preview}` : ''}`,
-          responseBody: preview,
-          ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-        },
-      };
+      return { ok: false, failure: statusFailure(response, text, args.redactor) };
     }
     const serverWarnings = readServerWarnings(response.headers, args.redactor);
     const reader = new SseReader(MAX_STREAM_LINE_BYTES);
@@ -157,40 +132,22 @@ export async function* streamAttempt(
   } catch (error) {
     if (signal.aborted) throw new HaggleAbortError(signal.reason);
     if (error instanceof SseLineTooLong) return tooLarge(error.limitBytes, 'one line of the stream');
-    if (timedOut) {
-      return {
-        ok: false,
-        failure: {
-          kind: 'timeout',
-          scope,
-          retryable: scope === 'attempt',
-          message:
-            scope === 'attempt'
-              ? `the stream did not complete within the attempt timeout of ${args.timeoutMs} ms`
-              : 'the total timeout ran out during the stream',
-        },
-      };
-    }
-    const crossOrigin = crossOriginFailure(args.url, error);
-    if (crossOrigin)
-      return { ok: false, failure: { ...crossOrigin, message: args.redactor.text(crossOrigin.message) } };
     return {
       ok: false,
-      failure: {
-        kind: 'connection',
-        retryable: true,
-        message: `connection failed: ${args.redactor.text(error instanceof Error ? error.message : String(error))}`,
-        cause: error,
-      },
+      failure: thrownFailure(error, {
+        ...args,
+        timer,
+        incomplete: 'the stream did not complete',
+        during: 'the stream',
+      }),
     };
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', onAbort);
+    timer.dispose();
     // Abandoned, failed or over a limit before the body's end: the connection goes, not back to the pool.
     if (!finished) {
       cancel?.();
       // `fetch` may otherwise keep the socket to drain the body; aborting its request destroys it.
-      if (!controller.signal.aborted) controller.abort(new Error('the stream was closed'));
+      if (!timer.controller.signal.aborted) timer.controller.abort(new Error('the stream was closed'));
     }
   }
 }
