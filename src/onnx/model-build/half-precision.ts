@@ -1,3 +1,5 @@
+import { halfToFloat32 } from '../float16.js';
+
 /**
  * float32 -> IEEE half precision bits, rounding to nearest even, as numpy's `astype(float16)` does
  * (what an fp16 export's weights went through). Node 20 has no Float16Array.
@@ -40,27 +42,7 @@ function halfOfFloatBits(x: number): number {
   return sign | (half + (rest > 0x1000 || (rest === 0x1000 && half & 1) ? 1 : 0));
 }
 
-let table: Float32Array | undefined;
-
-/** Half-precision bits -> float32 through a 65,536-entry table (the reference reads 600M of them). */
+/** Half-precision bits -> float32 (the one conversion, src/onnx/float16.ts). */
 export function fromHalfArray(bits: Uint16Array): Float32Array {
-  if (!table) {
-    table = new Float32Array(65536);
-    for (let h = 0; h < 65536; h++) {
-      const exponent = (h >> 10) & 0x1f;
-      const fraction = h & 0x3ff;
-      const sign = h & 0x8000 ? -1 : 1;
-      table[h] =
-        exponent === 0
-          ? sign * 2 ** -24 * fraction
-          : exponent === 31
-            ? fraction
-              ? Number.NaN
-              : sign * Number.POSITIVE_INFINITY
-            : sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
-    }
-  }
-  const out = new Float32Array(bits.length);
-  for (let i = 0; i < bits.length; i++) out[i] = table[bits[i] as number] as number;
-  return out;
+  return halfToFloat32(bits);
 }

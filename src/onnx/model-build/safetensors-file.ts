@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { halfBitsToNumber } from '../float16.js';
 import { CheckpointFormatError } from './model-build-errors.js';
 
 /** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
@@ -67,7 +68,7 @@ export class SafetensorsFile {
       for (let i = 0; i < n; i++) words[i] = (halves[i] as number) << 16;
       return out;
     }
-    for (let i = 0; i < n; i++) out[i] = halfToNumber(halves[i] as number);
+    for (let i = 0; i < n; i++) out[i] = halfBitsToNumber(halves[i] as number);
     return out;
   }
 
@@ -151,13 +152,4 @@ export class SafetensorsFile {
       });
     }
   }
-}
-
-function halfToNumber(h: number): number {
-  const sign = h & 0x8000 ? -1 : 1;
-  const exponent = (h >> 10) & 0x1f;
-  const fraction = h & 0x3ff;
-  if (exponent === 0) return sign * 2 ** -14 * (fraction / 1024);
-  if (exponent === 31) return fraction ? Number.NaN : sign * Number.POSITIVE_INFINITY;
-  return sign * 2 ** (exponent - 15) * (1 + fraction / 1024);
 }
