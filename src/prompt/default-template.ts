@@ -29,9 +29,3 @@ export const chatmlTemplate: ComposedPromptTemplate = createPromptTemplate({
 
 /** The template used when neither the caller nor a profile names one. */
 export const defaultTemplate: ComposedPromptTemplate = qwen3NoThinkTemplate;
-
-/**
- * @deprecated Use `qwen3NoThinkTemplate` (the same object). Kept so code written against the first
- * preview still compiles; its id is now `qwen3_nothink`.
- */
-export const plainTemplate: ComposedPromptTemplate = qwen3NoThinkTemplate;

@@ -8,7 +8,6 @@ export { templateFromFunction, templateFromJinja } from './custom-templates.js';
 export {
   chatmlTemplate,
   defaultTemplate,
-  plainTemplate,
   qwen3NoThinkTemplate,
   qwen3Template,
 } from './default-template.js';

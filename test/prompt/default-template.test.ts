@@ -5,7 +5,7 @@ import {
   type ModelProfile,
   resolveModelProfile,
 } from '../../src/contract/model-profile.js';
-import { defaultTemplate, plainTemplate, qwen3NoThinkTemplate } from '../../src/prompt/default-template.js';
+import { defaultTemplate, qwen3NoThinkTemplate } from '../../src/prompt/default-template.js';
 import type { PromptInput } from '../../src/prompt/prompt-template.js';
 import { renderQwen3NoThink } from '../../src/prompt/qwen3-chat-format.js';
 import { buyerOpenedAt80, camera, entry, offer, offerWithMessage } from '../agent/fixtures.js';
@@ -33,9 +33,8 @@ const minutesProfile: ModelProfile = resolveModelProfile({
 });
 
 describe('qwen3NoThinkTemplate (the default wording in the qwen3_nothink format)', () => {
-  it('is the default template; plainTemplate is its old name', () => {
+  it('is the default template', () => {
     expect(defaultTemplate).toBe(qwen3NoThinkTemplate);
-    expect(plainTemplate).toBe(qwen3NoThinkTemplate);
     expect(qwen3NoThinkTemplate.id).toBe('qwen3_nothink');
     expect(qwen3NoThinkTemplate.stop).toEqual(['<|im_end|>']);
   });
