@@ -15,6 +15,7 @@ export default defineConfig([
       index: 'src/index.ts',
       core: 'src/core.ts',
       node: 'src/node/index.ts',
+      metrics: 'src/entries/metrics.ts',
       decoding: 'src/entries/decoding.ts',
       evaluation: 'src/entries/evaluation.ts',
       report: 'src/entries/report.ts',

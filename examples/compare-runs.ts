@@ -5,15 +5,8 @@
 // Run: npx tsx examples/compare-runs.ts [outDir]
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  boulware,
-  compare,
-  formatComparison,
-  generateContexts,
-  loadSessions,
-  PopulationAgent,
-  simulate,
-} from 'haggle';
+import { boulware, generateContexts, loadSessions, PopulationAgent, simulate } from 'haggle';
+import { compare, formatComparison } from 'haggle/metrics';
 import { writeReport } from 'haggle/report';
 
 const outDir = process.argv[2] ?? 'runs/compare';

@@ -76,6 +76,7 @@ const expectedExports = [
 // A name each subpath must export, and a few names of the layers that only their subpaths export.
 const subpaths = {
   'haggle/node': ['OpenAICompatibleBackend', 'simulate', 'readRunFile', 'mergeRuns', 'loadTokenizer'],
+  'haggle/metrics': ['computeMetrics', 'compare', 'compareToReferences', 'summarize'],
   'haggle/decoding': ['compileSchema', 'TokenSampler'],
   'haggle/evaluation': ['runTournament', 'generateSuite'],
   'haggle/report': ['renderReport', 'writeReport'],
@@ -85,7 +86,7 @@ const subpaths = {
   'haggle/testing': ['MockLanguageBackend'],
   'haggle/ai-sdk': ['fromLanguageModel', 'createHaggle'],
 };
-const subpathOnlyNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport'];
+const subpathOnlyNames = ['OpenAIServer', 'runTournament', 'compileSchema', 'writeReport', 'computeMetrics'];
 
 // `load(expression)`: the code that loads the module named by a JavaScript expression.
 for (const [flavour, load] of [

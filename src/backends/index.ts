@@ -1,4 +1,5 @@
 export { BackendUnavailableError } from './backend-unavailable-error.js';
+
 export type {
   BackendDescription,
   BackendHealth,
@@ -14,18 +15,14 @@ export type {
   ResponseFormat,
   Usage,
 } from './language-backend.js';
+
 export type {
   BackendLogger,
-  Dialect,
   DialectName,
-  Endpoint,
   FailureKind,
-  HeaderLookup,
   OpenAICompatibleBackendDescription,
   OpenAICompatibleBackendOptions,
-  PlannedRequest,
   RemoteErrorArgs,
-  RequestBodyArgs,
   RetryPolicy,
   StrictSchemaResult,
   StructuredOutputFields,
@@ -33,22 +30,15 @@ export type {
 export {
   AuthenticationError,
   BadRequestError,
-  buildRequestBody,
   CrossOriginRequestError,
-  cleanOutputText,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY_POLICY,
-  DIALECT_NAMES,
-  DIALECTS,
   HttpStatusError,
   InternalServerError,
   InvalidResponseError,
-  isRetryableStatus,
   NotFoundError,
   OpenAICompatibleBackend,
   PermissionDeniedError,
-  PROVIDER_OPTIONS_KEY,
-  parseRetryAfter,
   RateLimitError,
   RemoteBackendError,
   RemoteConnectionError,
@@ -57,4 +47,5 @@ export {
   toStrictSchema,
   UnprocessableEntityError,
 } from './openai/index.js';
+
 export { streamGenerate } from './stream-generate.js';

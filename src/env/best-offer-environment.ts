@@ -19,7 +19,7 @@ import { Session } from '../simulation/session.js';
 import type { SessionResult } from '../simulation/session-result.js';
 import { generateContexts } from '../simulation/synthetic-contexts.js';
 import { BEST_OFFER_EPISODES_FORMAT } from './best-offer-sessions.js';
-import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
+import type { EnvironmentObservation, EnvironmentStepInfo, EpisodeRunHeader } from './environment.js';
 import { type EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
 
@@ -78,6 +78,7 @@ export class BestOfferEnvironment extends GameEnvironment {
   private readonly profile: ModelProfile;
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
   private readonly rules = new BestOfferRules();
+  /** @internal */
   protected readonly core: EpisodeCore<PredictInput, Turn, SessionResult, BestOfferStart, BestOfferTurnDue>;
 
   constructor(options: BestOfferEnvironmentOptions) {
@@ -106,7 +107,8 @@ export class BestOfferEnvironment extends GameEnvironment {
     this.core = this.playing(this.game(), options, this.rewards);
   }
 
-  runHeader(): RunHeader {
+  /** The first line of a run file of this environment's episodes (a tournament header `haggle analyse` reads). */
+  runHeader(): EpisodeRunHeader {
     const arm = this.options.armName ?? 'policy';
     const opponent = this.options.opponent.describe();
     return {
@@ -129,6 +131,7 @@ export class BestOfferEnvironment extends GameEnvironment {
   }
 
   /** The Best Offer game as the episode core plays it. */
+  /** @internal */
   private game(): EpisodeGame<PredictInput, Turn, SessionResult, BestOfferStart, BestOfferTurnDue> {
     return {
       template: this.profile.template,

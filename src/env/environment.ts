@@ -104,7 +104,7 @@ export interface Environment {
   /** The finished episode's record (the tournament match format plus raw texts), once done. */
   record(): EpisodeRecord | null;
   /** The first line of a run file of this environment's episodes (a tournament header `haggle analyse` reads). */
-  runHeader(): RunHeader;
+  runHeader(): EpisodeRunHeader;
   /** Abandons the episode in progress and frees what it holds. */
   close(): void;
 }
@@ -113,7 +113,7 @@ export interface Environment {
 export type EpisodeRecord = Record<string, unknown> & { type: 'match'; index: number };
 
 /** A run file's first line: a tournament header whose config names the environment. */
-export type RunHeader = Record<string, unknown> & {
+export type EpisodeRunHeader = Record<string, unknown> & {
   type: 'tournament';
   format: 'haggle-tournament';
   suiteId: string;

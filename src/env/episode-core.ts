@@ -8,7 +8,7 @@ import type {
   EnvironmentStepInfo,
   EnvironmentStepResult,
   EpisodeRecord,
-  RunHeader,
+  EpisodeRunHeader,
 } from './environment.js';
 import { EnvironmentStateError } from './environment-error.js';
 import type { resolveEpisodeRewards } from './episode-rewards.js';
@@ -264,6 +264,7 @@ export type EpisodeProtocol = Pick<Environment, 'reset' | 'step' | 'state' | 're
 
 /** An environment whose episodes an `EpisodeCore` plays: the protocol, handed to the core. */
 export abstract class GameEnvironment implements Environment {
+  /** @internal */
   protected abstract readonly core: EpisodeProtocol;
 
   constructor(
@@ -293,9 +294,12 @@ export abstract class GameEnvironment implements Environment {
     this.core.close();
   }
 
-  abstract runHeader(): RunHeader;
+  abstract runHeader(): EpisodeRunHeader;
 
-  /** The core that plays `game` for this environment's side, against the opponent the options name. */
+  /**
+   * The core that plays `game` for this environment's side, against the opponent the options name.
+   * @internal
+   */
   protected playing<Input, Turn, Result, Start, Prepared>(
     game: EpisodeGame<Input, Turn, Result, Start, Prepared>,
     options: { opponentName: string; armName?: string },

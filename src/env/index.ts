@@ -34,7 +34,7 @@ export type {
   EnvironmentStepInfo,
   EnvironmentStepResult,
   EpisodeRecord,
-  RunHeader,
+  EpisodeRunHeader,
 } from './environment.js';
 export { EnvironmentStateError } from './environment-error.js';
 export { EpisodeLog } from './episode-log.js';

@@ -25,7 +25,7 @@ import { scoreMatch } from '../evaluation/tournament.js';
 import { redact } from '../internal/redact.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
-import type { EnvironmentObservation, EnvironmentStepInfo, RunHeader } from './environment.js';
+import type { EnvironmentObservation, EnvironmentStepInfo, EpisodeRunHeader } from './environment.js';
 import { type EpisodeCore, type EpisodeEnd, type EpisodeGame, GameEnvironment } from './episode-core.js';
 import { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
 import { deepFreeze } from './observation-json.js';
@@ -105,6 +105,7 @@ export class MultiIssueEnvironment extends GameEnvironment {
   private readonly scenarios: Map<string, Scenario>;
   private readonly maxRounds: number;
   private readonly rewards: ReturnType<typeof resolveEpisodeRewards>;
+  /** @internal */
   protected readonly core: EpisodeCore<
     MultiIssueInput,
     MultiIssueTurn,
@@ -151,7 +152,8 @@ export class MultiIssueEnvironment extends GameEnvironment {
     return this.matches.length;
   }
 
-  runHeader(): RunHeader {
+  /** The first line of a run file of this environment's episodes (a tournament header `haggle analyse` reads). */
+  runHeader(): EpisodeRunHeader {
     const arm = this.options.armName ?? 'policy';
     const opponent = { [this.options.opponentName]: this.options.opponent.describe() };
     return {
@@ -177,6 +179,7 @@ export class MultiIssueEnvironment extends GameEnvironment {
   }
 
   /** The multi-issue game as the episode core plays it. */
+  /** @internal */
   private game(): EpisodeGame<
     MultiIssueInput,
     MultiIssueTurn,

@@ -1,26 +1,37 @@
 // The prompt layer as every runtime has it; loading a tokenizer or template from a model folder reads
 // files, so those two are in the Node-only entry (src/node).
 export { chatmlFormat } from './chatml-format.js';
+
 export type { ComposedPromptTemplate, CreatePromptTemplateOptions } from './create-template.js';
+
 export { createPromptTemplate } from './create-template.js';
+
 export type { FunctionTemplateOptions, JinjaTemplateOptions, TemplateFunction } from './custom-templates.js';
+
 export { templateFromFunction, templateFromJinja } from './custom-templates.js';
+
 export {
   chatmlTemplate,
   defaultTemplate,
   qwen3NoThinkTemplate,
   qwen3Template,
 } from './default-template.js';
+
 export { defaultWording } from './default-wording.js';
+
 export type { JinjaChatFormatOptions } from './jinja-chat-format.js';
+
 export { jinjaChatFormat } from './jinja-chat-format.js';
+
 export type { ModelFolderTemplateOptions } from './model-folder-template.js';
+
 export {
   ModelFolderError,
   PromptTemplateError,
   PromptTooLongError,
   UnsafePromptError,
 } from './prompt-errors.js';
+
 export type {
   ChatFormat,
   PromptInput,
@@ -28,13 +39,20 @@ export type {
   PromptWording,
   RenderedPrompt,
 } from './prompt-template.js';
-export { QWEN3_END_OF_TURN, qwen3NoThinkFormat, renderQwen3NoThink } from './qwen3-chat-format.js';
-export { QWEN3_CHAT_TEMPLATE, qwen3Format } from './qwen3-chat-template.js';
+
+export { qwen3NoThinkFormat } from './qwen3-chat-format.js';
+export { qwen3Format } from './qwen3-chat-template.js';
+
 export type { RenderPromptInput, RenderPromptOptions, RenderPromptResult } from './render-prompt.js';
-export { DEFAULT_ANSWER_TOKENS, renderPrompt } from './render-prompt.js';
+
+export { renderPrompt } from './render-prompt.js';
+
 export type { SanitizeOptions } from './sanitize.js';
+
 export { revealUntrustedText, sanitizeUntrustedText } from './sanitize.js';
+
 export type { RegisterTemplateOptions } from './template-registry.js';
+
 export { getTemplate, registerTemplate, templateIds, unregisterTemplate } from './template-registry.js';
-export { historyWindow } from './token-budget.js';
+
 export type { AddedToken, PromptTokenizer, Tokenizer } from './tokenizer.js';

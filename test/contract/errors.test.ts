@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { readablePath } from '../../src/contract/errors.js';
 import {
   BackendError,
   HaggleAbortError,
   HaggleError,
   InvalidInputError,
   InvalidModelOutputError,
-  readablePath,
   throwIfAborted,
 } from '../../src/index.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { HistorySchema, issuesFromZod } from '../../src/index.js';
+import { issuesFromZod } from '../../src/contract/errors.js';
+import { HistorySchema } from '../../src/index.js';
 import { bare, offer } from '../helpers/fixtures.js';
 
 describe('HistorySchema', () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fromHours,
-  InvalidInputError,
-  MODEL_PROFILES,
-  resolveModelProfile,
-  toHours,
-} from '../../src/index.js';
+import { fromHours, toHours } from '../../src/contract/time-unit.js';
+import { InvalidInputError, MODEL_PROFILES, resolveModelProfile } from '../../src/index.js';
 
 describe('ModelProfile', () => {
   it('ships both models of the card, saying what is known and what is assumed', () => {

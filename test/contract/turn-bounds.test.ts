@@ -2,14 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   HistorySchema,
   type LegalMove,
-  MAX_LABEL_LENGTH,
   MAX_MESSAGE_LENGTH,
-  MAX_READ_MESSAGE_LENGTH,
-  MAX_RESPONSE_HOURS,
   TurnSchema,
   turnJsonSchema,
   turnSchemaFor,
 } from '../../src/contract/index.js';
+import {
+  MAX_LABEL_LENGTH,
+  MAX_READ_MESSAGE_LENGTH,
+  MAX_RESPONSE_HOURS,
+} from '../../src/contract/turn-rules.js';
 import { compileSchema } from '../../src/decoding/index.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { type Qwen3, qwen3 } from '../decoding/qwen3.js';

@@ -1,9 +1,9 @@
+import { priceWithinBounds } from '../../src/contract/guardrails.js';
 import type { Role } from '../../src/contract/index.js';
 import {
   ACTIONS,
   type Action,
   type Guardrails,
-  priceWithinBounds,
   TurnSchema,
   turnJsonSchema,
 } from '../../src/contract/index.js';

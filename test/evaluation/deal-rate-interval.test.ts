@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { clopperPearson } from '../../src/entries/metrics.js';
 import {
   generateSuite,
   proportionEstimate,
@@ -7,7 +8,6 @@ import {
   utilityConceder,
   utilityLinear,
 } from '../../src/evaluation/index.js';
-import { clopperPearson } from '../../src/index.js';
 
 // A deal rate is a proportion of matches: its interval is the exact one, as in the metrics table.
 describe("a tournament's deal rate has its exact interval", () => {

@@ -1,11 +1,10 @@
 import {
   describeInterval,
   type History,
-  MAX_LABEL_LENGTH,
   MAX_MESSAGE_LENGTH,
-  MAX_RESPONSE_HOURS,
   priceInInterval,
 } from '../../src/contract/index.js';
+import { MAX_LABEL_LENGTH, MAX_RESPONSE_HOURS } from '../../src/contract/turn-rules.js';
 import { legalMovesAfter } from '../../src/rules/replay.js';
 import type { Rules } from '../../src/rules/rules.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';

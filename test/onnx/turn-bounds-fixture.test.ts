@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { MAX_LABEL_LENGTH, MAX_MESSAGE_LENGTH, MAX_RESPONSE_HOURS } from '../../src/contract/index.js';
+import { MAX_MESSAGE_LENGTH } from '../../src/contract/index.js';
+import { MAX_LABEL_LENGTH, MAX_RESPONSE_HOURS } from '../../src/contract/turn-rules.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { simulate } from '../../src/simulation/node-simulate.js';

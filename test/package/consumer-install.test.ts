@@ -76,13 +76,14 @@ const usesEveryEntry = `import { NegotiationAgent, Session } from 'haggle';
 import { compileSchema } from 'haggle/decoding';
 import { createEnvironment } from 'haggle/env';
 import { runTournament } from 'haggle/evaluation';
+import { computeMetrics } from 'haggle/metrics';
 import { readRunFile } from 'haggle/node';
 import { OnnxBackend } from 'haggle/onnx';
 import { writeReport } from 'haggle/report';
 import { OpenAIServer } from 'haggle/server';
 import { MockLanguageBackend } from 'haggle/testing';
 
-export const entries = [NegotiationAgent, Session, compileSchema, createEnvironment, runTournament, readRunFile, writeReport, OpenAIServer, MockLanguageBackend];
+export const entries = [NegotiationAgent, Session, compileSchema, createEnvironment, runTournament, computeMetrics, readRunFile, writeReport, OpenAIServer, MockLanguageBackend];
 export const load = (directory: string): Promise<OnnxBackend> => OnnxBackend.load(directory, { device: 'cpu' });
 `;
 

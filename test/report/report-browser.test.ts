@@ -5,17 +5,19 @@ import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import {
-  boulware,
   byPriceTier,
   compareToReferences,
   dealRate,
+  priceRatioHistogram,
+  sessionLengthDistribution,
+} from '../../src/entries/metrics.js';
+import {
+  boulware,
   generateContexts,
   loadSessions,
   type Negotiator,
   PopulationAgent,
-  priceRatioHistogram,
   type SessionResult,
-  sessionLengthDistribution,
   simulate,
 } from '../../src/index.js';
 import { captureIo } from '../helpers/capture-io.js';

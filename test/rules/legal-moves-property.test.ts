@@ -1,19 +1,19 @@
 import { expect, it } from 'vitest';
+import { priceWithinBounds } from '../../src/contract/guardrails.js';
 import {
   type Guardrails,
-  gridEnds,
   type LegalMove,
   type ListingContextInput,
   type Negotiator,
   type PredictInput,
   type PriceInterval,
-  priceWithinBounds,
   type Role,
   type TimeUnit,
   type Turn,
   turnJsonSchema,
   turnSchemaFor,
 } from '../../src/contract/index.js';
+import { gridEnds } from '../../src/contract/legal-moves.js';
 import {
   type CompiledGrammar,
   compileSchema,

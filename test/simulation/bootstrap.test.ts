@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapCi, compare, InvalidInputError, type SessionResult } from '../../src/index.js';
+import { bootstrapCi, compare } from '../../src/entries/metrics.js';
+import { InvalidInputError, type SessionResult } from '../../src/index.js';
 import { Random } from '../../src/internal/random.js';
 
 /** A minimal session: one buyer offer, then accept (a deal) or decline. */

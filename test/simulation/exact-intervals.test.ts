@@ -7,10 +7,9 @@ import {
   compare,
   computeMetrics,
   formatComparison,
-  loadSessions,
   proportionDifferenceInterval,
-  type SessionResult,
-} from '../../src/index.js';
+} from '../../src/entries/metrics.js';
+import { loadSessions, type SessionResult } from '../../src/index.js';
 import { Random } from '../../src/internal/random.js';
 import { chartIntervals } from '../../src/report/chart-intervals.js';
 import { labelKey } from '../../src/simulation/metrics/session-facts.js';

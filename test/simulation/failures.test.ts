@@ -8,12 +8,11 @@ import {
   dealRate,
   formatComparison,
   labelEffects,
-  loadSessions,
   priceRatioHistogram,
-  type SessionResult,
   sessionLengthDistribution,
   summarize,
-} from '../../src/index.js';
+} from '../../src/entries/metrics.js';
+import { loadSessions, type SessionResult } from '../../src/index.js';
 import { failedCopy } from '../helpers/failed-session.js';
 
 // The four hand-written sessions of metrics.test.ts (3 deals of 4), plus sessions that failed part-way:

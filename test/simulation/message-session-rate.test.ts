@@ -3,11 +3,10 @@ import {
   compare,
   computeMetrics,
   hasMessage,
-  loadSessions,
   messageSessionRate,
-  type SessionResult,
   summarize,
-} from '../../src/index.js';
+} from '../../src/entries/metrics.js';
+import { loadSessions, type SessionResult } from '../../src/index.js';
 import { buildReportData, renderReport } from '../../src/report/index.js';
 
 // Four hand-written sessions, each with a message (see fixtures/small-real-sessions.jsonl).

@@ -6,11 +6,11 @@ import {
   computeMetrics,
   dealRate,
   labelEffects,
-  loadSessions,
   type MetricEstimate,
   priceRatioHistogram,
   sessionLengthDistribution,
-} from '../../src/index.js';
+} from '../../src/entries/metrics.js';
+import { loadSessions } from '../../src/index.js';
 
 // Four hand-written sessions (see fixtures/small-real-sessions.jsonl), in the record format real
 // sessions are loaded in. Every expected number below is worked out by hand in the comments.

@@ -6,7 +6,7 @@ import {
   compareToReferences,
   formatReferenceComparison,
   resolveReferenceSet,
-} from '../../src/simulation/index.js';
+} from '../../src/entries/metrics.js';
 import { dealRate } from '../../src/simulation/metrics/deal-rate.js';
 import type { SessionResult } from '../../src/simulation/session-result.js';
 

@@ -3,14 +3,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  computeMetrics,
-  loadSessions,
-  PopulationAgent,
-  readRunFile,
-  simulate,
-  summarize,
-} from '../../src/index.js';
+import { computeMetrics, summarize } from '../../src/entries/metrics.js';
+import { loadSessions, PopulationAgent, readRunFile, simulate } from '../../src/index.js';
 
 const CHILD = new URL('./fixtures/simulate-child.ts', import.meta.url).pathname;
 const SESSIONS = 5000;

@@ -2,6 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { summarize } from '../../src/entries/metrics.js';
 import {
   HaggleAbortError,
   InvalidInputError,
@@ -11,7 +12,6 @@ import {
   RunFileError,
   readRunFile,
   simulate,
-  summarize,
 } from '../../src/index.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-simulate-'));

@@ -2,7 +2,8 @@ import { HaggleAbortError } from '../../contract/errors.js';
 import { ResponseOverLimit } from '../../internal/limited-body.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
-import { type AttemptFailure, statusFailure, thrownFailure } from './attempt-failure.js';
+import { statusFailure, thrownFailure } from './attempt-classify.js';
+import type { AttemptFailure } from './attempt-failure.js';
 import { AttemptTimer } from './attempt-timer.js';
 import type { HttpTransport } from './node-transport.js';
 

@@ -1,7 +1,8 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { FinishReason, GenerateChoice, Usage } from '../language-backend.js';
-import { type AttemptFailure, statusFailure, thrownFailure } from './attempt-failure.js';
+import { statusFailure, thrownFailure } from './attempt-classify.js';
+import type { AttemptFailure } from './attempt-failure.js';
 import { AttemptTimer } from './attempt-timer.js';
 import type { Endpoint } from './dialect.js';
 import { readServerWarnings } from './http-attempt.js';

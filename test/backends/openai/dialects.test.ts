@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DIALECTS, type Endpoint } from '../../../src/backends/openai/dialect.js';
+import { buildRequestBody } from '../../../src/backends/openai/request-body.js';
 import {
-  buildRequestBody,
-  DIALECTS,
   type DialectName,
-  type Endpoint,
   type GenerateOptions,
   type JsonSchema,
   toStrictSchema,

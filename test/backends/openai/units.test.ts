@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cleanOutputText } from '../../../src/backends/openai/output-cleaning.js';
 import {
   backoffDelay,
   DEFAULT_RETRY_POLICY,
@@ -6,7 +7,7 @@ import {
   parseRetryAfter,
 } from '../../../src/backends/openai/retry-policy.js';
 import { Semaphore } from '../../../src/backends/openai/semaphore.js';
-import { cleanOutputText, HaggleAbortError } from '../../../src/index.js';
+import { HaggleAbortError } from '../../../src/index.js';
 import { redact } from '../../../src/internal/redact.js';
 import { urlLabel } from '../../../src/internal/redact-url.js';
 
