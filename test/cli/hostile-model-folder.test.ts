@@ -49,7 +49,8 @@ function spoiled(label: string): { base: string; out: string } {
   return { base, out: join(root, `${label}-${copies}-built`) };
 }
 
-const build = (base: string, out: string) => haggleUnderCeiling(['model', 'build', '--base', base, '--out', out]);
+const build = (base: string, out: string) =>
+  haggleUnderCeiling(['model', 'build', '--base', base, '--out', out]);
 
 /** Exit 2, one line naming `file`, quick, small, no stack, no escape, nothing built. */
 function expectRefused(result: Ended & { peakKiB: number }, out: string, message: RegExp): void {
@@ -71,7 +72,11 @@ describe('haggle model build checks its folder before it believes it (a child pr
       const config = JSON.parse(readFileSync(join(base, 'config.json'), 'utf8'));
       writeFileSync(join(base, 'config.json'), JSON.stringify({ ...config, num_hidden_layers: 1e9 }));
       const result = await build(base, out);
-      expectRefused(result, out, /config\.json: num_hidden_layers is 1000000000, over 256, the most haggle builds/);
+      expectRefused(
+        result,
+        out,
+        /config\.json: num_hidden_layers is 1000000000, over 256, the most haggle builds/,
+      );
       // Today's code listed a billion layers' tensors: a minute and 2.5 GB, then a RangeError.
       expect(result.seconds).toBeLessThan(startupSeconds + 2);
     },
@@ -94,7 +99,11 @@ describe('haggle model build checks its folder before it believes it (a child pr
   );
 
   it.each([
-    ['a link to a device', (path: string) => symlinkSync('/dev/urandom', path), /is a symbolic link to \/dev\/urandom, outside its folder/],
+    [
+      'a link to a device',
+      (path: string) => symlinkSync('/dev/urandom', path),
+      /is a symbolic link to \/dev\/urandom, outside its folder/,
+    ],
     [
       'a link to a file outside the folder',
       (path: string) => {
@@ -147,7 +156,7 @@ describe('haggle model build checks its folder before it believes it (a child pr
   );
 
   it(
-    'refuses safetensors offsets that overlap (one tensor reading another\'s bytes)',
+    "refuses safetensors offsets that overlap (one tensor reading another's bytes)",
     async () => {
       const { base, out } = spoiled('overlap');
       const shard = join(base, 'model.safetensors');

@@ -214,10 +214,7 @@ export function qwen3ShapeOf(config: Record<string, unknown>, path: string): Qwe
   const int = (key: keyof typeof QWEN3_BOUNDS): number => {
     const value = config[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-      throw new CheckpointFormatError(
-        path,
-        `${key} must be a positive integer, got ${quoteValue(value)}`,
-      );
+      throw new CheckpointFormatError(path, `${key} must be a positive integer, got ${quoteValue(value)}`);
     if (value > QWEN3_BOUNDS[key])
       throw new CheckpointFormatError(
         path,

@@ -125,7 +125,10 @@ export async function resolveHubRevision(
   const body = await readJson(url, access);
   const sha = (body as { sha?: unknown } | null)?.sha;
   if (typeof body !== 'object' || body === null || typeof sha !== 'string' || !isCommit(sha))
-    throw new HubDownloadError(url, "the answer has no commit id (sha): not the hub's API (check HF_ENDPOINT)");
+    throw new HubDownloadError(
+      url,
+      "the answer has no commit id (sha): not the hub's API (check HF_ENDPOINT)",
+    );
   return sha;
 }
 
@@ -174,7 +177,10 @@ export async function pullRepository(repo: string, options: PullOptions): Promis
     if (!target.startsWith(out + sep))
       throw new HubDownloadError(file.path, 'a file name outside the folder');
     const size = file.lfs?.size ?? file.size;
-    const listed = expectedChecksum({ lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid }, undefined);
+    const listed = expectedChecksum(
+      { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
+      undefined,
+    );
     if (await record.holds(file.path, target, size, listed)) {
       pulled.push({ path: target, size, checksum: listed.kind as PulledFile['checksum'], skipped: true });
       continue;
@@ -260,9 +266,14 @@ async function readJsonWithResponse(
           { cause: error },
         );
       if (watch.signal.aborted) throw abortedError(watch.signal);
-      throw new HubDownloadError(url, `${what} could not be read (${(error as Error).message})`, response.status, {
-        cause: error,
-      });
+      throw new HubDownloadError(
+        url,
+        `${what} could not be read (${(error as Error).message})`,
+        response.status,
+        {
+          cause: error,
+        },
+      );
     }
     try {
       return { body: JSON.parse(text), response };

@@ -74,9 +74,7 @@ export class LoraAdapter {
       );
     if (config.lora_bias === true) fail('lora_bias is true: LoRA bias terms are not supported');
     if (Array.isArray(config.modules_to_save) && config.modules_to_save.length > 0)
-      fail(
-        `modules_to_save is ${quoteValue(config.modules_to_save)}: whole replaced modules are not merged`,
-      );
+      fail(`modules_to_save is ${quoteValue(config.modules_to_save)}: whole replaced modules are not merged`);
     for (const key of ['rank_pattern', 'alpha_pattern'] as const) {
       const value = config[key];
       if (value && typeof value === 'object' && Object.keys(value).length > 0)

@@ -33,7 +33,9 @@ export class PullRecord {
   ) {
     this.commit = typeof data.commit === 'string' ? data.commit : undefined;
     this.files =
-      typeof data.files === 'object' && data.files !== null ? (data.files as Record<string, RecordedFile>) : {};
+      typeof data.files === 'object' && data.files !== null
+        ? (data.files as Record<string, RecordedFile>)
+        : {};
   }
 
   static open(folder: string): PullRecord {

@@ -181,7 +181,9 @@ export class SafetensorsFile {
    * tensors sharing bytes (an overlap) would make one weight a copy of the other's bytes.
    */
   private checkContiguous(dataStart: number, dataBytes: number): void {
-    const sorted = [...this.entries.values()].sort((a, b) => a.start - b.start || a.byteLength - b.byteLength);
+    const sorted = [...this.entries.values()].sort(
+      (a, b) => a.start - b.start || a.byteLength - b.byteLength,
+    );
     let at = dataStart;
     for (const entry of sorted) {
       if (entry.start !== at)
