@@ -106,7 +106,9 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
       // Written with the process's umask, not the source's mode (a device's 0666 was copied before).
       expect(statSync(join(out, name)).mode & 0o777, name).toBe(0o666 & ~process.umask());
     }
-    expect(readFileSync(join(out, 'tokenizer.json')).equals(readFileSync(join(base, 'tokenizer.json')))).toBe(true);
+    expect(readFileSync(join(out, 'tokenizer.json')).equals(readFileSync(join(base, 'tokenizer.json')))).toBe(
+      true,
+    );
     expect(readdirSync(join(out, 'onnx')).sort()).toEqual(['model.onnx', 'model.onnx_data']);
     expect(result.sizes['onnx/model.onnx']).toBeGreaterThan(151936 * 64 * 4);
   });
