@@ -181,7 +181,7 @@ export async function pullRepository(repo: string, options: PullOptions): Promis
       { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
       undefined,
     );
-    if (await record.holds(file.path, target, size, listed)) {
+    if (await record.holds(file.path, target, size, listed, options.signal)) {
       pulled.push({ path: target, size, checksum: listed.kind as PulledFile['checksum'], skipped: true });
       continue;
     }

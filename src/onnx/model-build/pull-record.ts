@@ -53,7 +53,13 @@ export class PullRecord {
    * Whether `target` (the repository's `path`) holds the bytes `expected` names: by the record when
    * the file is unchanged since it was verified, else by hashing it (and recording the result).
    */
-  async holds(path: string, target: string, size: number, expected: ExpectedChecksum): Promise<boolean> {
+  async holds(
+    path: string,
+    target: string,
+    size: number,
+    expected: ExpectedChecksum,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     if (expected.kind === 'none') return false;
     const stat = statSync(target, { throwIfNoEntry: false });
     if (!stat?.isFile() || stat.size !== size) return false;
@@ -67,8 +73,11 @@ export class PullRecord {
       return true;
     const hash = checksumHash(expected, size);
     if (!hash) return false;
-    for await (const chunk of createReadStream(target, { highWaterMark: 8 * 1024 * 1024 }))
-      hash.update(chunk as Buffer);
+    const stream = createReadStream(target, {
+      highWaterMark: 8 * 1024 * 1024,
+      ...(signal ? { signal } : {}),
+    });
+    for await (const chunk of stream) hash.update(chunk as Buffer);
     if (hash.digest('hex') !== expected.hex) return false;
     this.remember(path, target, expected);
     return true;
