@@ -1,5 +1,6 @@
 import { createReadStream, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { HaggleAbortError } from '../../contract/errors.js';
 import { readTextWithLimit } from '../../internal/bounded-read.js';
 import { checksumHash, type ExpectedChecksum } from './hub-checksum.js';
 
@@ -77,7 +78,12 @@ export class PullRecord {
       highWaterMark: 8 * 1024 * 1024,
       ...(signal ? { signal } : {}),
     });
-    for await (const chunk of stream) hash.update(chunk as Buffer);
+    try {
+      for await (const chunk of stream) hash.update(chunk as Buffer);
+    } catch (error) {
+      if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+      throw error;
+    }
     if (hash.digest('hex') !== expected.hex) return false;
     this.remember(path, target, expected);
     return true;
