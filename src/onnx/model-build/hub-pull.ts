@@ -254,9 +254,10 @@ async function readJsonWithResponse(
   const watch = new IdleWatch(url, access.idleTimeoutMs, access.signal);
   try {
     const { response } = await getFollowingRedirects(url, { ...access, signal: watch.signal });
+    watch.touch();
     let text: string;
     try {
-      text = await readLimited(response, MAX_LISTING_PAGE_BYTES);
+      text = await readLimited(response, MAX_LISTING_PAGE_BYTES, () => watch.touch());
     } catch (error) {
       if (error instanceof ResponseOverLimit)
         throw new HubDownloadError(
