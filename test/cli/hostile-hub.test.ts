@@ -1,11 +1,20 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_LISTING_PAGE_BYTES } from '../../src/onnx/model-build/hub-pull.js';
+import { startLoopbackHub } from '../onnx/model-build/loopback-hub.js';
 import { type Ended, haggleUnderCeiling, KILL_AFTER_MS } from './ceiling-cli.js';
 
 // `haggle model pull` reads a listing from whatever HF_ENDPOINT names. A broken or hostile endpoint
@@ -46,9 +55,11 @@ async function hostileHub(
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  const running = server;
   server = undefined;
+  if (!running) return;
+  running.closeAllConnections();
+  await new Promise((resolve) => running.close(resolve));
 });
 
 const root = mkdtempSync(join(tmpdir(), 'haggle-hostile-hub-'));
@@ -266,5 +277,41 @@ describe('haggle model pull against a hostile HF_ENDPOINT (a child process under
       );
     },
     KILL_AFTER_MS + 10_000,
+  );
+
+  it(
+    'downloads again a file the hub changed at the same size (identity by checksum, not size)',
+    async () => {
+      const repo = join(root, 'changing-repo');
+      mkdirSync(repo);
+      writeFileSync(join(repo, 'config.json'), '{"model_type": "qwen3"}\n');
+      writeFileSync(join(repo, 'model.safetensors'), Buffer.alloc(4096, 1));
+      const hub = await startLoopbackHub({ repos: { 'acme/tiny': repo } });
+      try {
+        const out = freshOut();
+        const first = await pull(hub.endpoint, out);
+        expect(first.stderr).toBe('');
+        expect(first.stdout).toMatch(/: 2 downloaded, 0 already there\n$/);
+        // Same sizes, other bytes: the listing's git blob id and LFS SHA-256 change, the sizes do not.
+        writeFileSync(join(repo, 'config.json'), '{"model_type": "QWEN3"}\n');
+        writeFileSync(join(repo, 'model.safetensors'), Buffer.alloc(4096, 2));
+        const second = await pull(hub.endpoint, out);
+        expect(second.stderr).toBe('');
+        expect(second.code).toBe(0);
+        // Before: "0 downloaded, 2 already there", and the old bytes kept.
+        expect(second.stdout).toMatch(
+          new RegExp(
+            `^pulled acme/tiny at ${hub.commitOf('acme/tiny')} into .*: 2 downloaded, 0 already there\\n$`,
+          ),
+        );
+        expect(readFileSync(join(out, 'config.json'), 'utf8')).toBe('{"model_type": "QWEN3"}\n');
+        expect(readFileSync(join(out, 'model.safetensors')).equals(Buffer.alloc(4096, 2))).toBe(true);
+        const third = await pull(hub.endpoint, out);
+        expect(third.stdout).toMatch(/: 0 downloaded, 2 already there\n$/);
+      } finally {
+        await hub.close();
+      }
+    },
+    3 * KILL_AFTER_MS + 10_000,
   );
 });
