@@ -129,10 +129,10 @@ export class SafetensorsFile {
     if (typeof header !== 'object' || header === null || Array.isArray(header))
       fail('its header is not a JSON object');
     const dataStart = 8 + headerLength;
-    const names = Object.keys(header as Record<string, unknown>);
-    if (names.length > MAX_SAFETENSORS_TENSORS + 1)
+    const tensors = Object.keys(header as Record<string, unknown>).filter((name) => name !== '__metadata__');
+    if (tensors.length > MAX_SAFETENSORS_TENSORS)
       fail(
-        `its header lists ${names.length} entries, over the ${MAX_SAFETENSORS_TENSORS} tensors a file may hold (haggle's limit)`,
+        `its header lists ${tensors.length} tensors, over the ${MAX_SAFETENSORS_TENSORS} a file may hold (haggle's limit)`,
       );
     for (const [name, value] of Object.entries(header as Record<string, unknown>)) {
       if (name === '__metadata__') continue;
