@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { describeCheck } from '../onnx/model-build/build-check.js';
 import { buildModel } from '../onnx/model-build/build-model.js';
-import { pullRepository } from '../onnx/model-build/hub-pull.js';
+import { pullRepository, resolveHubRevision } from '../onnx/model-build/hub-pull.js';
 import { BuildCheckFailedError } from '../onnx/model-build/model-build-errors.js';
 import { MODEL_DTYPES, type ModelDtype } from '../onnx/model-build/stored-weights.js';
 import { CliUsageError } from './cli-error.js';
@@ -18,7 +18,18 @@ interface ModelBuildCliOptions {
   dtype: string;
   check?: boolean;
   overwrite?: boolean;
+  idleTimeout: string;
 }
+
+/** `--idle-timeout SECONDS` in milliseconds, or a usage error. */
+function idleTimeoutMs(value: string): number {
+  const seconds = Number(value);
+  if (!(seconds > 0) || !Number.isFinite(seconds))
+    throw new CliUsageError(`--idle-timeout must be a positive number of seconds, got ${value}`);
+  return Math.round(seconds * 1000);
+}
+
+const IDLE_TIMEOUT_HELP = 'seconds without a byte from the hub before a download is given up (resumable)';
 
 /**
  * `haggle model build --base DIR [--adapter DIR] --out DIR [--dtype fp32|fp16|q4f16[,...]] [--check]`:
@@ -46,9 +57,10 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
     .option('--overwrite', 'replace a non-empty --out')
     .option(
       '--download-dir <dir>',
-      'where hf:ORG/NAME repositories are pulled to (each in ORG--NAME)',
+      'where hf:ORG/NAME[@REVISION] repositories are pulled to (each in ORG--NAME/COMMIT)',
       join(homedir(), '.cache', 'haggle', 'hub'),
     )
+    .option('--idle-timeout <seconds>', IDLE_TIMEOUT_HELP, '60')
     .exitOverride()
     // Commander's own messages become main.ts's one line, as for the top-level verbs.
     .configureOutput({ outputError: () => {} })
@@ -59,12 +71,16 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
           throw new CliUsageError(
             `--dtype must be fp32, fp16 or q4f16 (or several, comma-separated); got ${dtype}`,
           );
-      // hf:ORG/NAME: pulled first (resumable, checksummed), then built from the local copy.
+      const idle = idleTimeoutMs(options.idleTimeout);
+      // hf:ORG/NAME[@REVISION]: the revision (default main) resolved to its commit, pulled (resumable,
+      // checksummed) into a folder named after that commit, then built from the local copy. A new
+      // commit on the hub is a new folder; files of the old one are never mistaken for it.
       const local = async (source: string) => {
         if (!source.startsWith('hf:')) return source;
-        const repo = source.slice(3);
-        const folder = join(options.downloadDir, repo.replace('/', '--'));
-        await pullWithProgress(repo, folder, io, signal);
+        const [repo, revision = 'main'] = source.slice(3).split('@') as [string, string?];
+        const commit = await resolveHubRevision(repo, { revision, signal, idleTimeoutMs: idle });
+        const folder = join(options.downloadDir, repo.replace('/', '--'), commit);
+        await pullWithProgress(repo, folder, io, signal, commit, idle);
         return folder;
       };
       const base = await local(options.base);
@@ -112,14 +128,21 @@ export function registerModelPullCommand(model: Command, io: CliIo, signal: Abor
     .description("download a Hugging Face repository's model files (config, safetensors, tokenizer, adapter)")
     .argument('<repo>', 'ORG/NAME, e.g. Qwen/Qwen3-4B')
     .requiredOption('-o, --out <dir>', 'the folder to download into')
-    .option('--revision <rev>', 'branch, tag or commit', 'main')
+    .option('--revision <rev>', 'branch, tag or commit (pulled at the commit it points to now)', 'main')
+    .option('--idle-timeout <seconds>', IDLE_TIMEOUT_HELP, '60')
     .exitOverride()
     .configureOutput({ outputError: () => {} })
-    .action(async (repo: string, options: { out: string; revision: string }) => {
-      const pulled = await pullWithProgress(repo, options.out, io, signal, options.revision);
+    .action(async (repo: string, options: { out: string; revision: string; idleTimeout: string }) => {
+      const idle = idleTimeoutMs(options.idleTimeout);
+      const commit = await resolveHubRevision(repo, {
+        revision: options.revision,
+        signal,
+        idleTimeoutMs: idle,
+      });
+      const pulled = await pullWithProgress(repo, options.out, io, signal, commit, idle);
       const fresh = pulled.filter((file) => !file.skipped).length;
       io.stdout.write(
-        `pulled ${repo} into ${options.out}: ${fresh} downloaded, ${pulled.length - fresh} already there\n`,
+        `pulled ${repo} at ${commit} into ${options.out}: ${fresh} downloaded, ${pulled.length - fresh} already there\n`,
       );
     });
 }
@@ -129,21 +152,33 @@ async function pullWithProgress(
   out: string,
   io: CliIo,
   signal: AbortSignal,
-  revision?: string,
+  commit: string,
+  idleTimeoutMs: number,
 ) {
   let bar: ProgressBar | undefined;
   let current = '';
+  // Off a terminal, one line when a file stops receiving bytes (the bar itself is silent there).
+  let saidStalled = false;
   const pulled = await pullRepository(repo, {
     out,
     signal,
-    ...(revision ? { revision } : {}),
+    revision: commit,
+    idleTimeoutMs,
     onProgress: (event) => {
       if (event.file !== current) {
         bar?.finish();
         current = event.file;
         bar = new ProgressBar(io.stderr, `pull ${basename(event.file)}`, { unit: 'bytes' });
       }
-      bar?.update(event.bytes, event.total);
+      if (event.stalledMs === undefined) {
+        saidStalled = false;
+        bar?.update(event.bytes, event.total);
+        return;
+      }
+      const waiting = `stalled: no byte for ${Math.floor(event.stalledMs / 1000)} s (gives up after ${idleTimeoutMs / 1000} s)`;
+      if (bar?.enabled) bar.update(event.bytes, event.total, waiting);
+      else if (!saidStalled) io.stderr.write(`haggle: pull ${basename(event.file)}: ${waiting}\n`);
+      saidStalled = true;
     },
   });
   bar?.finish();

@@ -27,8 +27,11 @@ export class ResponseOverLimit extends Error {
   }
 }
 
-/** The body as text, at most `limit` bytes of it: past that, a 2xx throws and an error status is cut. */
-export async function readLimited(response: Response, limit: number): Promise<string> {
+/**
+ * The body as text, at most `limit` bytes of it: past that, a 2xx throws and an error status is cut.
+ * `onChunk` is called as each piece arrives (an idle timeout's clock).
+ */
+export async function readLimited(response: Response, limit: number, onChunk?: () => void): Promise<string> {
   const body = response.body;
   if (!body || typeof body.getReader !== 'function') {
     // A test double without a stream: only its length can be checked, after the fact.
@@ -45,6 +48,7 @@ export async function readLimited(response: Response, limit: number): Promise<st
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return text + decoder.decode();
+    onChunk?.();
     if (size + value.length <= limit) {
       size += value.length;
       text += decoder.decode(value, { stream: true });

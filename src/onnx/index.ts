@@ -12,6 +12,7 @@ export {
   CHECK_TOLERANCE,
   CheckpointFormatError,
   DEFAULT_HUB_ENDPOINT,
+  DEFAULT_IDLE_TIMEOUT_MS,
   HubDownloadError,
   MODEL_FILE,
   type ModelDtype,
@@ -19,6 +20,7 @@ export {
   type PullOptions,
   type PullProgress,
   pullRepository,
+  resolveHubRevision,
   UnsupportedAdapterError,
 } from './model-build/index.js';
 export { OnnxBackend } from './onnx-backend.js';

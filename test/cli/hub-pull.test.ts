@@ -64,8 +64,9 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
     const { code, io } = await pull(out);
     expect(io.err()).toBe('');
     expect(code).toBe(0);
-    expect(io.out()).toBe(`pulled acme/tiny into ${out}: 5 downloaded, 0 already there\n`);
-    expect(readdirSync(out).sort()).toEqual(WANTED);
+    const commit = server.commitOf('acme/tiny');
+    expect(io.out()).toBe(`pulled acme/tiny at ${commit} into ${out}: 5 downloaded, 0 already there\n`);
+    expect(readdirSync(out).sort()).toEqual(['.haggle-pull.json', ...WANTED]);
     for (const name of WANTED) expect(sameBytes(out, name), name).toBe(true);
     // Shards came from the storage origin after the hub's redirect, every listing page was read.
     const storagePaths = server.requests.filter((r) => r.server === 'storage').map((r) => r.path);
@@ -73,12 +74,60 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
       '/lfs/acme/tiny/model-00001-of-00002.safetensors',
       '/lfs/acme/tiny/model-00002-of-00002.safetensors',
     ]);
-    expect(server.requests.filter((r) => r.path.startsWith('/api/models/'))).toHaveLength(4);
+    // The revision resolved to its commit once, then every listing page read at that commit.
+    const api = server.requests.filter((r) => r.path.startsWith('/api/models/')).map((r) => r.path);
+    expect(api).toEqual([
+      '/api/models/acme/tiny/revision/main',
+      ...Array(4).fill(`/api/models/acme/tiny/tree/${commit}`),
+    ]);
 
     const again = await pull(out);
     expect(again.code).toBe(0);
     expect(again.io.out()).toMatch(/0 downloaded, 5 already there/);
     expect(server.requests.filter((r) => r.path.includes('/resolve/'))).toHaveLength(5);
+  });
+
+  it('downloads a file again when the hub changed it at the same size (its checksum, not its size, is its identity)', async () => {
+    const server = await serve();
+    const out = freshOut();
+    expect((await pull(out)).code).toBe(0);
+    const before = server.commitOf('acme/tiny');
+    const original = readFileSync(join(repo, 'config.json'));
+    // The same length, other bytes: a new git blob id in the listing, a new commit.
+    const changed = Buffer.from(original.toString('utf8').replace('qwen3', 'QWEN3'));
+    expect(changed.length).toBe(original.length);
+    writeFileSync(join(repo, 'config.json'), changed);
+    try {
+      expect(server.commitOf('acme/tiny')).not.toBe(before);
+      const again = await pull(out);
+      expect(again.io.err()).toBe('');
+      expect(again.code).toBe(0);
+      expect(again.io.out()).toMatch(/: 1 downloaded, 4 already there\n$/);
+      expect(readFileSync(join(out, 'config.json')).equals(changed)).toBe(true);
+      // A file changed on disk behind the pull's back (same size, same mtime rules aside) is hashed
+      // again and replaced, not trusted.
+      writeFileSync(
+        join(out, 'tokenizer_config.json'),
+        readFileSync(join(out, 'tokenizer_config.json'), 'utf8').replace('40960', '40961'),
+      );
+      const third = await pull(out);
+      expect(third.io.out()).toMatch(/: 1 downloaded, 4 already there\n$/);
+      expect(sameBytes(out, 'tokenizer_config.json')).toBe(true);
+    } finally {
+      writeFileSync(join(repo, 'config.json'), original);
+    }
+  });
+
+  it('--revision pins a commit: no revision lookup, every file resolved at that commit', async () => {
+    const server = await serve();
+    const commit = server.commitOf('acme/tiny');
+    const out = freshOut();
+    const io = captureIo();
+    expect(await runCli(['model', 'pull', 'acme/tiny', '--out', out, '--revision', commit], io)).toBe(0);
+    expect(server.requests.some((r) => r.path.includes('/revision/'))).toBe(false);
+    const resolved = server.requests.filter((r) => r.server === 'hub' && r.path.includes('/resolve/'));
+    expect(resolved).toHaveLength(5);
+    expect(resolved.every((r) => r.path.startsWith(`/acme/tiny/resolve/${commit}/`))).toBe(true);
   });
 
   it('resumes a file whose connection dropped mid-way with a range request, and the result checks out', async () => {
@@ -102,7 +151,7 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
     expect(server.requests.filter((r) => r.range)).toEqual([
       {
         server: 'hub',
-        path: '/acme/tiny/resolve/main/model-00001-of-00002.safetensors',
+        path: `/acme/tiny/resolve/${server.commitOf('acme/tiny')}/model-00001-of-00002.safetensors`,
         range: `bytes=${kept}-`,
         authorization: undefined,
       },
@@ -200,7 +249,7 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
     expect(loop.io.err()).toMatch(/config\.json: more than 5 redirects: a redirect loop/);
     const missing = captureIo();
     expect(await runCli(['model', 'pull', 'acme/absent', '--out', freshOut()], missing)).toBe(1);
-    expect(missing.err()).toMatch(/tree\/main\?recursive=true: not found: check the repository id/);
+    expect(missing.err()).toMatch(/revision\/main: not found: check the repository id and the revision/);
     const bad = await pullRepository('not a repo', { out: freshOut() }).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(HubDownloadError);
   });
@@ -236,15 +285,27 @@ describe('haggle model build --base hf:ORG/REPO --adapter hf:ORG/ADAPTER', () =>
     expect(code).toBe(0);
     expect(io.out()).toMatch(/^ok fp32: largest logit difference/);
     expect(io.out()).toMatch(/adapter merged into 14 projections/);
+    // The cache folder names the commit it holds: a new commit on the hub is pulled into a new folder.
+    const commit = server.commitOf('acme/qwen3-small');
+    expect(readdirSync(join(downloads, 'acme--qwen3-small'))).toEqual([commit]);
+    expect(readdirSync(join(downloads, 'acme--negotiator-lora'))).toEqual([
+      server.commitOf('acme/negotiator-lora'),
+    ]);
     for (const name of readdirSync(base))
       expect(
-        readFileSync(join(downloads, 'acme--qwen3-small', name)).equals(readFileSync(join(base, name))),
+        readFileSync(join(downloads, 'acme--qwen3-small', commit, name)).equals(
+          readFileSync(join(base, name)),
+        ),
         name,
       ).toBe(true);
     const record = JSON.parse(readFileSync(join(out, 'haggle-model.json'), 'utf8'));
     expect(record.adapter.r).toBe(8);
     expect(
-      server.requests.some((r) => r.path === '/acme/negotiator-lora/resolve/main/adapter_model.safetensors'),
+      server.requests.some(
+        (r) =>
+          r.path ===
+          `/acme/negotiator-lora/resolve/${server.commitOf('acme/negotiator-lora')}/adapter_model.safetensors`,
+      ),
     ).toBe(true);
   });
 });

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type ModelFileProblem,
   readModelFolderJson,
@@ -65,15 +65,61 @@ describe('readModelFolderJson: one bounded reader for every model folder file', 
     const pipe = join(folder, 'pipe.json');
     expect(spawnSync('mkfifo', [pipe]).status).toBe(0);
     // Were it opened, this call would never return and the test would time out.
-    expect(problemOf(() => readModelFolderJson(pipe, fail))).toMatchObject({ kind: 'unreadable' });
+    expect(problemOf(() => readModelFolderJson(pipe, fail))).toMatchObject({ kind: 'not-a-file' });
     expect(problemOf(() => readModelFolderText(pipe, fail, true)).words).toMatch(/named pipe/);
   });
 
-  it('stops a link to an endless device at the input ceiling', () => {
+  it('refuses a device, and a link that leaves the folder, without reading either', () => {
+    // Before, a link to /dev/urandom was read (to the input ceiling) and copied into a built folder.
     const link = join(folder, 'zero.json');
     symlinkSync('/dev/zero', link);
-    const problem = problemOf(() => readModelFolderJson(link, fail));
-    expect(problem.kind).toBe('too-large');
-    expect(problem.words).toMatch(/^cannot be read: it is larger than the \d+ MiB limit for inputs/);
+    expect(problemOf(() => readModelFolderJson(link, fail))).toMatchObject({
+      kind: 'outside-folder',
+      words: expect.stringMatching(/^is a symbolic link to \/dev\/zero, outside its folder/),
+    });
+    expect(problemOf(() => readModelFolderText('/dev/zero', fail))).toMatchObject({
+      kind: 'not-a-file',
+      words: expect.stringMatching(/^is a device, not a file/),
+    });
+    const outside = mkdtempSync(join(tmpdir(), 'haggle-model-file-outside-'));
+    writeFileSync(join(outside, 'secret.json'), '{"token":"hf_secret"}');
+    symlinkSync(join(outside, 'secret.json'), join(folder, 'secret.json'));
+    expect(problemOf(() => readModelFolderJson(join(folder, 'secret.json'), fail)).kind).toBe(
+      'outside-folder',
+    );
+  });
+
+  it('follows a link inside the folder, and into the blobs of a Hugging Face cache snapshot', () => {
+    file('real.json', '{"a":2}');
+    symlinkSync('real.json', join(folder, 'alias.json'));
+    expect(readModelFolderJson(join(folder, 'alias.json'), fail)).toEqual({ a: 2 });
+    // models--ORG--NAME/snapshots/REV/config.json -> ../../blobs/HASH, as huggingface_hub lays it out.
+    const repo = mkdtempSync(join(tmpdir(), 'models--acme--tiny-'));
+    const snapshot = join(repo, 'snapshots', 'abc123');
+    mkdirSync(snapshot, { recursive: true });
+    mkdirSync(join(repo, 'blobs'));
+    writeFileSync(join(repo, 'blobs', 'f00d'), '{"model_type":"qwen3"}');
+    symlinkSync('../../blobs/f00d', join(snapshot, 'config.json'));
+    expect(readModelFolderJson(join(snapshot, 'config.json'), fail)).toEqual({ model_type: 'qwen3' });
+  });
+
+  it('stops a regular file over the input ceiling before reading it', () => {
+    vi.stubEnv('HAGGLE_MAX_INPUT_MIB', '1');
+    try {
+      const big = file('big.json', `"${'x'.repeat(2 * 1024 * 1024)}"`);
+      const problem = problemOf(() => readModelFolderJson(big, fail));
+      expect(problem.kind).toBe('too-large');
+      expect(problem.words).toMatch(/^cannot be read: it is larger than the 1 MiB limit for inputs/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('says where a file stops being JSON without quoting it', () => {
+    const problem = problemOf(() =>
+      readModelFolderJson(file('passwd.json', 'root:x:0:0:root:/root:/bin/bash'), fail),
+    );
+    expect(problem).toEqual({ kind: 'not-json', words: expect.stringMatching(/^is not valid JSON/) });
+    expect(problem.words).not.toMatch(/root/);
   });
 });

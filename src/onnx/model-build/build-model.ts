@@ -1,16 +1,8 @@
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
 import { HAGGLE_VERSION } from '../../internal/haggle-version.js';
+import { parseModelFolderJson, readModelFolderText } from '../../internal/model-folder-file.js';
 import { OptionalDependencyMissingError } from '../onnx-errors.js';
 import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
 import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js';
@@ -45,6 +37,8 @@ const TOKENIZER_FILES = [
   'merges.txt',
 ];
 const REQUIRED_TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'];
+/** The base's sampling defaults, copied beside the model when there. */
+const GENERATION_CONFIG = 'generation_config.json';
 
 export interface BuildModelOptions {
   /** A Hugging Face checkpoint folder of a Qwen3 model (config.json, safetensors, tokenizer files). */
@@ -132,16 +126,9 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
   try {
     adapter =
       options.adapter === undefined ? undefined : new LoraAdapter(resolve(options.adapter), checkpoint.shape);
-    // The card loads its tokenizer from the adapter's repository: an adapter folder's tokenizer files
-    // (its chat template, above all) win over the base's, each file on its own.
-    const tokenizerSource = (name: string) =>
-      adapter && existsSync(join(adapter.folder, name)) ? adapter.folder : checkpoint.folder;
-    for (const name of REQUIRED_TOKENIZER_FILES)
-      if (!existsSync(join(tokenizerSource(name), name)))
-        throw new CheckpointFormatError(
-          join(checkpoint.folder, name),
-          "missing: the model folder needs the base model's tokenizer (or the adapter's)",
-        );
+    // Read (and checked) now, before hours of conversion: a tokenizer.json that is a device, a pipe or
+    // a link out of its folder is refused here, by name, instead of being copied into a built folder.
+    const copied = readCopiedFiles(checkpoint.folder, adapter?.folder);
     const hashFiles = async (files: string[]) => {
       const hashed: { name: string; sha256: string }[] = [];
       for (const file of files) {
@@ -198,17 +185,11 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     };
     writeFileSync(join(staging, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
     const tokenizerFiles: Record<string, 'base' | 'adapter'> = {};
-    for (const name of TOKENIZER_FILES) {
-      const from = tokenizerSource(name);
-      if (!existsSync(join(from, name))) continue;
-      copyFileSync(join(from, name), join(staging, name));
-      tokenizerFiles[name] = from === checkpoint.folder ? 'base' : 'adapter';
+    // Written, not copied: a copy takes the source's mode, and the process's umask decides here.
+    for (const [name, file] of copied) {
+      writeFileSync(join(staging, name), file.text);
+      if (name !== GENERATION_CONFIG) tokenizerFiles[name] = file.from;
     }
-    if (existsSync(join(checkpoint.folder, 'generation_config.json')))
-      copyFileSync(
-        join(checkpoint.folder, 'generation_config.json'),
-        join(staging, 'generation_config.json'),
-      );
     const shape = checkpoint.shape;
     const record: BuildRecord = {
       format: 'haggle-model',
@@ -267,6 +248,45 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     adapter?.close();
     checkpoint.close();
   }
+}
+
+/**
+ * The files copied into the built folder (tokenizer files, and the base's generation_config.json),
+ * each read through the model folder's one bounded reader and a JSON file checked to be JSON. The card
+ * loads its tokenizer from the adapter's repository: an adapter folder's tokenizer files (its chat
+ * template, above all) win over the base's, each file on its own.
+ */
+function readCopiedFiles(
+  base: string,
+  adapter: string | undefined,
+): Map<string, { text: string; from: 'base' | 'adapter' }> {
+  const read = (folder: string, name: string): string | undefined => {
+    const path = join(folder, name);
+    const fail = (problem: { words: string; cause?: unknown }): never => {
+      throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+    };
+    const text = readModelFolderText(path, fail, true);
+    if (text !== undefined && name.endsWith('.json')) {
+      const value = parseModelFolderJson(text, fail);
+      if (typeof value !== 'object' || value === null || Array.isArray(value))
+        fail({ words: 'does not hold a JSON object' });
+    }
+    return text;
+  };
+  const files = new Map<string, { text: string; from: 'base' | 'adapter' }>();
+  for (const name of TOKENIZER_FILES) {
+    const own = adapter === undefined ? undefined : read(adapter, name);
+    const text = own ?? read(base, name);
+    if (text !== undefined) files.set(name, { text, from: own === undefined ? 'base' : 'adapter' });
+    else if (REQUIRED_TOKENIZER_FILES.includes(name))
+      throw new CheckpointFormatError(
+        join(base, name),
+        "missing: the model folder needs the base model's tokenizer (or the adapter's)",
+      );
+  }
+  const generation = read(base, GENERATION_CONFIG);
+  if (generation !== undefined) files.set(GENERATION_CONFIG, { text: generation, from: 'base' });
+  return files;
 }
 
 /** Bytes of a folder's files (for reports). */

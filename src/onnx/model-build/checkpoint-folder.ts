@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../../internal/model-folder-file.js';
-import { CheckpointFormatError } from './model-build-errors.js';
-import type { Qwen3Shape } from './qwen3-shape.js';
+import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
+import { QWEN3_BOUNDS, type Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
 import { NORM_KINDS, NORM_NAMES, PROJECTION_KINDS, PROJECTION_NAMES } from './weight-source.js';
 
@@ -30,6 +30,7 @@ export class CheckpointFolder {
     this.files = [configPath];
     try {
       this.openShards();
+      this.checkAgainstHeaders();
       this.checkTensors();
     } catch (error) {
       this.close();
@@ -77,7 +78,7 @@ export class CheckpointFolder {
         if (typeof shardName !== 'string' || shardName.includes('/') || shardName.includes('\\'))
           throw new CheckpointFormatError(
             indexPath,
-            `its weight_map names ${JSON.stringify(shardName)}, not a file in the folder`,
+            `its weight_map names ${quoteValue(shardName)}, not a file in the folder`,
             { tensor },
           );
         let shard = opened.get(shardName);
@@ -114,6 +115,35 @@ export class CheckpointFolder {
     this.shards.push(file);
     this.files.push(singlePath);
     for (const name of file.entries.keys()) this.byTensor.set(name, file);
+  }
+
+  /**
+   * config.json against what the shards' headers hold, before any list of expected tensors is made:
+   * the embedding's [vocab_size, hidden_size] and the number of layers the tensor names count. A
+   * config that claims more layers than the checkpoint has is refused here, in words, rather than by
+   * the first of thousands of missing tensors.
+   */
+  private checkAgainstHeaders(): void {
+    const { vocabSize, hiddenSize, layers } = this.shape;
+    const embedding = this.byTensor.get('model.embed_tokens.weight')?.entry('model.embed_tokens.weight');
+    if (
+      embedding &&
+      (embedding.shape.length !== 2 || embedding.shape[0] !== vocabSize || embedding.shape[1] !== hiddenSize)
+    )
+      throw new CheckpointFormatError(
+        join(this.folder, 'config.json'),
+        `vocab_size ${vocabSize} and hidden_size ${hiddenSize} do not match the embedding's shape [${embedding.shape.join(', ')}] in the checkpoint: a config.json of another model?`,
+      );
+    let found = 0;
+    for (const name of this.byTensor.keys()) {
+      const layer = /^model\.layers\.(\d+)\./.exec(name)?.[1];
+      if (layer !== undefined) found = Math.max(found, Number(layer) + 1);
+    }
+    if (found !== layers)
+      throw new CheckpointFormatError(
+        join(this.folder, 'config.json'),
+        `num_hidden_layers is ${layers}, but the checkpoint's tensors hold ${found} layers: a config.json of another model?`,
+      );
   }
 
   /** Every tensor the graph needs, with the shape (transformers' [out, in] for projections) it must have. */
@@ -169,31 +199,33 @@ export function qwen3ShapeOf(config: Record<string, unknown>, path: string): Qwe
   if (config.model_type !== 'qwen3')
     throw new CheckpointFormatError(
       path,
-      `model_type is ${JSON.stringify(config.model_type)}; haggle model build writes Qwen3 decoders only (model_type "qwen3", e.g. Qwen/Qwen3-4B)`,
+      `model_type is ${quoteValue(config.model_type)}; haggle model build writes Qwen3 decoders only (model_type "qwen3", e.g. Qwen/Qwen3-4B)`,
     );
   if (Array.isArray(architectures) && !architectures.includes('Qwen3ForCausalLM'))
     throw new CheckpointFormatError(
       path,
-      `architectures is ${JSON.stringify(architectures)}, not Qwen3ForCausalLM`,
+      `architectures is ${quoteValue(architectures)}, not Qwen3ForCausalLM`,
     );
   if (config.tie_word_embeddings === false)
     throw new CheckpointFormatError(
       path,
       'tie_word_embeddings is false (a separate lm_head, as Qwen3-8B and larger have): the graph haggle writes ties the head to the embedding, as Qwen3-0.6B to 4B do',
     );
-  const int = (key: string): number => {
+  const int = (key: keyof typeof QWEN3_BOUNDS): number => {
     const value = config[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
+      throw new CheckpointFormatError(path, `${key} must be a positive integer, got ${quoteValue(value)}`);
+    if (value > QWEN3_BOUNDS[key])
       throw new CheckpointFormatError(
         path,
-        `${key} must be a positive integer, got ${JSON.stringify(value)}`,
+        `${key} is ${value}, over ${QWEN3_BOUNDS[key]}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
       );
     return value;
   };
   const number = (key: string, fallback: number): number => {
     const value = config[key] ?? fallback;
     if (typeof value !== 'number' || !(value > 0))
-      throw new CheckpointFormatError(path, `${key} must be a positive number, got ${JSON.stringify(value)}`);
+      throw new CheckpointFormatError(path, `${key} must be a positive number, got ${quoteValue(value)}`);
     return value;
   };
   const heads = int('num_attention_heads');
@@ -209,6 +241,11 @@ export function qwen3ShapeOf(config: Record<string, unknown>, path: string): Qwe
     rmsNormEps: number('rms_norm_eps', 1e-6),
     ropeTheta: number('rope_theta', 1_000_000),
   };
+  if (shape.headDim > QWEN3_BOUNDS.head_dim)
+    throw new CheckpointFormatError(
+      path,
+      `head_dim is ${shape.headDim}, over ${QWEN3_BOUNDS.head_dim}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
+    );
   if (shape.heads % shape.kvHeads !== 0)
     throw new CheckpointFormatError(
       path,

@@ -10,8 +10,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { HaggleAbortError } from '../../contract/errors.js';
 import { checksumHash, type ExpectedChecksum, etagHex, expectedChecksum } from './hub-checksum.js';
+import { abortedError, IdleWatch } from './idle-watch.js';
 import { HubDownloadError } from './model-build-errors.js';
 
 /**
@@ -32,7 +32,10 @@ export interface FileDownload {
   endpointOrigin: string;
   token: string | undefined;
   signal: AbortSignal | undefined;
-  onProgress: ((bytes: number, resumedFrom: number) => void) | undefined;
+  /** Milliseconds without a byte (waiting for the answer, or within the body) before giving up. */
+  idleTimeoutMs: number;
+  /** As bytes arrive, and about once a second while none do (`stalledMs` set). */
+  onProgress: ((bytes: number, resumedFrom: number, stalledMs?: number) => void) | undefined;
 }
 
 /**
@@ -50,19 +53,51 @@ export async function downloadHubFile(file: FileDownload): Promise<ExpectedCheck
     rmSync(part);
     have = 0;
   }
-  const { response, etag } = await getFollowingRedirects(file.url, file, {
-    // Bytes as stored: a compressed transfer would not match sizes, ranges nor checksums.
-    'accept-encoding': 'identity',
-    ...(have > 0 ? { range: `bytes=${have}-` } : {}),
-  });
+  // Where the download stands, for the stall notices the watch sends between chunks.
+  const progress = { bytes: have, resumedFrom: have };
+  const watch = new IdleWatch(file.url, file.idleTimeoutMs, file.signal, (silentMs) =>
+    file.onProgress?.(progress.bytes, progress.resumedFrom, silentMs),
+  );
+  try {
+    return await download(file, part, progress, watch);
+  } finally {
+    watch.stop();
+  }
+}
+
+/** The download itself, every request and read under `watch`; `have` bytes of the part are kept. */
+async function download(
+  file: FileDownload,
+  part: string,
+  progress: { bytes: number; resumedFrom: number },
+  watch: IdleWatch,
+): Promise<ExpectedChecksum> {
+  let have = progress.resumedFrom;
+  const signal = watch.signal;
+  const { response, etag } = await getFollowingRedirects(
+    file.url,
+    { ...file, signal },
+    {
+      // Bytes as stored: a compressed transfer would not match sizes, ranges nor checksums.
+      'accept-encoding': 'identity',
+      ...(have > 0 ? { range: `bytes=${have}-` } : {}),
+    },
+  );
+  watch.touch();
   const expected = expectedChecksum(file.listing, etag);
   if (have > 0 && !resumesAt(response, have)) {
     // The server sent the whole file (200) or another range: start the part over.
     rmSync(part);
     have = 0;
   }
+  progress.bytes = progress.resumedFrom = have;
   const hash = checksumHash(expected, file.size);
-  if (hash && have > 0) for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
+  if (hash && have > 0)
+    for await (const chunk of createReadStream(part)) {
+      // Hashing what is on disk is work, not a stall.
+      watch.touch();
+      hash.update(chunk as Buffer);
+    }
 
   const fd = openSync(part, have > 0 ? 'a' : 'w');
   let bytes = have;
@@ -70,6 +105,8 @@ export async function downloadHubFile(file: FileDownload): Promise<ExpectedCheck
   try {
     if (!response.body) throw new HubDownloadError(file.url, 'the response has no body', response.status);
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      watch.touch();
+      // Writes stop at the listed size: a longer body is an error, never a larger part file.
       // Leaving the loop cancels the body, which frees the connection.
       if (bytes + chunk.length > file.size) {
         oversize = true;
@@ -79,10 +116,11 @@ export async function downloadHubFile(file: FileDownload): Promise<ExpectedCheck
       while (done < chunk.length) done += writeSync(fd, chunk, done, chunk.length - done);
       hash?.update(chunk);
       bytes += chunk.length;
+      progress.bytes = bytes;
       file.onProgress?.(bytes, have);
     }
   } catch (error) {
-    if (file.signal?.aborted) throw new HaggleAbortError(file.signal.reason);
+    if (signal.aborted) throw abortedError(signal);
     if (error instanceof HubDownloadError) throw error;
     // The connection dropped mid-body (undici's "terminated"): the part stays for a resume.
     throw new HubDownloadError(
@@ -170,7 +208,7 @@ async function fetchOnce(
   try {
     return await fetch(url, { headers, redirect: 'manual', ...(signal ? { signal } : {}) });
   } catch (error) {
-    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+    if (signal?.aborted) throw abortedError(signal);
     throw new HubDownloadError(url, `could not connect (${(error as Error).message})`, undefined, {
       cause: error,
     });

@@ -1,33 +1,16 @@
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { HaggleAbortError } from '../../contract/errors.js';
 import { type Environment, processEnvironment } from '../../internal/environment.js';
 import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
+import { expectedChecksum } from './hub-checksum.js';
 import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
+import { wantedFile } from './hub-file-kinds.js';
+import { abortedError, DEFAULT_IDLE_TIMEOUT_MS, IdleWatch } from './idle-watch.js';
 import { HubDownloadError } from './model-build-errors.js';
+import { PullRecord } from './pull-record.js';
 
 /** The Hugging Face hub, unless `HF_ENDPOINT` (as the hub's own clients read it) or `endpoint` says otherwise. */
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
-
-/**
- * The files a build needs from a model or adapter repository (haggle's choice: weights in safetensors,
- * configs, tokenizer and chat template; not READMEs, pickles or other exports).
- */
-const WANTED = [
-  /^config\.json$/,
-  /^generation_config\.json$/,
-  /^model(-\d+-of-\d+)?\.safetensors$/,
-  /^model\.safetensors\.index\.json$/,
-  /^tokenizer\.json$/,
-  /^tokenizer_config\.json$/,
-  /^special_tokens_map\.json$/,
-  /^added_tokens\.json$/,
-  /^vocab\.json$/,
-  /^merges\.txt$/,
-  /^chat_template\.jinja$/,
-  /^adapter_config\.json$/,
-  /^adapter_model\.safetensors$/,
-];
 
 /** haggle's choice: a listing of more pages than this is not a model repository's (a Link loop ends here). */
 const MAX_LISTING_PAGES = 100;
@@ -44,8 +27,13 @@ const MAX_LISTING_ENTRIES = 100_000;
 export interface PullOptions {
   /** The folder the repository's files go to (created). */
   out: string;
-  /** Branch, tag or commit (default `main`). */
+  /** Branch, tag or commit (default `main`); a branch or tag is resolved to its commit first. */
   revision?: string;
+  /**
+   * Milliseconds without a byte after which a request or download is given up as stalled (default
+   * 60,000, haggle's choice); what arrived of a file is kept for a resume.
+   */
+  idleTimeoutMs?: number;
   /** The hub's address (default `HF_ENDPOINT`, else https://huggingface.co). */
   endpoint?: string;
   /** For gated and private repositories (default `HF_TOKEN`). Sent only to `endpoint`'s origin. */
@@ -53,7 +41,10 @@ export interface PullOptions {
   /** Where `HF_ENDPOINT` and `HF_TOKEN` are read (default the process's environment). */
   env?: Environment;
   signal?: AbortSignal;
-  /** Called as each file's bytes arrive: `resumedFrom` bytes were already on disk from an earlier try. */
+  /**
+   * Called as each file's bytes arrive (`resumedFrom` bytes were already on disk from an earlier try),
+   * and about once a second while a file's bytes have stopped arriving (`stalledMs` set).
+   */
   onProgress?: (event: PullProgress) => void;
 }
 
@@ -63,6 +54,8 @@ export interface PullProgress {
   bytes: number;
   total: number;
   resumedFrom: number;
+  /** Set while no byte has arrived for this long (the download is waiting, not finished). */
+  stalledMs?: number;
 }
 
 /** One file of a pulled repository. */
@@ -71,7 +64,7 @@ export interface PulledFile {
   size: number;
   /** The checksum the download matched (`sha256` for LFS files, `git-sha1` for git files), or `none`. */
   checksum: 'sha256' | 'git-sha1' | 'none';
-  /** Already complete on disk (same size): not downloaded again. */
+  /** Already on disk with the listing's checksum: not downloaded again. */
   skipped: boolean;
 }
 
@@ -83,70 +76,145 @@ interface TreeEntry {
   lfs?: { oid?: string; size?: number };
 }
 
-/**
- * Downloads a Hugging Face repository's model files through `fetch` from the hub's `resolve` URLs:
- * the listing from `/api/models/REPO/tree/REVISION`, then each wanted file into `out`, resuming a
- * `.part` file left by a dropped connection with an HTTP range request, and checking each file's
- * size and checksum (SHA-256 for LFS files, the git blob id for the others) before it takes its
- * name. A file already complete (same size) is kept. The token is sent as a bearer token to the hub's
- * origin only; a 401 or 403 says to set `HF_TOKEN`.
- */
-export async function pullRepository(repo: string, options: PullOptions): Promise<PulledFile[]> {
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..'))
-    throw new HubDownloadError(repo, 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B');
+/** What every request of a pull shares: the hub, the token (for its origin only), the signals. */
+interface HubAccess {
+  endpoint: string;
+  endpointOrigin: string;
+  token: string | undefined;
+  signal: AbortSignal | undefined;
+  idleTimeoutMs: number;
+}
+
+function hubAccess(options: Omit<PullOptions, 'out'>): HubAccess {
   const env = options.env ?? processEnvironment();
   const endpoint = (options.endpoint ?? env.HF_ENDPOINT ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
-  const endpointOrigin = new URL(endpoint).origin;
-  const revision = encodeURIComponent(options.revision ?? 'main');
-  const access = { endpointOrigin, token: options.token ?? env.HF_TOKEN, signal: options.signal };
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  if (!(idleTimeoutMs > 0)) throw new RangeError(`idleTimeoutMs must be positive, got ${idleTimeoutMs}`);
+  return {
+    endpoint,
+    endpointOrigin: new URL(endpoint).origin,
+    token: options.token ?? env.HF_TOKEN,
+    signal: options.signal,
+    idleTimeoutMs,
+  };
+}
+
+function checkRepoId(repo: string): void {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..'))
+    throw new HubDownloadError(repo, 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B');
+}
+
+/** A full commit id, which needs no resolving. */
+const isCommit = (revision: string): boolean => /^[0-9a-f]{40}$/.test(revision);
+
+/**
+ * The commit a branch or tag of a repository points at now, from the hub's
+ * `/api/models/REPO/revision/REV` (its `sha`); a full commit id is returned as it is. A pull lists
+ * and downloads at that commit, so every file comes from one commit even if the branch moves meanwhile,
+ * and a cache folder can be named after it.
+ */
+export async function resolveHubRevision(
+  repo: string,
+  options: Omit<PullOptions, 'out'> = {},
+): Promise<string> {
+  checkRepoId(repo);
+  const revision = options.revision ?? 'main';
+  if (isCommit(revision)) return revision;
+  const access = hubAccess(options);
+  const url = `${access.endpoint}/api/models/${repo}/revision/${encodeURIComponent(revision)}`;
+  const body = await readJson(url, access);
+  const sha = (body as { sha?: unknown } | null)?.sha;
+  if (typeof body !== 'object' || body === null || typeof sha !== 'string' || !isCommit(sha))
+    throw new HubDownloadError(
+      url,
+      "the answer has no commit id (sha): not the hub's API (check HF_ENDPOINT)",
+    );
+  return sha;
+}
+
+/**
+ * Downloads a Hugging Face repository's model files through `fetch` from the hub's `resolve` URLs:
+ * the revision resolved to its commit, the listing from `/api/models/REPO/tree/COMMIT`, then each
+ * wanted file into `out`, resuming a `.part` file left by a dropped connection with an HTTP range
+ * request, and checking each file's size and checksum (SHA-256 for LFS files, the git blob id for the
+ * others) before it takes its name. A file on disk is kept only when its bytes hash to the listing's
+ * checksum (`.haggle-pull.json` remembers what was verified, so unchanged files are not hashed again);
+ * a file the hub changed, even at the same size, is downloaded again. Every size the listing claims is
+ * checked against the most a file of its kind may be before anything is written, a body longer than
+ * listed is an error, and a request that receives nothing for `idleTimeoutMs` is given up. The token
+ * is sent as a bearer token to the hub's origin only; a 401 or 403 says to set `HF_TOKEN`.
+ */
+export async function pullRepository(repo: string, options: PullOptions): Promise<PulledFile[]> {
+  checkRepoId(repo);
+  const access = hubAccess(options);
+  const commit = await resolveHubRevision(repo, options);
   const out = resolve(options.out);
   mkdirSync(out, { recursive: true });
 
-  const files = (await listRepository(`${endpoint}/api/models/${repo}/tree/${revision}`, access)).filter(
-    (e) => e.type === 'file' && WANTED.some((pattern) => pattern.test(e.path)),
-  );
+  const entries = await listRepository(`${access.endpoint}/api/models/${repo}/tree/${commit}`, access);
+  const files = entries.filter((e) => e.type === 'file' && wantedFile(e.path));
   if (files.length === 0)
     throw new HubDownloadError(
-      `${endpoint}/${repo}`,
+      `${access.endpoint}/${repo}`,
       'the repository has no config, safetensors or adapter files',
     );
+  // Every claim checked before a byte is written: a listing may lie about one file of many.
+  for (const file of files) {
+    const kind = wantedFile(file.path) as { maxBytes: number; kind: string };
+    const size = file.lfs?.size ?? file.size;
+    if (size > kind.maxBytes)
+      throw new HubDownloadError(
+        file.path,
+        `the listing claims ${size} bytes, over the ${kind.maxBytes} that ${kind.kind} may take (haggle's limit): not a model repository's file (check HF_ENDPOINT)`,
+      );
+  }
 
+  const record = PullRecord.open(out);
+  record.commit = commit;
   const pulled: PulledFile[] = [];
   for (const file of files) {
     const target = join(out, file.path);
     if (!target.startsWith(out + sep))
       throw new HubDownloadError(file.path, 'a file name outside the folder');
     const size = file.lfs?.size ?? file.size;
-    if (existsSync(target) && statSync(target).size === size) {
-      pulled.push({ path: target, size, checksum: 'none', skipped: true });
+    const listed = expectedChecksum(
+      { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
+      undefined,
+    );
+    if (await record.holds(file.path, target, size, listed, options.signal)) {
+      pulled.push({ path: target, size, checksum: listed.kind as PulledFile['checksum'], skipped: true });
       continue;
     }
     const expected = await downloadHubFile({
-      url: `${endpoint}/${repo}/resolve/${revision}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
+      url: `${access.endpoint}/${repo}/resolve/${commit}/${file.path.split('/').map(encodeURIComponent).join('/')}`,
       target,
       size,
       listing: { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
       ...access,
-      onProgress: (bytes, resumedFrom) =>
-        options.onProgress?.({ file: target, bytes, total: size, resumedFrom }),
+      onProgress: (bytes, resumedFrom, stalledMs) =>
+        options.onProgress?.({
+          file: target,
+          bytes,
+          total: size,
+          resumedFrom,
+          ...(stalledMs === undefined ? {} : { stalledMs }),
+        }),
     });
+    record.remember(file.path, target, expected);
     pulled.push({ path: target, size, checksum: expected.kind, skipped: false });
   }
+  record.save();
   return pulled;
 }
 
 /** Every entry of the recursive tree listing, following the hub's `Link: <…>; rel="next"` pages. */
-async function listRepository(
-  first: string,
-  access: Parameters<typeof getFollowingRedirects>[1],
-): Promise<TreeEntry[]> {
+async function listRepository(first: string, access: HubAccess): Promise<TreeEntry[]> {
   const entries: TreeEntry[] = [];
   let url: string | undefined = `${first}?recursive=true`;
   for (let page = 0; url; page++) {
     if (page === MAX_LISTING_PAGES)
       throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_PAGES} pages`);
-    const { response } = await getFollowingRedirects(url, access);
-    const body = await readListingPage(url, response, access.signal);
+    const { body, response } = await readListingPage(url, access);
     // One by one, not push(...body): a spread of a huge array overflows the call stack.
     for (const entry of body) {
       if (entries.length === MAX_LISTING_ENTRIES)
@@ -159,29 +227,63 @@ async function listRepository(
   return entries;
 }
 
-/** One page's JSON array, read within `MAX_LISTING_PAGE_BYTES`. */
+/** One page's JSON array, read within `MAX_LISTING_PAGE_BYTES`, with its response (for the Link header). */
 async function readListingPage(
   url: string,
-  response: Response,
-  signal: AbortSignal | undefined,
-): Promise<unknown[]> {
-  let body: unknown;
-  try {
-    body = JSON.parse(await readLimited(response, MAX_LISTING_PAGE_BYTES));
-  } catch (error) {
-    if (error instanceof ResponseOverLimit)
-      throw new HubDownloadError(
-        url,
-        `a page of the listing is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's listing (check HF_ENDPOINT)`,
-        response.status,
-        { cause: error },
-      );
-    if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-    throw new HubDownloadError(url, 'the listing is not JSON', response.status, { cause: error });
-  }
+  access: HubAccess,
+): Promise<{ body: unknown[]; response: Response }> {
+  const { body, response } = await readJsonWithResponse(url, access, 'the listing');
   if (!Array.isArray(body))
     throw new HubDownloadError(url, 'the listing is not a JSON array', response.status);
-  return body;
+  return { body, response };
+}
+
+async function readJson(url: string, access: HubAccess): Promise<unknown> {
+  return (await readJsonWithResponse(url, access, 'the answer')).body;
+}
+
+/**
+ * A JSON answer of the hub's API, within `MAX_LISTING_PAGE_BYTES` and under the idle timeout (a hub
+ * that stops sending mid-answer is given up, not waited on for ever).
+ */
+async function readJsonWithResponse(
+  url: string,
+  access: HubAccess,
+  what: string,
+): Promise<{ body: unknown; response: Response }> {
+  const watch = new IdleWatch(url, access.idleTimeoutMs, access.signal);
+  try {
+    const { response } = await getFollowingRedirects(url, { ...access, signal: watch.signal });
+    watch.touch();
+    let text: string;
+    try {
+      text = await readLimited(response, MAX_LISTING_PAGE_BYTES, () => watch.touch());
+    } catch (error) {
+      if (error instanceof ResponseOverLimit)
+        throw new HubDownloadError(
+          url,
+          `${what === 'the listing' ? 'a page of the listing' : what} is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's ${what === 'the listing' ? 'listing' : 'API'} (check HF_ENDPOINT)`,
+          response.status,
+          { cause: error },
+        );
+      if (watch.signal.aborted) throw abortedError(watch.signal);
+      throw new HubDownloadError(
+        url,
+        `${what} could not be read (${(error as Error).message})`,
+        response.status,
+        {
+          cause: error,
+        },
+      );
+    }
+    try {
+      return { body: JSON.parse(text), response };
+    } catch (error) {
+      throw new HubDownloadError(url, `${what} is not JSON`, response.status, { cause: error });
+    }
+  } finally {
+    watch.stop();
+  }
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;

@@ -14,7 +14,9 @@ export {
   type PullOptions,
   type PullProgress,
   pullRepository,
+  resolveHubRevision,
 } from './hub-pull.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './idle-watch.js';
 export {
   BuildCheckFailedError,
   BuildOutputExistsError,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from './checkpoint-folder.js';
-import { UnsupportedAdapterError } from './model-build-errors.js';
+import { quoteValue, UnsupportedAdapterError } from './model-build-errors.js';
 import type { MergeProduct } from './onnxruntime-merge.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
@@ -62,7 +62,7 @@ export class LoraAdapter {
     };
     if (config.peft_type !== 'LORA')
       fail(
-        `peft_type is ${JSON.stringify(config.peft_type)}; haggle merges LoRA adapters only (peft_type "LORA")`,
+        `peft_type is ${quoteValue(config.peft_type)}; haggle merges LoRA adapters only (peft_type "LORA")`,
       );
     if (config.use_dora === true)
       fail(
@@ -70,22 +70,20 @@ export class LoraAdapter {
       );
     if (config.bias !== undefined && config.bias !== 'none')
       fail(
-        `bias is ${JSON.stringify(config.bias)}: Qwen3's projections have no bias to merge it into (only "none" is supported)`,
+        `bias is ${quoteValue(config.bias)}: Qwen3's projections have no bias to merge it into (only "none" is supported)`,
       );
     if (config.lora_bias === true) fail('lora_bias is true: LoRA bias terms are not supported');
     if (Array.isArray(config.modules_to_save) && config.modules_to_save.length > 0)
-      fail(
-        `modules_to_save is ${JSON.stringify(config.modules_to_save)}: whole replaced modules are not merged`,
-      );
+      fail(`modules_to_save is ${quoteValue(config.modules_to_save)}: whole replaced modules are not merged`);
     for (const key of ['rank_pattern', 'alpha_pattern'] as const) {
       const value = config[key];
       if (value && typeof value === 'object' && Object.keys(value).length > 0)
         fail(`${key} is set: a rank or alpha per module is not supported (one r and lora_alpha for all)`);
     }
     if (typeof config.r !== 'number' || !Number.isInteger(config.r) || config.r <= 0)
-      fail(`r must be a positive integer, got ${JSON.stringify(config.r)}`);
+      fail(`r must be a positive integer, got ${quoteValue(config.r)}`);
     if (typeof config.lora_alpha !== 'number' || !Number.isFinite(config.lora_alpha))
-      fail(`lora_alpha must be a number, got ${JSON.stringify(config.lora_alpha)}`);
+      fail(`lora_alpha must be a number, got ${quoteValue(config.lora_alpha)}`);
     this.rank = config.r as number;
     this.alpha = config.lora_alpha as number;
     this.rslora = config.use_rslora === true;
@@ -96,7 +94,7 @@ export class LoraAdapter {
         const last = String(target).split('.').pop() ?? '';
         if (!Object.hasOwn(MODULE_KIND, last))
           fail(
-            `target_modules names ${JSON.stringify(target)}, which is not one of Qwen3's projections (${Object.keys(MODULE_KIND).join(', ')})`,
+            `target_modules names ${quoteValue(target)}, which is not one of Qwen3's projections (${Object.keys(MODULE_KIND).join(', ')})`,
           );
       }
     } else if (typeof targets !== 'string') {

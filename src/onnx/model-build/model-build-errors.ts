@@ -91,3 +91,16 @@ export class HubDownloadError extends HaggleError {
     this.status = status;
   }
 }
+
+/** haggle's choice: how much of a value from a file an error may show. */
+const QUOTE_CHARS = 40;
+
+/**
+ * A value read from a checkpoint's JSON (a `model_type`, a `dtype`) as an error shows it: JSON, cut to
+ * a few dozen characters, so a message says what was found without carrying a file's content (a
+ * 60,000-element `architectures` list, a long string) into a terminal or a log.
+ */
+export function quoteValue(value: unknown): string {
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? typeof value);
+  return text.length <= QUOTE_CHARS ? text : `${text.slice(0, QUOTE_CHARS)}… (${text.length} characters)`;
+}

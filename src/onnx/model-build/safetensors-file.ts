@@ -1,13 +1,23 @@
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openModelFolderFile, parseModelFolderJson } from '../../internal/model-folder-file.js';
 import { halfBitsToNumber } from '../float16.js';
-import { CheckpointFormatError } from './model-build-errors.js';
+import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
 
 /** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
 const ELEMENT_BYTES = { BF16: 2, F16: 2, F32: 4 } as const;
 export type SafetensorsDtype = keyof typeof ELEMENT_BYTES;
 
-/** Headers larger than this are refused before they are read (haggle's choice: real ones are < 1 MB). */
-const MAX_HEADER_BYTES = 64 * 1024 * 1024;
+/**
+ * Headers larger than this are refused before they are read (haggle's choice: a header is about 100
+ * bytes a tensor, so a Qwen3-4B's is under 50 KB; 16 MiB leaves room for a hundred thousand tensors
+ * while a 60 MB header of a million junk tensors, which took 897 MB to parse, is refused unread).
+ */
+export const MAX_SAFETENSORS_HEADER_BYTES = 16 * 1024 * 1024;
+/**
+ * Tensors one file may hold (haggle's choice: a dense Qwen3 has 11 a layer plus 2, under 3,000 at
+ * the 256-layer bound of config.json; MoE checkpoints have tens of thousands, spread over shards).
+ */
+export const MAX_SAFETENSORS_TENSORS = 100_000;
 
 export interface SafetensorsEntry {
   name: string;
@@ -30,10 +40,11 @@ export class SafetensorsFile {
   private fd: number | undefined;
 
   constructor(readonly path: string) {
-    // Read by position, so only a regular file will do; and opening a named pipe would wait for a writer.
-    if (!statSync(path).isFile())
-      throw new CheckpointFormatError(path, 'not a regular file (a named pipe, a device or a folder)');
-    const fd = openSync(path, 'r');
+    // Through the model folder's one reader: a regular file in its folder, never a pipe or a device
+    // (read by position, only a regular file will do; opening a pipe would wait for a writer).
+    const fd = openModelFolderFile(path, (problem) => {
+      throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+    });
     this.fd = fd;
     try {
       this.readHeader(fd);
@@ -98,27 +109,38 @@ export class SafetensorsFile {
     const lengthBytes = new Uint8Array(8);
     readSync(fd, lengthBytes, 0, 8, 0);
     const headerLength = Number(new DataView(lengthBytes.buffer).getBigUint64(0, true));
-    if (headerLength > MAX_HEADER_BYTES || 8 + headerLength > fileSize)
+    if (headerLength > MAX_SAFETENSORS_HEADER_BYTES)
+      fail(
+        `its header claims ${headerLength} bytes, over the ${MAX_SAFETENSORS_HEADER_BYTES} a checkpoint's header may take (haggle's limit): not a safetensors file haggle reads`,
+      );
+    if (8 + headerLength > fileSize)
       fail(
         `its header claims ${headerLength} bytes but the file has ${fileSize}: not a safetensors file, or truncated`,
       );
     const headerBytes = new Uint8Array(headerLength);
-    readSync(fd, headerBytes, 0, headerLength, 8);
-    let header: unknown;
-    try {
-      header = JSON.parse(new TextDecoder().decode(headerBytes));
-    } catch {
-      fail('its header is not JSON: not a safetensors file');
+    let got = 0;
+    while (got < headerLength) {
+      const read = readSync(fd, headerBytes, got, headerLength - got, 8 + got);
+      if (read === 0) fail('the file ended inside its header (truncated? download it again)');
+      got += read;
     }
+    const header = parseModelFolderJson(new TextDecoder().decode(headerBytes), (problem) =>
+      fail(`its header ${problem.words}: not a safetensors file`),
+    );
     if (typeof header !== 'object' || header === null || Array.isArray(header))
       fail('its header is not a JSON object');
     const dataStart = 8 + headerLength;
+    const tensors = Object.keys(header as Record<string, unknown>).filter((name) => name !== '__metadata__');
+    if (tensors.length > MAX_SAFETENSORS_TENSORS)
+      fail(
+        `its header lists ${tensors.length} tensors, over the ${MAX_SAFETENSORS_TENSORS} a file may hold (haggle's limit)`,
+      );
     for (const [name, value] of Object.entries(header as Record<string, unknown>)) {
       if (name === '__metadata__') continue;
       const info = value as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
       const dtype = info?.dtype;
       if (typeof dtype !== 'string' || !Object.hasOwn(ELEMENT_BYTES, dtype))
-        fail(`dtype ${JSON.stringify(dtype)} is not supported (BF16, F16 or F32)`, name);
+        fail(`dtype ${quoteValue(dtype)} is not supported (BF16, F16 or F32)`, name);
       const shape = info.shape;
       if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0))
         fail('its shape is not a list of sizes', name);
@@ -151,5 +173,34 @@ export class SafetensorsFile {
         byteLength: end - begin,
       });
     }
+    this.checkContiguous(dataStart, fileSize - dataStart);
+  }
+
+  /**
+   * The tensors' bytes tile the data part exactly, as the safetensors format requires: sorted by
+   * offset, each begins where the one before ends, the first at 0 and the last at the file's end. Two
+   * tensors sharing bytes (an overlap) would make one weight a copy of the other's bytes.
+   */
+  private checkContiguous(dataStart: number, dataBytes: number): void {
+    const sorted = [...this.entries.values()].sort(
+      (a, b) => a.start - b.start || a.byteLength - b.byteLength,
+    );
+    let at = dataStart;
+    for (const entry of sorted) {
+      if (entry.start !== at)
+        throw new CheckpointFormatError(
+          this.path,
+          entry.start < at
+            ? `its data_offsets overlap the tensor before it (data bytes ${entry.start - dataStart} to ${at - dataStart} are claimed twice): not a safetensors file haggle reads`
+            : `its data_offsets leave a gap of ${entry.start - at} bytes before it: not a safetensors file haggle reads`,
+          { tensor: entry.name },
+        );
+      at += entry.byteLength;
+    }
+    if (at - dataStart !== dataBytes)
+      throw new CheckpointFormatError(
+        this.path,
+        `its tensors cover ${at - dataStart} of the file's ${dataBytes} data bytes: the data_offsets must cover the data exactly (padded, or not a safetensors file)`,
+      );
   }
 }

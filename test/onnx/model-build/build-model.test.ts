@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -34,6 +43,8 @@ const lora: LoraOptions = { rank: RANK, alpha: ALPHA, seed: 5 };
 beforeAll(() => {
   // bf16 in three shards with an index, as Qwen/Qwen3-4B is published.
   writeHfCheckpoint(base, { shape, seed: SEED, dtype: 'BF16', shards: 3 });
+  // Owner-only sources: a copy would keep this mode, a file written by the build gets the umask's.
+  for (const name of ['tokenizer.json', 'generation_config.json']) chmodSync(join(base, name), 0o600);
   writeLoraAdapter(join(root, 'adapter'), shape, lora);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -90,8 +101,14 @@ describe('buildModel: a bf16 sharded Qwen3 checkpoint + a PEFT LoRA adapter -> O
       'adapter_model.safetensors',
     ]);
     // The tokenizer comes from the base folder; the weights lie in external data beside the graph.
-    for (const name of ['tokenizer.json', 'tokenizer_config.json', 'config.json', 'generation_config.json'])
-      expect(existsSync(join(out, name))).toBe(true);
+    for (const name of ['tokenizer.json', 'tokenizer_config.json', 'config.json', 'generation_config.json']) {
+      expect(readFileSync(join(out, name)).length, name).toBeGreaterThan(0);
+      // Written with the process's umask, not the source's mode (a device's 0666 was copied before).
+      expect(statSync(join(out, name)).mode & 0o777, name).toBe(0o666 & ~process.umask());
+    }
+    expect(readFileSync(join(out, 'tokenizer.json')).equals(readFileSync(join(base, 'tokenizer.json')))).toBe(
+      true,
+    );
     expect(readdirSync(join(out, 'onnx')).sort()).toEqual(['model.onnx', 'model.onnx_data']);
     expect(result.sizes['onnx/model.onnx']).toBeGreaterThan(151936 * 64 * 4);
   });
@@ -259,7 +276,7 @@ describe('buildModel refuses inputs it cannot build from, with a typed error nam
     const error = await buildModel({ base: folder, out: join(root, 'x-pipe') }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CheckpointFormatError);
     expect((error as CheckpointFormatError).file).toBe(shard);
-    expect((error as Error).message).toMatch(/not a regular file/);
+    expect((error as Error).message).toMatch(/is a named pipe \(FIFO\), not a file/);
   });
 
   it('a config.json that is JSON but not an object', async () => {

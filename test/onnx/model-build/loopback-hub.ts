@@ -19,6 +19,8 @@ export interface LoopbackHub {
   storage: string;
   /** Every request to either server, in order. */
   requests: SeenRequest[];
+  /** The commit id the hub gives a repository's files as they are now (it changes when a file does). */
+  commitOf(repo: string): string;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ const isLfs = (path: string) => path.endsWith('.safetensors');
 
 /**
  * A loopback stand-in for the Hugging Face hub as haggle uses it (the real hub is not reachable from
- * the test machines): the tree listing `/api/models/REPO/tree/REV` (LFS `oid` and `size` for
+ * the test machines): a revision's commit from `/api/models/REPO/revision/REV`, the tree listing `/api/models/REPO/tree/REV` (LFS `oid` and `size` for
  * safetensors files, the git blob `oid` for the others, pages linked by a Link header), and
  * `/REPO/resolve/REV/PATH`, which answers a plain file with its bytes and `ETag: "<git blob id>"`, and
  * an LFS file with a 302 to a second server (another origin, as the hub's storage is) carrying
@@ -113,27 +115,44 @@ export async function startLoopbackHub(options: HubOptions): Promise<LoopbackHub
     sendBytes(request, response, path, bytes);
   });
 
+  /** The listing's entries of a repository's folder as it is now. */
+  const entriesOf = (folder: string) =>
+    listFiles(folder).map((path) => {
+      const bytes = readFileSync(join(folder, path));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return isLfs(path)
+        ? {
+            type: 'file',
+            path,
+            size: bytes.length,
+            oid: 'f'.repeat(40),
+            lfs: { oid: sha256, size: bytes.length, pointerSize: 134 },
+          }
+        : { type: 'file', path, size: bytes.length, oid: gitBlobId(bytes) };
+    });
+  // A stand-in for a commit id: the hash of what the repository holds, so it changes with any file.
+  const commitOf = (repo: string) =>
+    createHash('sha1')
+      .update(JSON.stringify(entriesOf(options.repos[repo] as string)))
+      .digest('hex');
+
   const hub = createServer((request, response) => {
     response.shouldKeepAlive = false;
     const url = new URL(request.url ?? '/', 'http://hub');
     seen('hub', request, url.pathname);
+    // The model info of a revision, as the hub's /api/models/REPO/revision/REV gives it (its `sha`).
+    const revision = /^\/api\/models\/([^/]+\/[^/]+)\/revision\/([^/]+)$/.exec(url.pathname);
+    if (revision) {
+      const repo = revision[1] as string;
+      if (!options.repos[repo]) return void response.writeHead(404).end('{"error":"Repository not found"}');
+      const body = JSON.stringify({ id: repo, sha: commitOf(repo) });
+      return void response.writeHead(200, { 'content-type': 'application/json' }).end(body);
+    }
     const tree = /^\/api\/models\/([^/]+\/[^/]+)\/tree\/([^/]+)$/.exec(url.pathname);
     if (tree) {
       const folder = options.repos[tree[1] as string];
       if (!folder) return void response.writeHead(404).end('{"error":"Repository not found"}');
-      const entries = listFiles(folder).map((path) => {
-        const bytes = readFileSync(join(folder, path));
-        const sha256 = createHash('sha256').update(bytes).digest('hex');
-        return isLfs(path)
-          ? {
-              type: 'file',
-              path,
-              size: bytes.length,
-              oid: 'f'.repeat(40),
-              lfs: { oid: sha256, size: bytes.length, pointerSize: 134 },
-            }
-          : { type: 'file', path, size: bytes.length, oid: gitBlobId(bytes) };
-      });
+      const entries = entriesOf(folder);
       const size = options.pageSize ?? entries.length;
       const from = Number(url.searchParams.get('cursor') ?? 0);
       const next = from + size < entries.length ? from + size : undefined;
@@ -185,6 +204,7 @@ export async function startLoopbackHub(options: HubOptions): Promise<LoopbackHub
     endpoint,
     storage: storageOrigin,
     requests,
+    commitOf,
     close: async () => {
       await Promise.all([stop(hub), stop(storage)]);
     },
