@@ -17,4 +17,24 @@ export class ExperimentFileError extends InvalidInputError {
     this.name = 'ExperimentFileError';
     this.file = file;
   }
+
+  /**
+   * The file cannot be read at all (missing, a folder, too large): the message names the file and the
+   * reason in words, not the file system's `ENOENT … open`.
+   */
+  static unreadable(file: string, error: unknown): ExperimentFileError {
+    const code = (error as { code?: unknown } | null)?.code;
+    const why =
+      (typeof code === 'string' ? UNREADABLE[code] : undefined) ??
+      (error instanceof Error ? error.message : String(error));
+    const unreadable = new ExperimentFileError(file, [{ path: '(file)', message: why }], { cause: error });
+    unreadable.message = `Cannot read the experiment file ${file}: ${why}`;
+    return unreadable;
+  }
 }
+
+const UNREADABLE: Readonly<Partial<Record<string, string>>> = {
+  ENOENT: 'no such file (check the path; it is read from the current folder)',
+  EISDIR: 'it is a folder, not a file',
+  EACCES: 'permission denied',
+};

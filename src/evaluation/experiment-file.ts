@@ -116,9 +116,15 @@ export function parseExperiment(value: unknown, file?: string): Experiment {
 
 /** Reads and validates an experiment file (bounded like every JSON input, see HAGGLE_MAX_INPUT_MIB). */
 export function loadExperiment(file: string): LoadedExperiment {
+  let text: string;
+  try {
+    text = readTextWithLimit(file, maxInputBytes());
+  } catch (error) {
+    throw ExperimentFileError.unreadable(file, error);
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readTextWithLimit(file, maxInputBytes()));
+    raw = JSON.parse(text);
   } catch (error) {
     throw new ExperimentFileError(file, [
       { path: '(root)', message: `cannot read it as JSON: ${(error as Error).message}` },

@@ -4,6 +4,10 @@ import { readModelFolderJson } from '../internal/model-folder-file.js';
 import { OnnxModelFolderError } from './onnx-errors.js';
 import type { OnnxDtype, OnnxModelShape } from './onnx-options.js';
 
+/** Where a model folder comes from, for the messages that find none. */
+const MAKE_ONE =
+  'build one with `haggle model build` (or download a checkpoint with `haggle model pull`), see docs/local-onnx.md';
+
 /** File names transformers.js and Optimum use for each dtype of a decoder export. */
 const FILE_BY_DTYPE: Record<OnnxDtype, string> = {
   fp32: 'model.onnx',
@@ -28,6 +32,10 @@ export function findModelFiles(
   dtype: OnnxDtype | undefined,
   preferred: OnnxDtype,
 ): ModelFiles {
+  // A mistyped path is the commonest first failure: say so, rather than list files a folder lacks.
+  const stat = statSync(folder, { throwIfNoEntry: false });
+  if (stat === undefined) throw new OnnxModelFolderError(folder, `no such folder (${MAKE_ONE})`);
+  if (!stat.isDirectory()) throw new OnnxModelFolderError(folder, `is a file, not a folder (${MAKE_ONE})`);
   const candidates: OnnxDtype[] = dtype ? [dtype] : [...new Set<OnnxDtype>([preferred, 'fp32'])];
   for (const wanted of candidates) {
     for (const dir of [join(folder, 'onnx'), folder]) {
@@ -48,7 +56,7 @@ export function findModelFiles(
     }
   }
   const names = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`).join(' or ');
-  throw new OnnxModelFolderError(folder, `no ${names} (export with Optimum, see docs/local-onnx.md)`);
+  throw new OnnxModelFolderError(folder, `no ${names} (${MAKE_ONE})`);
 }
 
 function readJson(folder: string, name: string): Record<string, unknown> {

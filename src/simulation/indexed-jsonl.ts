@@ -37,6 +37,11 @@ export interface IndexedJsonlFormat {
   recordType: string;
   /** Throws a `RunFileError` naming the line when a record is not valid. */
   check?: (value: unknown, lineNumber: number) => void;
+  /**
+   * The `type`s of the other run files, each with what reads them ("a tournament file: read it with
+   * `haggle analyse`"), so a file given to the wrong command names the right one.
+   */
+  readBy?: Readonly<Partial<Record<string, string>>>;
 }
 
 export function readIndexedJsonl<Header, Record extends { index: number }>(
@@ -78,6 +83,8 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
         line: lineNumber,
       });
     } else {
+      const readBy = typeof value?.type === 'string' ? format.readBy?.[value.type] : undefined;
+      if (readBy !== undefined) throw new RunFileError(path, `line ${lineNumber}: ${readBy}`);
       throw new RunFileError(path, `line ${lineNumber}: unknown record type ${JSON.stringify(value?.type)}`);
     }
   });

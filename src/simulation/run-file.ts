@@ -52,6 +52,12 @@ export interface RunFileContents extends Omit<IndexedJsonlContents<RunHeader, Se
   sessions: SessionRecord[];
 }
 
+// `haggle evaluate`, runTournament() and `haggle env serve` write these; show and compare read sessions,
+// not matches (report reads both, before it gets here).
+const TOURNAMENT_FILE_WORDS =
+  'this is a tournament file (haggle evaluate, runTournament, haggle env serve), not a run of sessions: read it with `haggle analyse` (or `haggle report` for a page)';
+const TOURNAMENT_FILE = { tournament: TOURNAMENT_FILE_WORDS, match: TOURNAMENT_FILE_WORDS };
+
 /**
  * Reads a run file: the sessions in index order (a run appends them as they finish), each validated,
  * ignoring a final line torn by a crash (it has no newline yet). A file without a run header (real
@@ -62,6 +68,7 @@ export function readRunFile(path: string): RunFileContents {
     headerType: 'run',
     recordType: 'session',
     check: (value, lineNumber) => checkSessionLine(path, lineNumber, value),
+    readBy: TOURNAMENT_FILE,
   });
   return { ...rest, sessions: records };
 }

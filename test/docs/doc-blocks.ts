@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /**
@@ -58,7 +58,10 @@ export function docBlocks(file: string, markdown: string): DocBlock[] {
   return blocks;
 }
 
-/** README.md and every docs/*.md of the repository, relative paths. */
+/**
+ * The Markdown a user reads for what to type: README.md, every docs/*.md and every example's README
+ * (examples/NAME/README.md), relative paths.
+ */
 export function docFiles(repoRoot: string): string[] {
   return [
     'README.md',
@@ -66,7 +69,22 @@ export function docFiles(repoRoot: string): string[] {
       .filter((name) => name.endsWith('.md'))
       .sort()
       .map((name) => `docs/${name}`),
+    ...readdirSync(join(repoRoot, 'examples'), { withFileTypes: true })
+      .filter(
+        (entry) => entry.isDirectory() && existsSync(join(repoRoot, 'examples', entry.name, 'README.md')),
+      )
+      .map((entry) => `examples/${entry.name}/README.md`)
+      .sort(),
   ];
+}
+
+/**
+ * An example's README is read in a clone: its commands name the example's files by their path in the
+ * repository (examples/NAME/main.ts), so its blocks run in a clone-like folder, where README.md's and
+ * docs/'s run in an empty one, as for a user of the installed package.
+ */
+export function runsInClone(file: string): boolean {
+  return file.startsWith('examples/');
 }
 
 export function readDocBlocks(repoRoot: string, file: string): DocBlock[] {

@@ -3,12 +3,15 @@ import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type DocBlock, docFiles, exampleBlocks, readDocBlocks } from './doc-blocks.js';
+import { type DocBlock, docFiles, exampleBlocks, readDocBlocks, runsInClone } from './doc-blocks.js';
+import { cloneLikeFolder, filesWritten, notIgnored, runShellBlock } from './shell-blocks.js';
 
-// Docs that cannot drift: every fenced block of README.md and docs/*.md marked `runnable` runs here,
-// against the built package (dist/), as a reader would run it. Shell blocks run the CLI (`npx haggle` is
-// bin/haggle.js), each doc file in its own scratch folder, block after block, so a later block may use
-// the files an earlier one wrote. TypeScript blocks are type-checked together (one tsc run) with
+// Docs that cannot drift: every fenced block of README.md, docs/*.md and examples/*/README.md marked
+// `runnable` runs here, against the built package (dist/), as a reader would run it. Shell blocks run
+// verbatim (`npx haggle` is bin/haggle.js, `npx esbuild` the clone's), each doc file in its own scratch
+// folder (a clone-like one for an example's README), block after block, so a later block may use the
+// files an earlier one wrote. The count of blocks run and of those not runnable, with their reasons, is
+// printed. TypeScript blocks are type-checked together (one tsc run) with
 // 'haggle' resolved through the package's exports; those followed by a `text output` block are also
 // run (from the sources, through tsx), and must print exactly that, as must a shell block followed by one. Every sh or ts block is either runnable or says why
 // not in a `<!-- not runnable: … -->` comment above it. The marker is documented in docs/testing.md.
@@ -51,6 +54,13 @@ describe.concurrent('runnable docs', () => {
     const explained = code.filter((block) => !block.runnable && block.notRunnable);
     const silent = code.filter((block) => !block.runnable && !block.notRunnable).map(where);
     const other = blocks.filter((block) => !CODE_LANGUAGES.includes(block.language));
+    // Why the others do not run, most common reason first: what a reader of the log checks.
+    const reasons = new Map<string, string[]>();
+    for (const block of explained)
+      reasons.set(block.notRunnable as string, [
+        ...(reasons.get(block.notRunnable as string) ?? []),
+        where(block),
+      ]);
     console.log(
       `doc blocks: ${runnable.length} runnable, ${explained.length} not runnable (with a reason), ` +
         `${other.length} not code (output, json, text); sh/ts blocks by file:\n` +
@@ -60,45 +70,40 @@ describe.concurrent('runnable docs', () => {
             const ran = mine.filter((block) => block.runnable).length;
             return mine.length === 0 ? '' : `  ${file}: ${ran} of ${mine.length} runnable\n`;
           })
+          .join('') +
+        `not runnable, by reason (${reasons.size} reasons):\n` +
+        [...reasons]
+          .sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]))
+          .map(([reason, at]) => `  ${at.length} × ${reason}: ${at.join(', ')}\n`)
           .join(''),
     );
     expect(silent, 'sh/ts blocks neither runnable nor explained').toEqual([]);
     expect(runnable.length).toBeGreaterThan(10);
   });
 
-  // One scratch folder per doc file; its shell blocks in order.
+  // One scratch folder per doc file (a clone-like one for an example's README); its shell blocks in order.
   const shellFiles = [...new Set(blocks.filter(isRunnableShell).map((block) => block.file))];
   it.each(shellFiles)(
     '%s: its runnable shell blocks exit 0 against the built CLI and print their text output',
     async (file) => {
       const dir = join(scratch, file.replace(/[/.]/g, '_'));
       mkdirSync(dir, { recursive: true });
+      const copied = runsInClone(file) ? cloneLikeFolder(repoRoot, dir) : new Set<string>();
       for (const block of blocks.filter((b) => b.file === file && isRunnableShell(b))) {
-        const script = `npx() {
-  if [ "$1" = haggle ]; then shift; node ${JSON.stringify(join(repoRoot, 'bin', 'haggle.js'))} "$@";
-  else echo "runnable docs run only npx haggle, not npx $1" >&2; return 127; fi
-}
-${block.code}
-`;
-        let stdout = '';
-        const result = await run('bash', ['-euo', 'pipefail', '-c', script], {
-          cwd: dir,
-          timeout: 60_000,
-          env: { ...process.env, NO_COLOR: '1' },
-        }).then(
-          (done) => {
-            stdout = done.stdout;
-            return undefined;
-          },
-          (error: { code?: number; stderr?: string }) => error,
-        );
-        expect(result, `${where(block)} failed (exit ${result?.code}): ${result?.stderr?.slice(-2000)}`).toBe(
-          undefined,
-        );
+        const { failure, stdout } = await runShellBlock(repoRoot, block, dir);
+        expect(
+          failure,
+          `${where(block)} failed (exit ${failure?.code}): ${failure?.stderr?.slice(-2000)}`,
+        ).toBe(undefined);
         // A `text output` block after a shell block is what its commands print on stdout, exactly.
         const output = expectedOutput(block);
         if (output !== undefined) expect(stdout.trimEnd(), `${where(block)} printed`).toBe(output.trimEnd());
       }
+      // What the commands wrote, had a reader typed them in a clone, is git-ignored: never committed by mistake.
+      expect(
+        notIgnored(repoRoot, filesWritten(dir, copied)),
+        `${file}: written and not in .gitignore`,
+      ).toEqual([]);
     },
     120_000,
   );

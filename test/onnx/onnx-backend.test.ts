@@ -237,10 +237,12 @@ describe('OnnxBackend.load', () => {
     expect((error as OnnxDeviceUnavailableError).device).toBe('cuda');
   });
 
-  it('names the missing file of a folder that is not a model', async () => {
+  it('says a missing folder is missing, and names the commands that make one', async () => {
     const error = await OnnxBackend.load('/nonexistent/model').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OnnxModelFolderError);
-    expect((error as Error).message).toMatch(/onnx\/model\.onnx/);
+    expect((error as Error).message).toMatch(
+      /\/nonexistent\/model: no such folder \(build one with `haggle model build`/,
+    );
   });
 
   it('names a config.json that is not an object and a graph that is a named pipe, with typed errors', async () => {

@@ -13,7 +13,7 @@ export const CHROMIUM_MISSING = `Chromium is not unpacked at ${CHROMIUM}. It com
  * A headless Chromium with a fresh profile and everything that could reach the network at start-up
  * turned off, so the only requests the page makes are its own.
  */
-export async function launchChromium(): Promise<BrowserContext> {
+export async function launchChromium(options: { locale?: string } = {}): Promise<BrowserContext> {
   if (!existsSync(CHROMIUM)) throw new Error(CHROMIUM_MISSING);
   const profile = mkdtempSync(join(tmpdir(), 'haggle-chromium-'));
   // Playwright refuses --user-data-dir among the args: a persistent context is how it takes one.
@@ -34,6 +34,7 @@ export async function launchChromium(): Promise<BrowserContext> {
       '--disable-sync',
     ],
     viewport: { width: 1200, height: 900 },
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
 }
 
