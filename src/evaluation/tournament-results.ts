@@ -173,5 +173,9 @@ export function compareArms(
     pairsA.push(value(m));
     pairsB.push(value(other));
   }
-  return pairedComparison(pairsA, pairsB, { seed: pairsA.length });
+  // Deals are 0/1 outcomes: their paired difference gets Tango's score interval, not a bootstrap.
+  return pairedComparison(pairsA, pairsB, {
+    seed: pairsA.length,
+    outcomes: metric === 'deal' ? 'binary' : 'continuous',
+  });
 }

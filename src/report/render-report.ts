@@ -1,5 +1,7 @@
 import {
+  comparisonVerdict,
   formatInterval,
+  formatMargin,
   formatMetricDelta,
   formatMetricValue,
   formatPValue,
@@ -170,13 +172,13 @@ const EXACT_WHISKERS = '95% exact (Clopper-Pearson) intervals of each share.';
 function metricsTable(data: ReportData): string {
   if (data.comparison) {
     const c = data.comparison;
-    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>Fisher p</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
+    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>Fisher p</th><th>verdict</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
     const rows = c.rows.map((r) => {
       const significant = r.ci !== null && (r.ci[0] > 0 || r.ci[1] < 0);
-      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${escapeHtml(formatPValue(r.pValue))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
+      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${escapeHtml(formatPValue(r.pValue))}</td><td class="verdict ${r.verdict ?? 'none'}" data-verdict="${r.verdict ?? ''}">${escapeHtml(comparisonVerdict(r))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
     });
     return `<table class="metrics" data-table="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: for shares, exact (Clopper-Pearson per side, combined by Newcombe's square-and-add), with Fisher's exact test; for means, percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
+<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: for shares, exact (Clopper-Pearson per side, combined by Newcombe's square-and-add), with Fisher's exact test; for means, percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. Verdicts (haggle's choice of margin, ${escapeHtml(formatMargin(c.margins.share, 'share'))} for shares, docs/metrics.md#verdicts): inconsistent when the interval excludes 0, consistent only when it lies inside the margin, otherwise too few to tell (or cannot tell, where the reference alone is wider than the margin). n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
   }
   const estimates = data.estimates ?? [];
   const rows = estimates.map(

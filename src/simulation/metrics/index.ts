@@ -1,13 +1,21 @@
 export type { BootstrapOptions } from './bootstrap.js';
 export { bootstrapCi, percentileInterval } from './bootstrap.js';
 export type { CompareOptions, Comparison, ComparisonRow, DeltaIntervalMethod } from './compare.js';
-export { compare } from './compare.js';
+export { compare, DEFAULT_MARGINS } from './compare.js';
 export { DEAL_RATE_METRIC, dealRate } from './deal-rate.js';
+export type { Verdict } from './equivalence.js';
+export {
+  DEFAULT_SHARE_MARGIN,
+  equivalenceVerdict,
+  sessionsNeeded,
+} from './equivalence.js';
 export type { FormatTableOptions } from './format.js';
 export {
+  comparisonVerdict,
   describeUnfinished,
   formatComparison,
   formatInterval,
+  formatMargin,
   formatMetricDelta,
   formatMetricValue,
   formatPValue,
@@ -19,6 +27,7 @@ export { computeMetrics, METRIC_FAMILIES, metricDefinitions } from './measure.js
 export { hasMessage, MESSAGE_SESSION_RATE_METRIC, messageSessionRate } from './message-sessions.js';
 export type { MetricDefinition, MetricFamily, MetricFamilyBuilder, MetricUnit } from './metric.js';
 export { isProportion } from './metric.js';
+export { differenceOfIntervals, pairedProportionInterval } from './paired-proportion-interval.js';
 export type { HistogramBin, PriceRatioHistogramOptions } from './price-ratios.js';
 export { priceRatioHistogram } from './price-ratios.js';
 export {
@@ -37,10 +46,11 @@ export {
   formatPublishedSample,
   formatPublishedValue,
   formatReferenceComparison,
+  formatReferenceDifference,
   referenceNotes,
   referenceVerdict,
 } from './reference-format.js';
-export type { Verdict, VerdictMethod, VerdictResult } from './reference-verdict.js';
+export type { VerdictMethod, VerdictResult } from './reference-verdict.js';
 export { judgeReference, TELL_DIFFERENCE, verdictMethod } from './reference-verdict.js';
 export type { ReferenceComparison, ReferenceOptions, ReferenceRow } from './references.js';
 export {
