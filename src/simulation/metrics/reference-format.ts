@@ -35,7 +35,8 @@ export function formatReferenceDifference(row: ReferenceRow): string {
 
 /** What alone keeps the difference's interval wide, for `cannot-tell`: the card's sample or rounding. */
 function referenceLimit(row: ReferenceRow): string {
-  const half = `±${(row.referenceHalfWidth * 100).toFixed(1)} pp`;
+  const [below, above] = row.referenceSpread.map((x) => (x * 100).toFixed(1));
+  const half = below === above ? `±${below} pp` : `−${below}/+${above} pp`;
   if (row.method === 'rounding-range')
     return `the card's rounding of ${row.reference.written} alone gives ${half}`;
   return `the card's ${count(row.reference.sample?.sessions ?? 0)} sessions alone give ${half}`;

@@ -41,6 +41,8 @@ export interface VerdictResult {
    * sample's exact interval, or its rounding; 0 for a value taken as exact).
    */
   referenceHalfWidth: number;
+  /** How far the published value's own interval (sample or rounding) reaches below and above it. */
+  referenceSpread: [number, number];
   /** With `fisher-exact`: the two-sided p-value of Fisher's exact test of the two counts; else null. */
   pValue: number | null;
   /** With `rounding-range`: the range of values the card's rounding allows, [low, high). */
@@ -95,13 +97,15 @@ export function judgeReference(
     method === 'rounding-range'
       ? [edge(reference.value - reference.precision / 2), edge(reference.value + reference.precision / 2)]
       : null;
-  let referenceWidth = 0;
-  if (range) referenceWidth = range[1] - range[0];
+  let referenceSpread: [number, number] = [0, 0];
+  if (range) referenceSpread = [reference.value - range[0], range[1] - reference.value];
   else if (method === 'fisher-exact' && reference.sample) {
     const sessions = reference.sample.sessions;
-    const [low, high] = clopperPearson(Math.round(reference.value * sessions), sessions, level);
-    referenceWidth = high - low;
+    const published = Math.round(reference.value * sessions);
+    const [low, high] = clopperPearson(published, sessions, level);
+    referenceSpread = [published / sessions - low, high - published / sessions];
   }
+  const referenceWidth = referenceSpread[0] + referenceSpread[1];
   const reachable = referenceWidth < 2 * margin;
   const needed = reachable
     ? sessionsNeeded(
@@ -110,7 +114,7 @@ export function judgeReference(
         margin,
       )
     : null;
-  const base = { method, margin, referenceHalfWidth: referenceWidth / 2, range, needed };
+  const base = { method, margin, referenceHalfWidth: referenceWidth / 2, referenceSpread, range, needed };
   if (n === 0)
     return {
       ...base,

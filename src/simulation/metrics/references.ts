@@ -39,6 +39,8 @@ export interface ReferenceRow {
   margin: number;
   /** Half the width the card's own sample or rounding gives the difference's interval at any run size. */
   referenceHalfWidth: number;
+  /** How far the card's own interval (sample or rounding) reaches below and above its value. */
+  referenceSpread: [number, number];
   /** With `fisher-exact`: Fisher's two-sided p-value of the two counts (shown; the verdict rests on the interval). */
   pValue: number | null;
   /** With `rounding-range`: the values the card's rounding allows, [low, high). */
