@@ -163,7 +163,9 @@ describe('published references', () => {
       "cannot tell: the card's 2,000 sessions alone give −2.1/+2.2 pp, no run can reach ±2.0 pp",
     );
     // The rounding of ~43% (±0.5 pp) leaves ±2 pp reachable.
-    expect(strict.rows.find((r) => r.reference.id === 'population-deal-rate')?.verdict).not.toBe('cannot-tell');
+    expect(strict.rows.find((r) => r.reference.id === 'population-deal-rate')?.verdict).not.toBe(
+      'cannot-tell',
+    );
     expect(() => compareToReferences(sessions, CARD_REFERENCE_SET, { margin: 0 })).toThrow(InvalidInputError);
   });
 

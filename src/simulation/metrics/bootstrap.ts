@@ -128,7 +128,11 @@ export function percentileInterval(replicates: ArrayLike<number>, level: number)
   }
   if (defined.length === 0 || defined.length < replicates.length / 2) return null;
   defined.sort((a, b) => a - b);
-  if (defined[0] === defined[defined.length - 1]) return null;
+  // Equal up to floating-point rounding (a ratio of sums of one value drawn k times is not always
+  // bit-identical to the value): a spread below a billionth of the scale is no spread.
+  const lowest = defined[0] as number;
+  const highest = defined[defined.length - 1] as number;
+  if (highest - lowest <= 1e-9 * Math.max(1, Math.abs(lowest), Math.abs(highest))) return null;
   const tail = (1 - level) / 2;
   return [quantile(defined, tail) as number, quantile(defined, 1 - tail) as number];
 }
