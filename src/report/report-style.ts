@@ -28,7 +28,7 @@ td.bar-cell, th.bar-cell { width: 220px; text-align: left; white-space: nowrap; 
 tr.kind-failed td:first-child { color: #b91c1c; font-weight: 600; }
 table.references td:first-child { max-width: 520px; white-space: normal; } tr.run-model td:first-child { font-weight: 600; }
 .tag { font-size: 11px; background: #dbeafe; color: #1e40af; border-radius: 4px; padding: 0 5px; font-weight: 500; }
-td.verdict.consistent { color: #15803d; } td.verdict.inconsistent { color: #b91c1c; font-weight: 600; } td.verdict.too-few { color: #92400e; }
+td.verdict.consistent { color: #15803d; } td.verdict.inconsistent { color: #b91c1c; font-weight: 600; } td.verdict.too-few { color: #92400e; } td.verdict.cannot-tell { color: #6b7280; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 8px 32px; }
 figure.chart { margin: 16px 0 24px; min-width: 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
 figure.chart svg { width: 100%; height: auto; max-width: 1000px; }

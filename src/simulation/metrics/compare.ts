@@ -3,6 +3,7 @@ import { deriveSeed } from '../../internal/random.js';
 import { countErrorMessages, type ErrorMessageCount, finishedOnly } from '../failures.js';
 import { type BootstrapOptions, percentileInterval, resolveBootstrapOptions } from './bootstrap.js';
 import { DEFAULT_SHARE_MARGIN, equivalenceVerdict, sessionsNeeded, type Verdict } from './equivalence.js';
+import { labelMetricCaveatsOf } from './label-caveats.js';
 import { contributionMatrix, metricDefinitions, type SessionSource } from './measure.js';
 import { isProportion, type MetricFamily, type MetricUnit } from './metric.js';
 import { clopperPearson, fisherExactTest, proportionDifferenceInterval } from './proportion-tests.js';
@@ -94,6 +95,11 @@ export interface Comparison {
   /** The equivalence margin of each unit. */
   margins: Record<MetricUnit, number>;
   rows: ComparisonRow[];
+  /**
+   * Beside label rows (M6, M7): that they are haggle's definitions and, for a run of the 50k model, the
+   * card's caveat that its label metrics are unreliable. Empty without label rows.
+   */
+  labelCaveats: string[];
 }
 
 /**
@@ -179,6 +185,7 @@ export function compare(
     level,
     margins,
     rows,
+    labelCaveats: rows.some((row) => row.family === 'label') ? labelMetricCaveatsOf(run, reference) : [],
   };
 }
 

@@ -142,5 +142,6 @@ export function formatComparison(comparison: Comparison, options: FormatTableOpt
     for (const { message, count } of comparison.errorMessages[side])
       failures.push(wrapText(`  ${count} × ${message}`, width, '    '));
   }
-  return [table, '', how, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
+  const caveats = comparison.labelCaveats.map((line) => wrapText(line, width));
+  return [table, '', how, ...caveats, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
 }
