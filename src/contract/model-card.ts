@@ -273,7 +273,7 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
       {
         reading:
           'haggle’s M6 and M7 are haggle’s own definitions (docs/metrics.md#m6-and-m7), named after the card’s metrics; the caveat is shown wherever they are shown',
-        why: 'the card does not define its M6/M7; it rates this model’s label metrics unreliable, and a run of it inherits that',
+        why: 'the card gives no formula for its M6/M7; it rates this model’s label metrics unreliable, and a run of it inherits that',
       },
     ],
   },
