@@ -52,7 +52,12 @@ export function referenceVerdict(row: ReferenceRow): string {
     case 'consistent':
       return `consistent: within ${margin}${p}`;
     case 'too-few':
-      return `too few sessions to tell (${count(row.n)} of ${row.needed === null ? 'more than 100,000,000' : count(row.needed)} needed for ${margin}${p})`;
+      if (row.needed === null)
+        return `too few sessions to tell (more than 100,000,000 needed for ${margin}${p})`;
+      // `needed` is for a run at the card's value; a run further off needs more than that.
+      return row.n < row.needed
+        ? `too few sessions to tell (${count(row.n)} of ${count(row.needed)} needed for ${margin}${p})`
+        : `too few sessions to tell at this share (a run at the card's value needs ${count(row.needed)} for ${margin}${p})`;
     case 'cannot-tell':
       return `cannot tell: ${referenceLimit(row)}, no run can reach ${margin}${p}`;
   }
