@@ -37,7 +37,7 @@ table.errors td.error-message { white-space: normal; text-align: left; font-fami
 table.outcomes tr.unfinished td { color: #991b1b; } .big.failed { color: #991b1b; }
 svg text { font-size: 11px; fill: #374151; } svg .grid { stroke: #e5e7eb; } svg .axis { stroke: #9ca3af; }
 svg.forest .ci { stroke: #2563eb; stroke-width: 3; stroke-linecap: round; } svg.forest .estimate { fill: #1e3a8a; }
-svg.forest .published { fill: #f59e0b; stroke: #92400e; } svg.forest .published.inconsistent { fill: #ef4444; stroke: #7f1d1d; } svg.forest .published.consistent { fill: #22c55e; stroke: #14532d; }
+svg.forest .published { fill: #f59e0b; stroke: #92400e; } svg.forest .published.inconsistent { fill: #ef4444; stroke: #7f1d1d; } svg.forest .published.consistent { fill: #22c55e; stroke: #14532d; } svg.forest .published.cannot-tell { fill: #d1d5db; stroke: #4b5563; }
 .transcripts { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)); gap: 16px; }
 .transcript { border: 1px solid #e5e7eb; border-radius: 8px; padding: 8px 12px; min-width: 0; }
 .transcript header h3 { margin: 2px 0; font-size: 14px; }
