@@ -1,6 +1,6 @@
 /**
  * What goes beside haggle's M6 and M7 wherever they are shown. They are haggle's definitions
- * (docs/metrics.md#m6-and-m7), named after the card's label metrics, which the card does not define;
+ * (docs/metrics.md#m6-and-m7), named after the card's label metrics, for which the card gives no formula;
  * and for the 50k model the card itself calls its label metrics unreliable and rates its label
  * calibration weak. A run of that model shows the card's words, verbatim from the facts table.
  */
