@@ -72,6 +72,7 @@ export {
   isReferenceSetId,
   judgeReference,
   labelEffects,
+  labelMetricCaveats,
   MESSAGE_SESSION_RATE_METRIC,
   METRIC_FAMILIES,
   messageSessionRate,

@@ -20,6 +20,7 @@ export {
   formatMetricValue,
   formatPValue,
 } from './format.js';
+export { labelMetricCaveats } from './label-caveats.js';
 export type { LabelEffect } from './label-metrics.js';
 export { labelEffects } from './label-metrics.js';
 export type { IntervalMethod, MetricEstimate, SessionSource } from './measure.js';
