@@ -66,8 +66,3 @@ export function sessionsNeeded(
   }
   return fits(low) ? low : high;
 }
-
-/** Checks a margin: a finite number in (0, 1) for a share, or positive for other units. */
-export function isValidMargin(margin: number): boolean {
-  return Number.isFinite(margin) && margin > 0;
-}
