@@ -6,8 +6,10 @@ import { runCli } from '../../src/cli/main.js';
 import {
   compareArms,
   generateSuite,
+  loadTournament,
   pairedComparison,
   runTournament,
+  tabulateTournament,
   utilityConceder,
   utilityLinear,
 } from '../../src/evaluation/index.js';
@@ -88,7 +90,6 @@ describe("paired deal rates: Tango's score interval", () => {
     expect(await runCli(['analyse', file, '--metrics', 'deal'], text)).toBe(0);
     expect(text.out()).not.toMatch(/\[0\.000, 0\.000\]|\[0\.0000, 0\.0000\]/);
 
-    const { loadTournament, tabulateTournament } = await import('../../src/evaluation/index.js');
     const results = tabulateTournament([...loadTournament(file).records]);
     const deals = compareArms(results, 'conceder', 'linear', 'deal');
     expect(deals.difference.high - deals.difference.low).toBeGreaterThan(0.3);
