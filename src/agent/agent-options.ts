@@ -32,7 +32,7 @@ export interface NegotiationAgentOptions {
   profile?: ModelProfile | ModelProfileInput | string;
   /**
    * A template value or a registered template id. Default: the template the profile names
-   * (`qwen3_nothink` for the card's models).
+   * (`qwen3_nothink` for both built-in profiles).
    */
   template?: PromptTemplate | string;
   sampling?: SamplingOptions;
@@ -41,7 +41,8 @@ export interface NegotiationAgentOptions {
   /**
    * The rules a turn is legal under when a caller passes no `legalMoves` (a marketplace app asking for
    * one reply): the agent replays the history under them. Default: eBay Best Offer (`BestOfferRules`),
-   * the marketplace the card's model was trained on. A Session always passes its own rules' moves.
+   * haggle's choice: the card's model was trained on sessions from the "eBay negotiation dataset"; the
+   * card does not say which eBay rules they followed. A Session always passes its own rules' moves.
    */
   rules?: Rules;
   invalidOutput?: InvalidOutputPolicy;

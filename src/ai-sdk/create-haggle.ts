@@ -13,7 +13,7 @@ export interface CreateHaggleOptions {
   defaults?: HaggleModelDefaults;
   /**
    * The prompt string a local model reads, from the call's (sanitised) messages. Default: the
-   * `qwen3_nothink` chat format, the one the model card's models were trained with. A chat endpoint
+   * `qwen3_nothink` chat format, the one the card states for its 50k model. A chat endpoint
    * (`OpenAICompatibleBackend` with `endpoint: 'chat'`) reads the messages instead.
    */
   renderPrompt?: (messages: readonly ChatMessage[]) => string;

@@ -5,7 +5,7 @@
  * values say what they were tuned to reproduce in `why`).
  *
  * Calibration targets (checked by test/baselines/population-calibration.test.ts): self-play over
- * synthetic contexts under eBay Best Offer rules gives a deal rate of about 43% and about 3% of sessions
+ * synthetic contexts under eBay Best Offer rules gives a deal rate near the card’s ~43% and about 3% of sessions (the card: ~3%)
  * with a message (the source population named on the model card), about a third of threads end in
  * immediate agreement (Backus et al. 2020), and buyers' first offers cluster at 50%, 2/3 and 75% of the
  * list price (this project's brief; assumed).
@@ -17,7 +17,7 @@ export const BACKUS_2020 = 'Backus, Blake, Larsen & Tadelis, QJE 2020';
 export const EBAY_BEST_OFFER_DOCS = 'eBay Trading API user guide, Best Offer and counteroffer rules';
 /** The model card of the Qwen3-4B negotiation fine-tune (see DEFAULT_MODEL_PROFILE's facts). */
 export const MODEL_CARD =
-  'model card of qwen3-4b-negotiation (source population: deal rate about 43%, about 3% message sessions)';
+  'model card of qwen3-4b-negotiation (source population: deal rate ~43%; training data: ~3% message sessions)';
 
 /** One row of `POPULATION_PARAMETER_TABLE`: a parameter's value, its allowed range and its source. */
 export interface PopulationParameterSpec {
@@ -109,7 +109,7 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'chance the first offer carries a message (offer_with_message); tuned with the other message probabilities so that about 3% of self-play sessions carry a message, the share the model card gives for its population (about 1,500 of 50,000 sessions)',
+    why: 'chance the first offer carries a message (offer_with_message); tuned with the other message probabilities so that about 3% of self-play sessions carry a message, the share the model card gives for its training data (~3%, ~1,500 of 50,000 sessions)',
   },
 
   // Buyer: answering a seller's counteroffer.
@@ -118,7 +118,7 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'gap (counter − own last offer) / counter at which a buyer accepts half the time; tuned with the seller side to the 43% deal rate',
+    why: 'gap (counter − own last offer) / counter at which a buyer accepts half the time; tuned with the seller side to the card’s ~43% deal rate',
   },
   buyerAcceptGapScale: {
     value: 0.05,
@@ -132,14 +132,14 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'chance a buyer who does not accept makes another offer (while the offer cap allows); otherwise they walk away; tuned to the 43% deal rate',
+    why: 'chance a buyer who does not accept makes another offer (while the offer cap allows); otherwise they walk away; tuned to the card’s ~43% deal rate',
   },
   buyerCounterMessageProbability: {
     value: 0.03,
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'chance a buyer’s later offer carries a message; tuned with the other message probabilities to the card’s 3% message sessions (see buyerOpeningMessageProbability)',
+    why: 'chance a buyer’s later offer carries a message; tuned with the other message probabilities to the card’s ~3% message sessions (see buyerOpeningMessageProbability)',
   },
   buyerReofferAfterMessageProbability: {
     value: 0.4,
@@ -192,7 +192,7 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'gap (ask − offer) / ask at which a seller accepts half the time, ask being the list price or the seller’s last counter; tuned so that about a third of threads end in immediate agreement and, with the buyer side, to the 43% deal rate',
+    why: 'gap (ask − offer) / ask at which a seller accepts half the time, ask being the list price or the seller’s last counter; tuned so that about a third of threads end in immediate agreement and, with the buyer side, to the card’s ~43% deal rate',
   },
   sellerAcceptGapScale: {
     value: 0.05,
@@ -227,7 +227,7 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'chance a counteroffer carries a message; tuned with the other message probabilities to the card’s 3% message sessions (see buyerOpeningMessageProbability)',
+    why: 'chance a counteroffer carries a message; tuned with the other message probabilities to the card’s ~3% message sessions (see buyerOpeningMessageProbability)',
   },
   sellerIgnoreProbability: {
     value: 0.06,
@@ -241,7 +241,7 @@ export const POPULATION_PARAMETER_TABLE = {
     min: 0,
     max: 1,
     source: 'assumed',
-    why: 'chance a seller answers an offer with a message only (a question, a firm price) and decides later; tuned with the other message probabilities to the card’s 3% message sessions (see buyerOpeningMessageProbability)',
+    why: 'chance a seller answers an offer with a message only (a question, a firm price) and decides later; tuned with the other message probabilities to the card’s ~3% message sessions (see buyerOpeningMessageProbability)',
   },
   sellerReplyMessageProbability: {
     value: 0.5,
@@ -320,9 +320,9 @@ export const POPULATION_FACTS = [
     fact: 'A buyer’s number of offers is capped; eBay sets the cap per category (1 to 10 or more). The policy reads the cap from the legal actions; BestOfferRules defaults to 3, which is assumed.',
     source: EBAY_BEST_OFFER_DOCS,
   },
-  { fact: 'The source population’s deal rate is about 43%.', source: MODEL_CARD },
+  { fact: 'The source population’s deal rate is ~43%.', source: MODEL_CARD },
   {
-    fact: 'About 3% of the source population’s sessions carry a message (about 1,500 of 50,000 sessions).',
+    fact: '~3% of the 50,000 training sessions sampled from the source population carry a message (~1,500 message-bearing sessions).',
     source: MODEL_CARD,
   },
 ] as const;

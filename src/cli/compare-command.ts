@@ -6,21 +6,23 @@ import { compareToReferences, isReferenceSetId } from '../simulation/metrics/ref
 import { readRunFile } from '../simulation/run-file.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
-import { parseIntegerOption } from './options.js';
+import { parseIntegerOption, parseMarginOption } from './options.js';
 import { terminalWidth } from './terminal-width.js';
 
 interface CompareCliOptions {
   reference: string;
   resamples: number;
   seed: number;
+  margin?: number;
   json?: boolean;
 }
 
 /**
  * `haggle compare RUN.jsonl --reference FILE|card:ID`: the report's comparison as a text table on the
  * terminal. Against a run file, every metric with the delta and its interval (as `compare()`); against
- * a published set, each published number beside the run's estimate, its exact interval and a verdict
- * (`consistent`, `inconsistent`, `too-few`).
+ * a published set, each published number beside the run's estimate, its exact interval, the interval
+ * of the difference and a verdict (`consistent`, `inconsistent`, `too-few`, `cannot-tell`) against the
+ * equivalence margin (`--margin`, haggle's choice of 2.5 pp by default).
  */
 export function registerCompareCommand(program: Command, io: CliIo): void {
   program
@@ -43,6 +45,11 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
       parseIntegerOption('seed', 0, Number.MAX_SAFE_INTEGER),
       0,
     )
+    .option(
+      '--margin <pp>',
+      "equivalence margin in percentage points: consistent only when the difference's interval lies inside ±margin (default 2.5; against a run file, for shares and price ratios)",
+      parseMarginOption,
+    )
     .option('--json', 'print the comparison as one JSON object')
     .action((run: string, options: CompareCliOptions) => {
       const sessions = readRunFile(run).sessions;
@@ -51,7 +58,9 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
       const layout = { width: terminalWidth(io.stdout) };
       if (isReferenceSetId(options.reference)) {
         // Exact intervals and tests: the bootstrap options play no part against published numbers.
-        const result = compareToReferences(sessions, options.reference);
+        const result = compareToReferences(sessions, options.reference, {
+          ...(options.margin !== undefined ? { margin: options.margin } : {}),
+        });
         io.stdout.write(
           options.json ? `${JSON.stringify(result)}\n` : `${formatReferenceComparison(result, layout)}\n`,
         );
@@ -62,6 +71,9 @@ export function registerCompareCommand(program: Command, io: CliIo): void {
       const result = compare(sessions, reference, {
         ...bootstrap,
         labels: { run: 'run', reference: 'reference' },
+        ...(options.margin !== undefined
+          ? { margins: { share: options.margin, 'list-ratio': options.margin } }
+          : {}),
       });
       io.stdout.write(options.json ? `${JSON.stringify(result)}\n` : `${formatComparison(result, layout)}\n`);
     });

@@ -27,3 +27,16 @@ export function commaList(text: string): string[] {
     .map((part) => part.trim())
     .filter(Boolean);
 }
+
+/**
+ * Parses `--margin` in percentage points (`2.5` is ±2.5 pp) into a share (0.025): the equivalence
+ * margin of the verdicts, a positive number below 100.
+ */
+export function parseMarginOption(raw: string): number {
+  const value = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(value) || value <= 0 || value >= 100)
+    throw new CliUsageError(
+      `--margin must be percentage points above 0 and below 100 (2.5 is ±2.5 pp), got "${raw}"`,
+    );
+  return value / 100;
+}

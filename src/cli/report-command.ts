@@ -3,7 +3,7 @@ import { isTournamentFile, writeTournamentReport } from '../report/tournament-re
 import { writeReport } from '../report/write-report.js';
 import { formatReferenceComparison } from '../simulation/metrics/reference-format.js';
 import type { CliIo } from './io.js';
-import { parseIntegerOption } from './options.js';
+import { parseIntegerOption, parseMarginOption } from './options.js';
 import { terminalWidth } from './terminal-width.js';
 
 interface ReportCliOptions {
@@ -15,6 +15,7 @@ interface ReportCliOptions {
   resamples: number;
   seed: number;
   transcripts: number;
+  margin?: number;
 }
 
 /** `RUN.jsonl` -> `RUN.html`, next to it. */
@@ -56,6 +57,11 @@ export function registerReportCommand(program: Command, io: CliIo): void {
       parseIntegerOption('transcripts', 0, 1000),
       6,
     )
+    .option(
+      '--margin <pp>',
+      "equivalence margin in percentage points for the verdicts: consistent only when the difference's interval lies inside ±margin (default 2.5)",
+      parseMarginOption,
+    )
     .action((run: string, options: ReportCliOptions) => {
       // A tournament's results (haggle evaluate --out) get their own page: scores per arm and opponent.
       if (isTournamentFile(run)) {
@@ -72,6 +78,7 @@ export function registerReportCommand(program: Command, io: CliIo): void {
         out: options.out ?? defaultOut(run),
         bootstrap: { resamples: options.resamples, seed: options.seed },
         transcripts: options.transcripts,
+        ...(options.margin !== undefined ? { margin: options.margin } : {}),
         ...(options.reference ? { reference: options.reference } : {}),
         ...(options.title !== undefined ? { title: options.title } : {}),
         ...(options.runName !== undefined ? { runName: options.runName } : {}),

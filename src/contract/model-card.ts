@@ -102,6 +102,22 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
     readings: [],
   },
   {
+    id: 'lora-alpha',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '| LoRA alpha | 128 |',
+    where: 'Training Details table',
+    measures: 'the alpha (scaling numerator) of the LoRA fine-tune',
+    readings: [],
+  },
+  {
+    id: 'target-modules',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '| Target modules | q, k, v, o, gate, up, down projections |',
+    where: 'Training Details table',
+    measures: 'the projections the LoRA fine-tune adapts',
+    readings: [],
+  },
+  {
     id: 'framework',
     about: [CARD_MODELS['50k-ep3']],
     quote: '| Framework | LLaMA Factory |',
@@ -152,6 +168,39 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
     readings: [],
   },
   {
+    id: 'task',
+    about: [CARD_MODELS['50k-ep3']],
+    quote:
+      "Given a listing context (item, price, seller profile, buyer profile) and a conversation history, the model predicts the next participant's turn as a structured JSON object with five fields:",
+    where: 'Model Description',
+    measures: 'what the model predicts, from what',
+    readings: [],
+  },
+  {
+    id: 'example-labels',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '"message_labels": ["build_rapport", "invoke_compromise"],',
+    where: 'Model Description, the example turn',
+    measures: 'the labels of the card’s one example turn',
+    readings: [],
+  },
+  {
+    id: 'example-message',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '"message": "Hi, I\'ve been looking for this exact item...",',
+    where: 'Model Description, the example turn',
+    measures: 'the message of the card’s one example turn',
+    readings: [],
+  },
+  {
+    id: 'tokenizer-source',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: 'tokenizer = AutoTokenizer.from_pretrained("xinyang-hu-00/qwen3-4b-negotiation-50k-ep3")',
+    where: 'Usage section, the code',
+    measures: 'where the card’s code loads the tokenizer from: the adapter repository, not the base model’s',
+    readings: [],
+  },
+  {
     id: 'best-use',
     about: [CARD_MODELS['50k-ep3'], CARD_MODELS['msg-sessions-ep4']],
     quote: '| Best use case | Population-representative macro simulation | Message strategy analysis |',
@@ -183,6 +232,58 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
     quote: 'Evaluated on eBay negotiation data; behavior on other negotiation domains is untested.',
     where: 'Limitations',
     measures: 'the data the model was evaluated on',
+    readings: [],
+  },
+  {
+    id: 'session-length',
+    about: [CARD_MODELS['50k-ep3']],
+    quote: '| Session length | — | calibrated | — |',
+    where: 'Evaluation table, row "Session length"',
+    measures:
+      'the session length of this card’s model, rated "calibrated" with no number, no source value and no Δ',
+    readings: [],
+  },
+  {
+    id: 'training-population-deal-rate',
+    about: ['source population'],
+    quote: 'Population deal rate: ~43%',
+    where: 'Training Data, third item',
+    measures: 'the deal rate of the population the 50,000 training sessions were sampled from',
+    number: { share: 0.43, written: '~43%', approximate: true, precision: 0.01 },
+    readings: [],
+  },
+  {
+    id: 'deal-rate-limitation',
+    about: [CARD_MODELS['50k-ep3']],
+    quote:
+      'Deal rate (38.2%) is ~5pp below source population (~43%) — the model under-estimates deal closure probability.',
+    where: 'Limitations, first item',
+    measures: 'the card’s reading of its deal rate: below the source population’s',
+    readings: [],
+  },
+  {
+    id: 'label-metrics-unreliable',
+    about: [CARD_MODELS['50k-ep3']],
+    quote:
+      'Note on label metrics (M6/M7): with only ~1,500 message sessions in training data, message strategy label supervision is sparse. Label-conditioned deal propensity and opponent concession metrics are unreliable for this model.',
+    where: 'Evaluation, the note on label metrics',
+    measures:
+      'the card’s caveat on its label metrics M6/M7 (label-conditioned deal propensity, opponent concession) for this model: unreliable',
+    readings: [
+      {
+        reading:
+          'haggle’s M6 and M7 are haggle’s own definitions (docs/metrics.md#m6-and-m7), named after the card’s metrics; the caveat is shown wherever they are shown',
+        why: 'the card gives no formula for its M6/M7; it rates this model’s label metrics unreliable, and a run of it inherits that',
+      },
+    ],
+  },
+  {
+    id: 'label-calibration-limitation',
+    about: [CARD_MODELS['50k-ep3']],
+    quote:
+      'Message strategy label predictions are weakly calibrated due to sparse label supervision in training data (~1,500 message sessions out of 50k total).',
+    where: 'Limitations, second item',
+    measures: 'how well this model’s message labels are calibrated: weakly',
     readings: [],
   },
   {
@@ -262,7 +363,8 @@ export const CARD_FACTS: readonly CardFact[] = Object.freeze([
     about: [CARD_MODELS['50k-ep3'], CARD_MODELS['msg-sessions-ep4']],
     quote: '| M6 label calibration | weak (~1,500 msg sessions) | strong (94% directional) |',
     where: 'Comparison with msg-sessions variant table, row "M6 label calibration"',
-    measures: 'how well each model’s message labels are calibrated (the card’s metric M6)',
+    measures:
+      'how well each model’s message labels are calibrated, by the card’s M6 “label calibration” (weak for the 50k model, strong, 94% directional, for the msg-sessions model); haggle does not compute this score',
     readings: [],
   },
   {

@@ -83,6 +83,10 @@ function assumed(subject: string, statement: string): ProfileFact {
 
 /** Facts both profiles assume: the card states neither. */
 const ASSUMED_FACTS: ProfileFact[] = [
+  assumed(
+    'label list',
+    'the full list of 20 labels is not public: haggle found it in no source, so labels are open (any snake_case identifier)',
+  ),
   assumed('responseTimeUnit', 'the card does not state the unit of response_time; hours is our assumption'),
   assumed(
     'prompt wording',
@@ -101,11 +105,19 @@ const FACTS_50K_EP3: ProfileFact[] = [
     'rolled out at temperature 1.0 for simulation; greedy decoding (T=0) produces degenerate loops',
     'temperature',
   ),
+  known('labels', 'uses 20 strategy labels, 4 of them named in the card’s list', 'labels'),
   known(
-    'labels',
-    'uses 20 strategy labels; the card names 5 of them (4 in its list, invoke_compromise in its example turn); the full list is not public',
-    'labels',
+    'example labels',
+    'the card’s one example turn carries build_rapport and invoke_compromise',
+    'example-labels',
   ),
+  known(
+    'label metrics',
+    'the card calls this model’s label-conditioned deal propensity and opponent concession metrics (its M6/M7) unreliable; haggle’s M6/M7 are haggle’s own definitions',
+    'label-metrics-unreliable',
+  ),
+  known('label calibration', 'M6 label calibration weak (~1,500 msg sessions)', 'label-calibration'),
+  known('session length', 'session length rated calibrated, with no number', 'session-length'),
   known('trainingData', '50k uniform sessions', 'training-data'),
   known('use', 'best for population-representative macro simulation', 'best-use'),
   known(
@@ -134,7 +146,10 @@ const FACTS_MSG_SESSIONS_EP4: ProfileFact[] = [
     'sampling',
     'temperature 1.0, as the card says for the 50k model’s rollouts; not stated for this model',
   ),
-  assumed('label list', 'the 20 labels of the 50k model; not stated for this model'),
+  assumed(
+    'label count',
+    'the 20 labels of the 50k model; the card states the label list only for the 50k model',
+  ),
   ...ASSUMED_FACTS,
 ];
 

@@ -132,7 +132,13 @@ export { generateScenario, SECONDARY_ISSUE_NAMES } from './scenario-generator.js
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
 export type { Estimate, PairedComparison } from './statistics.js';
-export { bootstrapMean, formatEstimate, pairedComparison, proportionEstimate } from './statistics.js';
+export {
+  bootstrapMean,
+  formatEstimate,
+  pairedComparison,
+  pairedProportionEstimate,
+  proportionEstimate,
+} from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
   DEFAULT_FIRST_MOVER,

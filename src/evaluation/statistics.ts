@@ -1,5 +1,6 @@
 import { Random } from '../internal/random.js';
 import { bootstrapCi } from '../simulation/metrics/bootstrap.js';
+import { pairedProportionInterval } from '../simulation/metrics/paired-proportion-interval.js';
 import { clopperPearson } from '../simulation/metrics/proportion-tests.js';
 
 /** A mean (or a proportion) with its 95% confidence interval. */
@@ -29,6 +30,26 @@ export function proportionEstimate(outcomes: readonly boolean[], level = 0.95): 
   return { n, mean: successes / n, low, high };
 }
 
+/**
+ * The mean of paired differences of 0/1 outcomes (arm A's deal minus arm B's on the same negotiation,
+ * each difference −1, 0 or 1): the paired difference of two proportions, with Tango's score interval
+ * (`pairedProportionInterval`). A bootstrap of these differences gives 16 pairs that all agree the
+ * zero-width [0, 0]; the score interval gives ±0.194.
+ */
+export function pairedProportionEstimate(diffs: readonly number[], level = 0.95): Estimate {
+  const n = diffs.length;
+  if (n === 0) return { n, mean: Number.NaN, low: Number.NaN, high: Number.NaN };
+  let onlyA = 0;
+  let onlyB = 0;
+  for (const d of diffs) {
+    if (d === 1) onlyA++;
+    else if (d === -1) onlyB++;
+    else if (d !== 0) throw new RangeError(`a paired difference of 0/1 outcomes is −1, 0 or 1, got ${d}`);
+  }
+  const [low, high] = pairedProportionInterval(onlyA, onlyB, n, level);
+  return { n, mean: (onlyA - onlyB) / n, low, high };
+}
+
 /** Percentile bootstrap CI of the mean, seeded so a report repeats exactly (the run metrics' bootstrap). */
 export function bootstrapMean(
   values: readonly number[],
@@ -46,7 +67,10 @@ export function bootstrapMean(
 /** The difference between two arms on the same negotiations, and whether it is detectable. */
 export interface PairedComparison {
   n: number;
-  /** Mean of (a - b) over the paired negotiations, with its bootstrap 95% CI. */
+  /**
+   * Mean of (a - b) over the paired negotiations, with its 95% CI: Tango's score interval for 0/1
+   * outcomes (`outcomes: 'binary'`), else the bootstrap's (no interval when every difference is the same).
+   */
   difference: Estimate;
   /** Two-sided p-value of a sign-flip permutation test of "no difference". */
   pValue: number;
@@ -62,12 +86,22 @@ export interface PairedComparison {
 export function pairedComparison(
   a: readonly number[],
   b: readonly number[],
-  options: { resamples?: number; permutations?: number; seed?: number; alpha?: number } = {},
+  options: {
+    resamples?: number;
+    permutations?: number;
+    seed?: number;
+    alpha?: number;
+    /** `binary`: every value is 0 or 1 (deals), so the difference is one of paired proportions. */
+    outcomes?: 'binary' | 'continuous';
+  } = {},
 ): PairedComparison {
   if (a.length !== b.length) throw new RangeError('paired samples must have the same length');
   const diffs = a.map((x, i) => x - (b[i] as number));
   const n = diffs.length;
-  const difference = bootstrapMean(diffs, { resamples: options.resamples ?? 2000, seed: options.seed ?? 0 });
+  const difference =
+    options.outcomes === 'binary'
+      ? pairedProportionEstimate(diffs)
+      : bootstrapMean(diffs, { resamples: options.resamples ?? 2000, seed: options.seed ?? 0 });
   const observed = Math.abs(mean(diffs));
   const permutations = options.permutations ?? 5000;
   const random = new Random((options.seed ?? 0) + 1);
@@ -80,7 +114,10 @@ export function pairedComparison(
   // The +1s count the observed labelling itself, so the p-value is never exactly 0.
   const pValue = (extreme + 1) / (permutations + 1);
   const alpha = options.alpha ?? 0.05;
-  const interval = `mean difference ${difference.mean.toFixed(4)}, 95% CI [${difference.low.toFixed(4)}, ${difference.high.toFixed(4)}], p = ${pValue.toFixed(4)}, n = ${n}`;
+  const ci = Number.isNaN(difference.low)
+    ? 'no 95% CI (every paired difference is the same; a bootstrap cannot show their spread)'
+    : `95% CI [${difference.low.toFixed(4)}, ${difference.high.toFixed(4)}]`;
+  const interval = `mean difference ${difference.mean.toFixed(4)}, ${ci}, p = ${pValue.toFixed(4)}, n = ${n}`;
   const verdict =
     n === 0
       ? 'no paired negotiations to compare'

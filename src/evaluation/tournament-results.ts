@@ -147,6 +147,20 @@ export function tabulateTournament(matches: MatchRecord[]): TournamentResults {
   };
 }
 
+/**
+ * An arm compared with itself: every paired difference is 0 by construction, the one case where a
+ * zero-width interval is the truth rather than an artefact of a small sample.
+ */
+function sameArm(results: TournamentResults, arm: string): PairedComparison {
+  const n = results.matches.filter((m) => m.arm === arm && isFinishedMatch(m)).length;
+  return {
+    n,
+    difference: { n, mean: 0, low: 0, high: 0 },
+    pValue: 1,
+    verdict: `the same arm on both sides: the difference is 0 by construction (n = ${n})`,
+  };
+}
+
 /** A per-match metric that `compareArms` can compare between two arms. */
 export type PairedMetric = 'armUtility' | 'deal' | 'opponentUtility';
 
@@ -161,6 +175,7 @@ export function compareArms(
   armB: string,
   metric: PairedMetric = 'armUtility',
 ): PairedComparison {
+  if (armA === armB) return sameArm(results, armA);
   const key = (m: MatchRecord) => `${m.armRole}|${m.opponent}|${m.scenarioId}|${m.seed}`;
   const value = (m: MatchRecord) => (metric === 'deal' ? (m.metrics.deal ? 1 : 0) : m.metrics[metric]);
   const b = new Map(results.matches.filter((m) => m.arm === armB).map((m) => [key(m), m]));
@@ -173,5 +188,9 @@ export function compareArms(
     pairsA.push(value(m));
     pairsB.push(value(other));
   }
-  return pairedComparison(pairsA, pairsB, { seed: pairsA.length });
+  // Deals are 0/1 outcomes: their paired difference gets Tango's score interval, not a bootstrap.
+  return pairedComparison(pairsA, pairsB, {
+    seed: pairsA.length,
+    outcomes: metric === 'deal' ? 'binary' : 'continuous',
+  });
 }

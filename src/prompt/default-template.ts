@@ -4,8 +4,9 @@ import { qwen3NoThinkFormat } from './qwen3-chat-format.js';
 import { qwen3Format } from './qwen3-chat-template.js';
 
 /**
- * `qwen3_nothink`: haggle's default wording in LLaMA-Factory's `qwen3_nothink` format, the format the
- * card's models were trained with. The default for their profiles.
+ * `qwen3_nothink`: haggle's default wording in LLaMA-Factory's `qwen3_nothink` format, the template the
+ * card states for its 50k model (assumed for the msg-sessions model, for which it states none). The
+ * default for both built-in profiles.
  */
 export const qwen3NoThinkTemplate: ComposedPromptTemplate = createPromptTemplate({
   id: 'qwen3_nothink',

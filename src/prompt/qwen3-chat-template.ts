@@ -11,7 +11,7 @@ export const QWEN3_CHAT_TEMPLATE: string =
 /**
  * Qwen's own chat template with `enable_thinking: false`. It writes an empty think block,
  * `<think>\n\n</think>\n\n`, after the open assistant header; otherwise it is the same as `qwen3_nothink`.
- * The card's models never saw that block in training, so this format is for base Qwen3 models and for
+ * The card's 50k model (trained with `qwen3_nothink`) never saw that block, so this format is for base Qwen3 models and for
  * measuring what the block changes, not the default.
  */
 export const qwen3Format: ChatFormat = jinjaChatFormat(QWEN3_CHAT_TEMPLATE, {

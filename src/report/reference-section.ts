@@ -1,6 +1,7 @@
 import {
   formatPublishedSample,
   formatPublishedValue,
+  formatReferenceDifference,
   referenceNotes,
   referenceVerdict,
 } from '../simulation/metrics/reference-format.js';
@@ -72,14 +73,14 @@ function describeRow(row: ReferenceRow): string {
 export function renderReferenceSection(comparison: ReferenceComparison): string {
   const level = `${Math.round(comparison.level * 100)}% CI (exact)`;
   const rows = comparison.rows.map((row) => {
-    return `<tr data-reference-row="${escapeHtml(row.reference.id)}" data-published="${row.reference.value}" data-run="${dataNumber(row.run)}" data-low="${dataNumber(row.ci?.[0] ?? null)}" data-high="${dataNumber(row.ci?.[1] ?? null)}" data-verdict="${row.verdict}" data-method="${row.method}"${row.runModel ? ' class="run-model"' : ''}><td>${describeRow(row)}</td><td>${escapeHtml(formatPublishedValue(row.reference))}</td><td>${escapeHtml(formatPublishedSample(row.reference))}</td><td>${row.run === null ? '–' : percent(row.run)}</td><td>${row.ci ? `${percent(row.ci[0])} – ${percent(row.ci[1])}` : '–'}</td><td>${row.n}</td><td class="verdict ${row.verdict}">${escapeHtml(referenceVerdict(row))}</td></tr>`;
+    return `<tr data-reference-row="${escapeHtml(row.reference.id)}" data-published="${row.reference.value}" data-run="${dataNumber(row.run)}" data-low="${dataNumber(row.ci?.[0] ?? null)}" data-high="${dataNumber(row.ci?.[1] ?? null)}" data-verdict="${row.verdict}" data-method="${row.method}" data-difference-low="${dataNumber(row.differenceCi?.[0] ?? null)}" data-difference-high="${dataNumber(row.differenceCi?.[1] ?? null)}" data-margin="${row.margin}"${row.runModel ? ' class="run-model"' : ''}><td>${describeRow(row)}</td><td>${escapeHtml(formatPublishedValue(row.reference))}</td><td>${escapeHtml(formatPublishedSample(row.reference))}</td><td>${row.run === null ? '–' : percent(row.run)}</td><td>${row.ci ? `${percent(row.ci[0])} – ${percent(row.ci[1])}` : '–'}</td><td>${row.n}</td><td>${escapeHtml(formatReferenceDifference(row))}</td><td class="verdict ${row.verdict}">${escapeHtml(referenceVerdict(row))}</td></tr>`;
   });
   const { total, finished } = comparison.sessions;
   const notes = referenceNotes(comparison)
     .map((note) => `<p class="note">${escapeHtml(note)}</p>`)
     .join('\n');
   return `<p class="note">${escapeHtml(comparison.set.title)} (<code>${escapeHtml(comparison.set.id)}</code>). Source: ${escapeHtml(comparison.set.source)}.</p>
-<table class="metrics references" data-table="references"><thead><tr><th>card value</th><th>card</th><th>card n</th><th>this run</th><th>${level}</th><th>n</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>
+<table class="metrics references" data-table="references"><thead><tr><th>card value</th><th>card</th><th>card n</th><th>this run</th><th>${level}</th><th>n</th><th>difference [CI]</th><th>verdict</th></tr></thead><tbody>${rows.join('')}</tbody></table>
 <figure class="chart" data-chart="references"><figcaption>Published values (diamonds, coloured by verdict) against this run's estimates (dots) and ${level} (lines)</figcaption>${forestPlot(comparison)}</figure>
 <p class="note">The run: ${finished} of ${total} sessions finished (errored and aborted ones are left out of these rates).</p>
 ${notes}`;

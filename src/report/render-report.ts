@@ -1,9 +1,12 @@
 import {
+  formatComparisonVerdict,
   formatInterval,
+  formatMargin,
   formatMetricDelta,
   formatMetricValue,
   formatPValue,
 } from '../simulation/metrics/format.js';
+import { labelMetricCaveats } from '../simulation/metrics/label-caveats.js';
 import type { HistogramBin } from '../simulation/metrics/price-ratios.js';
 import { labelKey } from '../simulation/metrics/session-facts.js';
 import { type BarChartSpec, type BarSeries, renderBarChart } from './bar-chart.js';
@@ -149,7 +152,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
     {
       id: 'label-deal-rate',
       yLabel: 'deal rate',
-      title: 'M6: deal rate of sessions in which a side used a label',
+      title: "M6 (haggle's definition): deal rate of sessions in which a side used a label",
       ...m6,
       format: percentAxis,
       whiskers: EXACT_WHISKERS,
@@ -157,7 +160,7 @@ export function reportChartSpecs(data: ReportData): BarChartSpec[] {
     {
       id: 'label-concession',
       yLabel: 'next concession / list price',
-      title: "M7: the opponent's next concession after a label (share of list price)",
+      title: "M7 (haggle's definition): the opponent's next concession after a label (share of list price)",
       ...m7,
       format: percentAxis,
     },
@@ -170,21 +173,35 @@ const EXACT_WHISKERS = '95% exact (Clopper-Pearson) intervals of each share.';
 function metricsTable(data: ReportData): string {
   if (data.comparison) {
     const c = data.comparison;
-    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>Fisher p</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
+    const head = `<tr><th>metric</th><th>${escapeHtml(c.labels.reference)}</th><th>${escapeHtml(c.labels.run)}</th><th>delta</th><th>${Math.round(c.level * 100)}% CI of delta</th><th>Fisher p</th><th>verdict</th><th>n (${escapeHtml(c.labels.reference)} / ${escapeHtml(c.labels.run)})</th></tr>`;
     const rows = c.rows.map((r) => {
       const significant = r.ci !== null && (r.ci[0] > 0 || r.ci[1] < 0);
-      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${escapeHtml(formatPValue(r.pValue))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
+      return `<tr data-metric="${escapeHtml(r.id)}" data-reference="${r.reference ?? ''}" data-run="${r.run ?? ''}" data-delta="${r.delta ?? ''}"${significant ? ' class="significant"' : ''}><td>${escapeHtml(r.name)}</td><td>${formatMetricValue(r.reference, r.unit)}</td><td>${formatMetricValue(r.run, r.unit)}</td><td>${escapeHtml(formatMetricDelta(r.delta, r.unit))}</td><td>${escapeHtml(formatInterval(r.ci, r.unit))}</td><td>${escapeHtml(formatPValue(r.pValue))}</td><td class="verdict ${r.verdict ?? 'none'}" data-verdict="${r.verdict ?? ''}">${escapeHtml(formatComparisonVerdict(r))}</td><td>${r.n.reference} / ${r.n.run}</td></tr>`;
     });
     return `<table class="metrics" data-table="comparison"><thead>${head}</thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: for shares, exact (Clopper-Pearson per side, combined by Newcombe's square-and-add), with Fisher's exact test; for means, percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>`;
+<p class="note">Delta is ${escapeHtml(c.labels.run)} minus ${escapeHtml(c.labels.reference)}; percentages differ in percentage points (pp). Intervals: for shares, exact (Clopper-Pearson per side, combined by Newcombe's square-and-add), with Fisher's exact test; for means, percentile bootstrap over sessions, ${c.resamples} resamples, seed ${c.seed}; rows whose interval excludes 0 are marked. Verdicts (haggle's choice of margin, ${escapeHtml(formatMargin(c.margins.share, 'share'))} for shares, docs/metrics.md#verdicts): inconsistent when the interval excludes 0, consistent only when it lies inside the margin, otherwise too few to tell (or cannot tell, where the reference alone is wider than the margin). n counts sessions, turns or label uses, as the metric is defined (docs/metrics.md).</p>${c.labelCaveats.map((line) => `<p class="note label-caveat">${escapeHtml(line)}</p>`).join('')}`;
   }
   const estimates = data.estimates ?? [];
   const rows = estimates.map(
     (m) =>
       `<tr data-metric="${escapeHtml(m.id)}" data-run="${m.value ?? ''}"><td>${escapeHtml(m.name)}</td><td>${formatMetricValue(m.value, m.unit)}</td><td>${m.ci ? `${formatMetricValue(m.ci[0], m.unit)} – ${formatMetricValue(m.ci[1], m.unit)}` : '–'}</td><td>${m.n}</td></tr>`,
   );
+  const labelNotes = estimates.some((m) => m.family === 'label')
+    ? labelMetricCaveats(negotiatorProfiles(data.run))
+        .map((line) => `<p class="note label-caveat">${escapeHtml(line)}</p>`)
+        .join('')
+    : '';
   return `<table class="metrics" data-table="metrics"><thead><tr><th>metric</th><th>${escapeHtml(data.run.name)}</th><th>95% CI</th><th>n</th></tr></thead><tbody>${rows.join('')}</tbody></table>
-<p class="note">Intervals: exact (Clopper-Pearson) for shares of sessions, never zero-width; percentile bootstrap over sessions for means.</p>`;
+<p class="note">Intervals: exact (Clopper-Pearson) for shares of sessions, never zero-width; percentile bootstrap over sessions for means (none where every resample agrees).</p>${labelNotes}`;
+}
+
+/** The built-in profiles of a run's negotiators, for the card's caveats beside M6 and M7. */
+function negotiatorProfiles(figures: RunFigures): string[] {
+  const sides = figures.negotiators ? [figures.negotiators.buyer, figures.negotiators.seller] : [];
+  return sides.flatMap((side) => {
+    const profile = (side as { profile?: unknown } | undefined)?.profile;
+    return typeof profile === 'string' ? [profile] : [];
+  });
 }
 
 function labelTable(figures: RunFigures): string {
@@ -194,7 +211,10 @@ function labelTable(figures: RunFigures): string {
     (l) =>
       `<tr><td>${escapeHtml(l.role)}</td><td>${escapeHtml(l.label)}</td><td>${l.sessions}</td><td>${l.uses}</td><td>${l.dealRate === null ? '–' : percent(l.dealRate)}</td><td>${l.dealRateWithout === null ? '–' : percent(l.dealRateWithout)}</td><td>${l.answered}</td><td>${l.meanOpponentConcession === null ? '–' : percent(l.meanOpponentConcession)}</td></tr>`,
   );
-  return `<h3>${escapeHtml(figures.name)}</h3><table class="labels"><thead><tr><th>role</th><th>label</th><th>sessions</th><th>uses</th><th>M6 deal rate with</th><th>without</th><th>answered</th><th>M7 next concession</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+  const caveats = labelMetricCaveats(negotiatorProfiles(figures))
+    .map((line) => `<p class="note label-caveat">${escapeHtml(line)}</p>`)
+    .join('');
+  return `<h3>${escapeHtml(figures.name)}</h3>${caveats}<table class="labels"><thead><tr><th>role</th><th>label</th><th>sessions</th><th>uses</th><th>M6 deal rate with</th><th>without</th><th>answered</th><th>M7 next concession</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 function runCard(figures: RunFigures, role: string): string {

@@ -38,6 +38,8 @@ export interface ReportInput {
   published?: ReferenceSet | string;
   /** Sessions shown as transcripts, sampled by outcome with the bootstrap seed. Default 6; 0 for none. */
   transcripts?: number;
+  /** The equivalence margin for shares (and price ratios), e.g. 0.025 for ±2.5 pp (haggle's default). */
+  margin?: number;
 }
 
 /** Default number of sessions the report shows as dialogues (haggle's choice: a screenful of endings). */
@@ -137,7 +139,10 @@ export function buildReportData(input: ReportInput): ReportData {
     run: figures(run, bootstrap),
     reference: reference ? figures(reference, bootstrap) : undefined,
     published: input.published
-      ? compareToReferences(run.sessions, input.published, { level: bootstrap.level ?? 0.95 })
+      ? compareToReferences(run.sessions, input.published, {
+          level: bootstrap.level ?? 0.95,
+          ...(input.margin !== undefined ? { margin: input.margin } : {}),
+        })
       : undefined,
     transcripts: sample.map((session) => sessionTranscript(session)),
     transcriptSeed,
@@ -145,6 +150,9 @@ export function buildReportData(input: ReportInput): ReportData {
       ? compare(run.sessions, reference.sessions, {
           ...bootstrap,
           labels: { run: run.name, reference: reference.name },
+          ...(input.margin !== undefined
+            ? { margins: { share: input.margin, 'list-ratio': input.margin } }
+            : {}),
         })
       : undefined,
     estimates: reference ? undefined : computeMetrics(run.sessions, bootstrap),

@@ -28,7 +28,7 @@ td.bar-cell, th.bar-cell { width: 220px; text-align: left; white-space: nowrap; 
 tr.kind-failed td:first-child { color: #b91c1c; font-weight: 600; }
 table.references td:first-child { max-width: 520px; white-space: normal; } tr.run-model td:first-child { font-weight: 600; }
 .tag { font-size: 11px; background: #dbeafe; color: #1e40af; border-radius: 4px; padding: 0 5px; font-weight: 500; }
-td.verdict.consistent { color: #15803d; } td.verdict.inconsistent { color: #b91c1c; font-weight: 600; } td.verdict.too-few { color: #92400e; }
+td.verdict.consistent { color: #15803d; } td.verdict.inconsistent { color: #b91c1c; font-weight: 600; } td.verdict.too-few { color: #92400e; } td.verdict.cannot-tell { color: #6b7280; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 8px 32px; }
 figure.chart { margin: 16px 0 24px; min-width: 0; } figcaption { font-weight: 600; margin-bottom: 4px; }
 figure.chart svg { width: 100%; height: auto; max-width: 1000px; }
@@ -37,7 +37,7 @@ table.errors td.error-message { white-space: normal; text-align: left; font-fami
 table.outcomes tr.unfinished td { color: #991b1b; } .big.failed { color: #991b1b; }
 svg text { font-size: 11px; fill: #374151; } svg .grid { stroke: #e5e7eb; } svg .axis { stroke: #9ca3af; }
 svg.forest .ci { stroke: #2563eb; stroke-width: 3; stroke-linecap: round; } svg.forest .estimate { fill: #1e3a8a; }
-svg.forest .published { fill: #f59e0b; stroke: #92400e; } svg.forest .published.inconsistent { fill: #ef4444; stroke: #7f1d1d; } svg.forest .published.consistent { fill: #22c55e; stroke: #14532d; }
+svg.forest .published { fill: #f59e0b; stroke: #92400e; } svg.forest .published.inconsistent { fill: #ef4444; stroke: #7f1d1d; } svg.forest .published.consistent { fill: #22c55e; stroke: #14532d; } svg.forest .published.cannot-tell { fill: #d1d5db; stroke: #4b5563; }
 .transcripts { display: grid; grid-template-columns: repeat(auto-fit, minmax(380px, 1fr)); gap: 16px; }
 .transcript { border: 1px solid #e5e7eb; border-radius: 8px; padding: 8px 12px; min-width: 0; }
 .transcript header h3 { margin: 2px 0; font-size: 14px; }

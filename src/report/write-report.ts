@@ -29,6 +29,8 @@ export interface WriteReportOptions {
   bootstrap?: BootstrapOptions;
   /** Sessions shown as transcripts (default 6; 0 for none). */
   transcripts?: number;
+  /** The equivalence margin of the verdicts, as a share (default 0.025, ±2.5 pp). */
+  margin?: number;
 }
 
 /** What `writeReport` wrote: the page's path, the sessions read, and the published comparison. */
@@ -79,6 +81,7 @@ export function writeReport(options: WriteReportOptions): WriteReportResult {
     ...(options.title !== undefined ? { title: options.title } : {}),
     ...(options.bootstrap ? { bootstrap: options.bootstrap } : {}),
     ...(options.transcripts !== undefined ? { transcripts: options.transcripts } : {}),
+    ...(options.margin !== undefined ? { margin: options.margin } : {}),
   });
   const html = renderReport(data);
   mkdirSync(dirname(options.out), { recursive: true });

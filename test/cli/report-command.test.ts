@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { captureIo } from '../helpers/capture-io.js';
+import { writeCountedRun } from '../helpers/counted-run.js';
 
 const FIXTURE = new URL('../simulation/fixtures/small-real-sessions.jsonl', import.meta.url).pathname;
 const tmp = () => mkdtempSync(join(tmpdir(), 'haggle-cli-report-'));
@@ -59,5 +60,32 @@ describe('haggle report', () => {
     expect(await runCli(resolved, io)).toBe(2);
     expect(io.err()).toMatch(message);
     expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it("--margin sets the verdicts' equivalence margin: at ±2 pp the card's 2,000 sessions cannot tell", async () => {
+    const dir = tmp();
+    const run = join(dir, 'run.jsonl');
+    writeCountedRun(run, { sessions: 6000, deals: 2292 });
+    const out = join(dir, 'card.html');
+    const card = 'card:qwen3-4b-negotiation-50k-ep3';
+    const io = captureIo();
+    expect(
+      await runCli(['report', run, '--reference', card, '--out', out, '--margin', '2'], io),
+      io.err(),
+    ).toBe(0);
+    const row =
+      readFileSync(out, 'utf8').match(/<tr data-reference-row="50k-ep3-deal-rate"[^>]*>/)?.[0] ?? '';
+    expect(row).toContain('data-verdict="cannot-tell"');
+    expect(row).toContain('data-margin="0.02"');
+    expect(io.out()).toContain("cannot tell: the card's 2,000 sessions alone give −2.1/+2.2 pp");
+    // At the default ±2.5 pp, 6,000 sessions at 38.2% are consistent.
+    const plain = captureIo();
+    expect(await runCli(['report', run, '--reference', card, '--out', out], plain)).toBe(0);
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /data-reference-row="50k-ep3-deal-rate"[^>]*data-verdict="consistent"/,
+    );
+    const bad = captureIo();
+    expect(await runCli(['report', run, '--reference', card, '--margin', 'x'], bad)).toBe(2);
+    expect(bad.err()).toMatch(/--margin must be percentage points/);
   });
 });

@@ -15,6 +15,34 @@ export function curlyQuotes(markdown: string): string[] {
   );
 }
 
+/** The comments of a TypeScript source, as prose (block comments' leading `*` and `//` taken off). */
+export function sourceComments(source: string): string {
+  return (source.match(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g) ?? [])
+    .map((comment) =>
+      comment
+        .replace(/^\/\*+|\*+\/$/g, '')
+        .replace(/^\s*\* ?/gm, '')
+        .replace(/^\/\/ ?/, ''),
+    )
+    .join('\n');
+}
+
+/**
+ * Phrases in straight double quotes ("…") that prose attributes to the card: a quote that follows the
+ * word "card" (the card, the card's, a card's row) in the same sentence, within 80 characters. Code
+ * blocks and inline code are left out. haggle's docs write the card's words in curly quotes; this
+ * catches the places (src comments, the CHANGELOG, older docs) that quote it straight.
+ */
+export function cardStraightQuotes(text: string): string[] {
+  const prose = text
+    .replace(/^( {0,12})(`{3,})[^\n]*\n[\s\S]*?^\s*\2\s*$/gm, '')
+    .replace(/`[^`\n]*`/g, '``')
+    .replace(/\s+/g, ' ');
+  return [...prose.matchAll(/\bcard(?:'s|’s)?\b([^.;:"]{0,80}?)"([^"]{1,300})"/gi)].map((m) =>
+    (m[2] as string).replace(/\\\|/g, '|'),
+  );
+}
+
 /** Every words of the table: each fact's quote and its sample's. */
 function tableQuotes(facts: readonly CardFact[]): string[] {
   return facts.flatMap((f) => [f.quote, ...(f.sample ? [f.sample.quote] : [])]);

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CARD_FACTS, type CardFact } from '../../src/contract/model-card.js';
 import { MODEL_PROFILES } from '../../src/contract/model-profile.js';
-import { curlyQuotes, profileProblems, unverifiedQuotes } from './card-quote-check.js';
+import {
+  cardStraightQuotes,
+  curlyQuotes,
+  profileProblems,
+  sourceComments,
+  unverifiedQuotes,
+} from './card-quote-check.js';
 
 // The card's text is not in the repository (it has no licence line), so its quotes are checked against
 // haggle's card-facts table here, and the table against the card by scripts/check-card-quotes.ts.
@@ -25,6 +31,14 @@ function sourceFiles(dir: string): string[] {
         ? [join(dir, entry.name)]
         : [],
   );
+}
+
+/** Every place that may quote the card: the docs, the CHANGELOG, and the comments of src. */
+function quotingTexts(): { file: string; text: string }[] {
+  return [
+    ...[...docs, 'CHANGELOG.md'].map((file) => ({ file, text: read(file) })),
+    ...sourceFiles('src').map((file) => ({ file, text: sourceComments(read(file)) })),
+  ];
 }
 
 describe("the card's words", () => {
@@ -86,9 +100,59 @@ describe("the card's words", () => {
     ]);
   });
 
-  it('no doc or source calls a number of the card a rate "on message sessions"', () => {
+  it('every quote of the card in the CHANGELOG and in src comments, curly or straight, is verbatim', () => {
+    const texts = quotingTexts();
+    const straight = texts.flatMap(({ file, text }) => cardStraightQuotes(text).map((q) => ({ file, q })));
+    expect(straight.length).toBeGreaterThan(3);
+    const bad = texts.flatMap(({ file, text }) =>
+      unverifiedQuotes([...curlyQuotes(text), ...cardStraightQuotes(text)], CARD_FACTS).map(
+        (q) => `${file}: "${q}"`,
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('fails when a straight quote attributed to the card is not its words', () => {
+    const comment = sourceComments(
+      '/**\n * The card reports session length only as "calibrated"; the card\'s "deal rate on message sessions" is not.\n */\nconst x = "card \\"ignored\\"";',
+    );
+    expect(cardStraightQuotes(comment)).toEqual(['calibrated', 'deal rate on message sessions']);
+    expect(unverifiedQuotes(cardStraightQuotes(comment), CARD_FACTS)).toEqual([
+      'deal rate on message sessions',
+    ]);
+    // Inline code and code blocks are not prose.
+    expect(cardStraightQuotes('the card `"x"` and\n```\ncard "y"\n```\n')).toEqual([]);
+  });
+
+  it('holds every card statement haggle uses, the caveats included, rated as the card rates them', () => {
+    const ids = CARD_FACTS.map((f) => f.id);
+    for (const id of [
+      'session-length',
+      'training-population-deal-rate',
+      'deal-rate-limitation',
+      'lora-alpha',
+      'target-modules',
+      'label-metrics-unreliable',
+      'label-calibration',
+      'label-calibration-limitation',
+    ])
+      expect(ids).toContain(id);
+    expect(CARD_FACTS.find((f) => f.id === 'session-length')?.number).toBeUndefined();
+    expect(CARD_FACTS.find((f) => f.id === 'label-metrics-unreliable')?.quote).toContain(
+      'metrics are unreliable for this model.',
+    );
+    // The 50k profile carries the card's caveat and its weak calibration; haggle's M6/M7 are its own.
+    const facts = MODEL_PROFILES['qwen3-4b-negotiation-50k-ep3'].facts;
+    expect(facts.find((f) => f.subject === 'label metrics')?.quote).toContain('unreliable');
+    expect(facts.find((f) => f.subject === 'label calibration')?.statement).toContain('weak');
+    expect(facts.find((f) => f.subject === 'label list')?.provenance).toBe('assumed');
+    expect(read('docs/metrics.md')).toMatch(/unreliable for this model/);
+    expect(read('docs/metrics.md')).toMatch(/haggle's definitions/);
+  });
+
+  it('no doc, CHANGELOG entry or source calls a number of the card a rate "on message sessions"', () => {
     // The card's 45.2% is a "Deal rate (sim)"; the card measures nothing "on message sessions".
-    const hits = [...docs, ...sourceFiles('src')].flatMap((file) =>
+    const hits = [...docs, 'CHANGELOG.md', ...sourceFiles('src')].flatMap((file) =>
       read(file)
         .split('\n')
         .flatMap((line, i) => (/on (message|msg) sessions/i.test(line) ? [`${file}:${i + 1}`] : [])),

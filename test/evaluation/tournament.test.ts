@@ -43,9 +43,13 @@ describe('runTournament', () => {
     expect(comparison.verdict).toMatch(/difference at the 5% level: mean difference -?\d/);
     // An arm compared with itself has no detectable difference, stated with its interval.
     const self = compareArms(first, 'linear', 'linear');
-    expect(self.verdict).toMatch(
-      /^no detectable difference at the 5% level: mean difference 0\.0000, 95% CI \[0\.0000, 0\.0000\]/,
-    );
+    expect(self.verdict).toMatch(/^the same arm on both sides: the difference is 0 by construction/);
+    expect(self.difference).toMatchObject({ mean: 0, low: 0, high: 0 });
+    // Two arms on the deal metric: a paired difference of proportions with Tango's score interval.
+    const deals = compareArms(first, 'boulware', 'linear', 'deal');
+    expect(deals.difference.high).toBeGreaterThan(deals.difference.low);
+    expect(deals.difference.low).toBeLessThanOrEqual(deals.difference.mean);
+    expect(deals.difference.high).toBeGreaterThanOrEqual(deals.difference.mean);
   });
 
   it('rotates roles, and never lets an arm agree below its reservation', async () => {

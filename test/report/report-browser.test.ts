@@ -206,6 +206,8 @@ describe('the HTML report in headless Chromium', () => {
           low: Number(tr.getAttribute('data-low')),
           high: Number(tr.getAttribute('data-high')),
           verdict: tr.getAttribute('data-verdict'),
+          differenceLow: Number(tr.getAttribute('data-difference-low')),
+          differenceHigh: Number(tr.getAttribute('data-difference-high')),
           cell: tr.querySelector('td.verdict')?.textContent ?? '',
         })),
       );
@@ -216,7 +218,10 @@ describe('the HTML report in headless Chromium', () => {
         expect([row.low, row.high]).toEqual(expected.rows[i]?.ci);
         expect(row.high).toBeGreaterThan(row.low); // exact intervals are never zero-width
         expect(row.verdict).toBe(expected.rows[i]?.verdict);
-        expect(row.cell).toMatch(/^(consistent|inconsistent|too few sessions to tell)/);
+        expect(row.cell).toMatch(/^(consistent|inconsistent|too few sessions to tell|cannot tell)/);
+        // The difference's interval beside the verdict, of positive width.
+        expect([row.differenceLow, row.differenceHigh]).toEqual(expected.rows[i]?.differenceCi);
+        expect(row.differenceHigh).toBeGreaterThan(row.differenceLow);
       }
       expect(await page.locator('figure[data-chart="references"] path.published').count()).toBe(5);
 

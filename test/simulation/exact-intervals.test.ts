@@ -105,8 +105,13 @@ describe('run against run: exact pieces and Fisher for proportions', () => {
     expect(all?.ci?.[0]).toBeCloseTo(-0.176466912, 8);
     expect(all?.pValue).toBe(1);
     const text = formatComparison(comparison);
-    expect(text.split('\n')[0]).toMatch(/^metric\s+source\s+model\s+delta\s+95% CI\s+Fisher p$/);
-    expect(text).toMatch(/^deal rate\s+36\.8%\s+15\.8%\s+−21\.1 pp\s+\[−48\.8, \+10\.4\] pp\s+0\.269$/m);
+    expect(text.split('\n')[0]).toMatch(/^metric\s+source\s+model\s+delta\s+95% CI\s+Fisher p\s+verdict$/);
+    // 3 of 19 against 7 of 19: the interval reaches 0 and far past ±2.5 pp, and the reference run's
+    // own 19 sessions are wider than the margin, so no size of the run could tell.
+    expect(row).toMatchObject({ verdict: 'cannot-tell', margin: 0.025, needed: null });
+    expect(text).toMatch(
+      /^deal rate\s+36\.8%\s+15\.8%\s+−21\.1 pp\s+\[−48\.8, \+10\.4\] pp\s+0\.269\s+cannot tell: the reference run alone is wider than ±2\.5 pp$/m,
+    );
     expect(text).toMatch(/Shares: exact intervals \(Clopper-Pearson per side/);
   });
 

@@ -86,8 +86,13 @@ describe('published references', () => {
       n: 19,
       verdict: 'too-few',
       method: 'fisher-exact',
-      needed: 2268,
+      margin: 0.025,
+      // A run at 38.2% needs 5,931 sessions before the difference's interval fits inside ±2.5 pp.
+      needed: 5931,
     });
+    // The difference's interval (Newcombe on both exact intervals) reaches 0: not inconsistent.
+    expect(card?.differenceCi?.[0]).toBeLessThan(-0.3);
+    expect(card?.differenceCi?.[1]).toBeGreaterThan(0);
     // Clopper-Pearson [3.4%, 39.6%], where the bootstrap gave [0.0%, 31.7%] and called 38.2% outside.
     expect(card?.ci?.[0]).toBeCloseTo(0.0338, 4);
     expect(card?.ci?.[1]).toBeCloseTo(0.3958, 4);
@@ -111,21 +116,65 @@ describe('published references', () => {
     expect(near).toMatchObject({ verdict: 'consistent', method: 'rounding-range' });
     expect(near?.range?.[0]).toBeCloseTo(0.425, 10);
     expect(near?.range?.[1]).toBeCloseTo(0.435, 10);
-    expect(rowOf(counted(20_000, 8600), 'population-deal-rate')?.verdict).toBe('consistent');
+    // Every 20,000-session run from 42.2% to 43.0% stays consistent with "~43%".
+    const sessions = counted(20_000, 0);
+    for (let deals = 8440; deals <= 8600; deals += 20) {
+      for (let i = 0; i < sessions.length; i++) {
+        const session = sessions[i] as SessionResult;
+        sessions[i] = { ...session, outcome: { ...session.outcome, status: i < deals ? 'deal' : 'no-deal' } };
+      }
+      expect([deals, rowOf(sessions, 'population-deal-rate')?.verdict]).toEqual([deals, 'consistent']);
+    }
     expect(rowOf(counted(20_000, 8200), 'population-deal-rate')?.verdict).toBe('inconsistent');
     // The same 42.2% from 500 sessions cannot tell 2 pp: too few, not consistent.
     expect(rowOf(counted(500, 211), 'population-deal-rate')).toMatchObject({
       verdict: 'too-few',
-      needed: 2354,
+      needed: 2465,
     });
+    // 42.2% of 20,000: the difference's interval [−2.0, +0.4] pp lies inside ±2.5 pp.
+    expect(near?.differenceCi?.[0]).toBeGreaterThan(-0.025);
+    expect(near?.differenceCi?.[1]).toBeLessThan(0.025);
   });
 
   it("a sample on both sides: 30% of 2,000 is inconsistent with the card's 38.2% of 2,000", () => {
     const row = rowOf(counted(2000, 600), '50k-ep3-deal-rate');
     expect(row).toMatchObject({ verdict: 'inconsistent', method: 'fisher-exact' });
     expect(row?.pValue).toBeLessThan(1e-6);
-    // 38.0% of 3,000: within the noise of both samples, and enough sessions to tell 2 pp.
-    expect(rowOf(counted(3000, 1140), '50k-ep3-deal-rate')?.verdict).toBe('consistent');
+    // 38.2% of 6,000: the difference's interval lies inside ±2.5 pp.
+    expect(rowOf(counted(6000, 2292), '50k-ep3-deal-rate')?.verdict).toBe('consistent');
+  });
+
+  it('not significant is not consistent: 1,215 deals of 3,000 against 38.2% of 2,000 is too few to tell', () => {
+    // The case: Fisher's p = 0.105 does not reject, but the difference's interval
+    // [−0.50, +5.08] pp reaches far beyond ±2.5 pp: the run cannot tell agreement from a 5 pp gap.
+    const row = rowOf(counted(3000, 1215), '50k-ep3-deal-rate');
+    expect(row?.verdict).toBe('too-few');
+    expect(row?.pValue).toBeGreaterThan(0.05);
+    expect(row?.differenceCi?.[0]).toBeCloseTo(-0.005, 3);
+    expect(row?.differenceCi?.[1]).toBeCloseTo(0.0508, 3);
+    const below = rowOf(counted(3000, 1080), '50k-ep3-deal-rate');
+    expect(below?.verdict).toBe('too-few');
+    expect(below?.differenceCi?.[0]).toBeCloseTo(-0.0497, 3);
+    expect(below?.differenceCi?.[1]).toBeCloseTo(0.0056, 3);
+  });
+
+  it("cannot tell where the card's own 2,000 sessions are wider than the margin", () => {
+    const sessions = counted(100_000, 38_200);
+    const strict = compareToReferences(sessions, CARD_REFERENCE_SET, { margin: 0.02 });
+    const row = strict.rows.find((r) => r.reference.id === '50k-ep3-deal-rate');
+    // Even 100,000 sessions at exactly 38.2%: the card's 764 of 2,000 alone give ±2.1 pp.
+    expect(row).toMatchObject({ verdict: 'cannot-tell', needed: null, margin: 0.02 });
+    expect(row?.referenceHalfWidth).toBeCloseTo(0.0215, 3);
+    const text = formatReferenceComparison(strict);
+    // Clopper-Pearson around 764 of 2,000 reaches 2.1 pp below and 2.2 pp above.
+    expect(text).toContain(
+      "cannot tell: the card's 2,000 sessions alone give −2.1/+2.2 pp, no run can reach ±2.0 pp",
+    );
+    // The rounding of ~43% (±0.5 pp) leaves ±2 pp reachable.
+    expect(strict.rows.find((r) => r.reference.id === 'population-deal-rate')?.verdict).not.toBe(
+      'cannot-tell',
+    );
+    expect(() => compareToReferences(sessions, CARD_REFERENCE_SET, { margin: 0 })).toThrow(InvalidInputError);
   });
 
   it('45.2% has no sample on the card: taken as exact, against the run’s exact interval', () => {
@@ -163,7 +212,7 @@ describe('published references', () => {
   it("prints the verdicts, the card's words and that the run is not the card's sessions", () => {
     const text = formatReferenceComparison(compareToReferences(counted(19, 3), CARD_REFERENCE_SET));
     expect(text).toMatch(
-      /qwen3-4b-negotiation-50k-ep3: deal rate.*38\.2%\s+2,000\s+15\.8%\s+\[3\.4%, 39\.6%\]\s+19\s+too few sessions to tell \(19 of 2,268 needed, p = 0\.056\)/,
+      /qwen3-4b-negotiation-50k-ep3: deal rate.*38\.2%\s+2,000\s+15\.8%\s+\[3\.4%, 39\.6%\]\s+19\s+−22\.4 pp \[−35\.0, \+1\.5\]\s+too few sessions to tell \(19 of 5,931 needed for ±2\.5 pp, p = 0\.056\)/,
     );
     expect(text).toContain('“| Deal rate | ~43% | 38.2% | −4.8 pp |”');
     expect(text).toContain('2,000 held-out sessions from the 200k uniform pool');

@@ -47,9 +47,10 @@ export function compareOnOpponents(
   const opponents = [...spec.opponents].sort();
   const key = `paired|${first}|${second}|${opponents.join(',')}|${spec.metric}`;
   const units = pairedUnits(records, first, second, spec.metric, opponents);
+  // A deal is a 0/1 outcome: its paired difference gets Tango's score interval (no bootstrap).
   const result = pairedDifference(
     units.map((u) => u.diff),
-    testOptions(options, key),
+    { ...testOptions(options, key), outcomes: spec.metric === 'deal' ? 'binary' : 'continuous' },
   );
   const difference = swapped ? negated(result.difference) : result.difference;
   return { ...spec, opponents: [...spec.opponents], ...result, difference, key, pAdjusted: result.pValue };
@@ -62,7 +63,8 @@ export function negated(e: Estimate): Estimate {
 
 /**
  * Arm A against arm B on each metric, per opponent and pooled over all of them (`*`): the mean paired
- * difference (A - B) with a bootstrap interval over the paired negotiations and a sign-flip p-value.
+ * difference (A - B) with its interval (Tango's score interval for deals, a bootstrap over the paired
+ * negotiations for the other metrics) and a sign-flip p-value.
  */
 export function compareArmsByOpponent(
   records: readonly MatchRecord[],

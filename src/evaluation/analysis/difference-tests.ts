@@ -1,6 +1,7 @@
 import { Random } from '../../internal/random.js';
 import { percentileInterval } from '../../simulation/metrics/bootstrap.js';
-import { bootstrapMean, type Estimate } from '../statistics.js';
+import { differenceOfIntervals } from '../../simulation/metrics/paired-proportion-interval.js';
+import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
 import {
   labelPermutationPValue,
   type PermutationOptions,
@@ -12,12 +13,20 @@ import {
 export interface TestOptions extends PermutationOptions {
   /** Bootstrap resamples. Default 2000. */
   resamples?: number;
+  /**
+   * `binary`: the paired values are 0/1 outcomes (deals), so each difference is −1, 0 or 1 and the
+   * interval is Tango's score interval for paired proportions instead of a bootstrap. Default `continuous`.
+   */
+  outcomes?: 'binary' | 'continuous';
 }
 
 /** A paired mean difference with its interval and its permutation p-value. */
 export interface PairedDifference {
   n: number;
-  /** Mean of the paired differences, with a percentile-bootstrap 95% CI resampling the paired units. */
+  /**
+   * Mean of the paired differences with its 95% CI: Tango's score interval for 0/1 outcomes, else a
+   * percentile bootstrap resampling the paired units (no interval, NaN, when every difference is equal).
+   */
   difference: Estimate;
   pValue: number;
   /** `sign-flip`: exchangeability of the two arms within each unit. */
@@ -28,7 +37,10 @@ export interface PairedDifference {
 /** The mean of paired differences: bootstrap over units, sign-flip p (see `signFlipPValue`). */
 export function pairedDifference(diffs: readonly number[], options: TestOptions = {}): PairedDifference {
   const seed = options.seed ?? 0;
-  const difference = bootstrapMean(diffs, { resamples: options.resamples ?? 2000, seed });
+  const difference =
+    options.outcomes === 'binary'
+      ? pairedProportionEstimate(diffs)
+      : bootstrapMean(diffs, { resamples: options.resamples ?? 2000, seed });
   const p = signFlipPValue(diffs, { ...options, seed: seed + 1 });
   return { n: diffs.length, difference, pValue: p.pValue, test: 'sign-flip', method: p.method };
 }
@@ -37,7 +49,10 @@ export function pairedDifference(diffs: readonly number[], options: TestOptions 
 export interface DifferenceOfDifferences {
   nFirst: number;
   nSecond: number;
-  /** mean(first) - mean(second), with a percentile-bootstrap 95% CI resampling each set's units. */
+  /**
+   * mean(first) - mean(second) with its 95% CI: for 0/1 outcomes, each side's Tango interval combined
+   * by MOVER (`differenceOfIntervals`); else a percentile bootstrap resampling each set's units.
+   */
   difference: Estimate;
   pValue: number;
   /** `label-permutation`: the units' differences are exchangeable between the two sets. */
@@ -63,11 +78,27 @@ export function differenceOfDifferences(
   return {
     nFirst: first.length,
     nSecond: second.length,
-    difference: bootstrapDifferenceOfMeans(first, second, { resamples: options.resamples ?? 2000, seed }),
+    difference:
+      options.outcomes === 'binary'
+        ? differenceOfPairedProportions(first, second)
+        : bootstrapDifferenceOfMeans(first, second, { resamples: options.resamples ?? 2000, seed }),
     pValue: p.pValue,
     test: 'label-permutation',
     method: p.method,
   };
+}
+
+/** gain(first) − gain(second) for two independent sets of paired 0/1 differences: MOVER of two Tango intervals. */
+function differenceOfPairedProportions(first: readonly number[], second: readonly number[]): Estimate {
+  const n = first.length + second.length;
+  if (first.length === 0 || second.length === 0)
+    return { n, mean: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const [a, b] = [pairedProportionEstimate(first), pairedProportionEstimate(second)];
+  const [low, high] = differenceOfIntervals(
+    { estimate: a.mean, low: a.low, high: a.high },
+    { estimate: b.mean, low: b.low, high: b.high },
+  );
+  return { n, mean: a.mean - b.mean, low, high };
 }
 
 function mean(values: ArrayLike<number>): number {

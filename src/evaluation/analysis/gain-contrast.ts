@@ -1,4 +1,4 @@
-import { bootstrapMean, type Estimate } from '../statistics.js';
+import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
@@ -56,11 +56,17 @@ export function gainContrast(
   const diffs = (opponents: readonly string[]) =>
     pairedUnits(records, spec.arm, spec.base, spec.metric, opponents).map((u) => u.diff);
   const [x, y] = [diffs(one), diffs(two)];
-  const tests = testOptions(options, key);
+  const binary = spec.metric === 'deal';
+  const tests = { ...testOptions(options, key), outcomes: binary ? 'binary' : 'continuous' } as const;
   const resamples = options.resamples ?? 2000;
   const result = differenceOfDifferences(x, y, tests);
-  const gainX = bootstrapMean(x, { resamples, seed: (tests.seed ?? 0) + 2 });
-  const gainY = bootstrapMean(y, { resamples, seed: (tests.seed ?? 0) + 3 });
+  // Deals are 0/1 outcomes: each gain is a paired difference of proportions (Tango's score interval).
+  const gainX = binary
+    ? pairedProportionEstimate(x)
+    : bootstrapMean(x, { resamples, seed: (tests.seed ?? 0) + 2 });
+  const gainY = binary
+    ? pairedProportionEstimate(y)
+    : bootstrapMean(y, { resamples, seed: (tests.seed ?? 0) + 3 });
   return {
     ...spec,
     firstOpponents: [...spec.firstOpponents],

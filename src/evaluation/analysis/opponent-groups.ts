@@ -46,8 +46,9 @@ export interface GroupedGains {
 
 /**
  * Gains over the base grouped by the opponents' family or training-pool membership, and the contrast
- * between groups: the preprint's "gain concentrated on the evaluation buyer that shares a model family
- * with the training pool" is the contrast `trainingPool=true` minus `trainingPool=false` (with the
+ * between groups. The preprint's abstract says of one arm, a further 2.3B arm at ten times the shared
+ * rate, that "its gain concentrates on the evaluation buyer that shares a model family with the training
+ * pool"; for any arm that is the contrast `trainingPool=true` minus `trainingPool=false` (with the
  * opponent labelled `trainingPool: true` when it shares a family with the pool). A group's gain pools
  * the paired negotiations of its opponents, so each opponent weighs by its matches (equal in a suite).
  */
@@ -106,7 +107,7 @@ export function groupedGains(
   return { gains, contrasts };
 }
 
-// In the pool minus out of it reads as "the gain concentrated where the pool's family is".
+// In the pool minus out of it: a positive contrast is a gain concentrated where the pool's family is.
 function orderForContrast(a: OpponentGroup, b: OpponentGroup): [OpponentGroup, OpponentGroup] {
   return b.name === 'trainingPool=true' ? [b, a] : [a, b];
 }

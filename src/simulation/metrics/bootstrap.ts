@@ -115,7 +115,10 @@ function ratio(
 /**
  * The percentile interval of bootstrap replicates. Null when fewer than half the replicates are
  * defined: an interval drawn from the few resamples that happened to contain a rare label would look
- * precise and be wrong.
+ * precise and be wrong. Null too when every replicate is the same (the check of docs/metrics.md
+ * #confidence-intervals): that happens when the sample holds one value only (16 utilities of 0.5, 16
+ * paired differences of 0), and a finite sample of one value does not show the spread is zero, so a
+ * zero-width [x, x] would claim a precision the data do not have.
  */
 export function percentileInterval(replicates: ArrayLike<number>, level: number): [number, number] | null {
   const defined: number[] = [];
@@ -125,6 +128,11 @@ export function percentileInterval(replicates: ArrayLike<number>, level: number)
   }
   if (defined.length === 0 || defined.length < replicates.length / 2) return null;
   defined.sort((a, b) => a - b);
+  // Equal up to floating-point rounding (a ratio of sums of one value drawn k times is not always
+  // bit-identical to the value): a spread below a billionth of the scale is no spread.
+  const lowest = defined[0] as number;
+  const highest = defined[defined.length - 1] as number;
+  if (highest - lowest <= 1e-9 * Math.max(1, Math.abs(lowest), Math.abs(highest))) return null;
   const tail = (1 - level) / 2;
   return [quantile(defined, tail) as number, quantile(defined, 1 - tail) as number];
 }

@@ -1,16 +1,37 @@
+import { InvalidInputError, type ValidationIssue } from '../../contract/errors.js';
 import { deriveSeed } from '../../internal/random.js';
 import { countErrorMessages, type ErrorMessageCount, finishedOnly } from '../failures.js';
 import { type BootstrapOptions, percentileInterval, resolveBootstrapOptions } from './bootstrap.js';
+import { DEFAULT_SHARE_MARGIN, equivalenceVerdict, sessionsNeeded, type Verdict } from './equivalence.js';
+import { labelMetricCaveatsOf } from './label-caveats.js';
 import { contributionMatrix, metricDefinitions, type SessionSource } from './measure.js';
 import { isProportion, type MetricFamily, type MetricUnit } from './metric.js';
-import { fisherExactTest, proportionDifferenceInterval } from './proportion-tests.js';
+import { clopperPearson, fisherExactTest, proportionDifferenceInterval } from './proportion-tests.js';
 import { sessionFacts } from './session-facts.js';
 
 /** Options of `compare`: bootstrap settings and the two columns' names. */
 export interface CompareOptions extends BootstrapOptions {
   /** Column names, as the card's table has them. Default `{ run: 'model', reference: 'source' }`. */
   labels?: { run?: string; reference?: string };
+  /**
+   * Equivalence margins by unit: `consistent` needs the delta's interval inside ±margin. Defaults
+   * (haggle's choice, `DEFAULT_MARGINS`): 2.5 pp for shares and price ratios, half a turn, one hour.
+   */
+  margins?: Partial<Record<MetricUnit, number>>;
 }
+
+/**
+ * The default equivalence margins (haggle's choice). Shares and price ratios: 2.5 pp, the margin of the
+ * card comparison (`DEFAULT_SHARE_MARGIN`). Turns: half a turn, since a session's length is a whole
+ * number of turns and a mean that moved by less than half of one changes no typical session. Hours: one
+ * hour, the unit response times are reported in.
+ */
+export const DEFAULT_MARGINS: Readonly<Record<MetricUnit, number>> = Object.freeze({
+  share: DEFAULT_SHARE_MARGIN,
+  'list-ratio': DEFAULT_SHARE_MARGIN,
+  turns: 0.5,
+  hours: 1,
+});
 
 /** How the interval of a delta was drawn (see `ComparisonRow.ci`). */
 export type DeltaIntervalMethod = 'newcombe-clopper-pearson' | 'bootstrap';
@@ -41,6 +62,19 @@ export interface ComparisonRow {
   pValue: number | null;
   /** What each value stands on (sessions, turns or label uses). */
   n: { run: number; reference: number };
+  /**
+   * The equivalence verdict on `ci` against ±`margin` (see `equivalenceVerdict`): `inconsistent` when it
+   * excludes 0, `consistent` when it lies inside ±margin, else `too-few` or, for a share whose reference
+   * run alone is too wide for the margin, `cannot-tell`. Null without an interval.
+   */
+  verdict: Verdict | null;
+  /** The margin of this row's unit. */
+  margin: number;
+  /**
+   * For a share: sessions the run would need, at the reference's rate, for the interval to lie inside
+   * ±margin (null where none can, or for a mean, whose spread the bootstrap gives only at this size).
+   */
+  needed: number | null;
 }
 
 /** Two runs compared metric by metric, with confidence intervals. */
@@ -58,7 +92,14 @@ export interface Comparison {
   resamples: number;
   seed: number;
   level: number;
+  /** The equivalence margin of each unit. */
+  margins: Record<MetricUnit, number>;
   rows: ComparisonRow[];
+  /**
+   * Beside label rows (M6, M7): that they are haggle's definitions and, for a run of the 50k model, the
+   * card's caveat that its label metrics are unreliable. Empty without label rows.
+   */
+  labelCaveats: string[];
 }
 
 /**
@@ -73,6 +114,7 @@ export function compare(
   options: CompareOptions = {},
 ): Comparison {
   const { resamples, seed, level } = resolveBootstrapOptions(options);
+  const margins = resolveMargins(options.margins);
   const runFacts = finishedOnly(run).map(sessionFacts);
   const referenceFacts = finishedOnly(reference).map(sessionFacts);
   const definitions = metricDefinitions([runFacts, referenceFacts]);
@@ -87,6 +129,9 @@ export function compare(
     const delta = runValue === null || referenceValue === null ? null : runValue - referenceValue;
     let ci: [number, number] | null = null;
     let pValue: number | null = null;
+    let referenceWidth = 0;
+    let needed: number | null = null;
+    const margin = margins[d.unit];
     const exact = isProportion(d);
     const a = runReplicates[c];
     const b = referenceReplicates[c];
@@ -100,6 +145,14 @@ export function compare(
       ] as const;
       ci = proportionDifferenceInterval(...counts, level);
       pValue = fisherExactTest(...counts);
+      const [, , b, m] = counts;
+      const [low, high] = clopperPearson(b, m, level);
+      referenceWidth = high - low;
+      if (referenceWidth < 2 * margin)
+        needed = sessionsNeeded(
+          (size) => proportionDifferenceInterval(Math.round((b / m) * size), size, b, m, level),
+          margin,
+        );
     } else if (delta !== null && a && b) {
       const differences = new Float64Array(resamples);
       for (let i = 0; i < resamples; i++) differences[i] = (a[i] as number) - (b[i] as number);
@@ -117,6 +170,9 @@ export function compare(
       interval: exact ? 'newcombe-clopper-pearson' : 'bootstrap',
       pValue,
       n: { run: runMatrix.weight(c), reference: referenceMatrix.weight(c) },
+      verdict: ci === null ? null : equivalenceVerdict(ci, margin, referenceWidth),
+      margin,
+      needed,
     };
   });
   return {
@@ -127,6 +183,18 @@ export function compare(
     resamples,
     seed,
     level,
+    margins,
     rows,
+    labelCaveats: rows.some((row) => row.family === 'label') ? labelMetricCaveatsOf(run, reference) : [],
   };
+}
+
+function resolveMargins(given: CompareOptions['margins']): Record<MetricUnit, number> {
+  const margins = { ...DEFAULT_MARGINS, ...given };
+  const issues: ValidationIssue[] = [];
+  for (const [unit, margin] of Object.entries(margins))
+    if (!(Number.isFinite(margin) && margin > 0))
+      issues.push({ path: `margins.${unit}`, message: `must be a positive number, got ${margin}` });
+  if (issues.length > 0) throw new InvalidInputError('CompareOptions', issues);
+  return margins;
 }

@@ -1,5 +1,5 @@
 import { textTable, wrapText } from '../../internal/text-table.js';
-import type { Comparison } from './compare.js';
+import type { Comparison, ComparisonRow } from './compare.js';
 import type { MetricUnit } from './metric.js';
 
 /** A metric's value as tables print it: shares and price ratios in percent, turns and hours plain. */
@@ -39,6 +39,38 @@ export function formatInterval(ci: [number, number] | null, unit: MetricUnit): s
   return `[${plain(ci[0])}, ${plain(ci[1])}]${unit === 'share' || unit === 'list-ratio' ? ' pp' : ''}`;
 }
 
+/** A margin in its unit: `±2.5 pp`, `±0.50 turns`, `±1.0 h`. */
+export function formatMargin(margin: number, unit: MetricUnit): string {
+  switch (unit) {
+    case 'share':
+    case 'list-ratio':
+      return `±${(margin * 100).toFixed(1)} pp`;
+    case 'turns':
+      return `±${margin.toFixed(2)} turns`;
+    case 'hours':
+      return `±${margin.toFixed(1)} h`;
+  }
+}
+
+/** A comparison row's equivalence verdict in words (`–` without an interval). */
+export function formatComparisonVerdict(row: ComparisonRow): string {
+  const margin = formatMargin(row.margin, row.unit);
+  switch (row.verdict) {
+    case null:
+      return '–';
+    case 'inconsistent':
+      return 'inconsistent';
+    case 'consistent':
+      return `consistent (${margin})`;
+    case 'too-few':
+      return row.needed === null
+        ? `too few to tell (${margin})`
+        : `too few to tell (${Math.round(row.n.run).toLocaleString('en-US')} of ${row.needed.toLocaleString('en-US')} needed for ${margin})`;
+    case 'cannot-tell':
+      return `cannot tell: the ${row.unit === 'share' ? 'reference run alone is' : 'reference alone is'} wider than ${margin}`;
+  }
+}
+
 /** A p-value as the comparison table prints it: three decimals, or `< 0.001`; `–` for none. */
 export function formatPValue(p: number | null): string {
   if (p === null) return '–';
@@ -67,8 +99,8 @@ export interface FormatTableOptions {
 }
 
 /**
- * The comparison as an aligned text table: metric, source, model, delta, 95% CI and Fisher's p (for
- * proportions); a line saying how the intervals were drawn; then a line per side that lost sessions
+ * The comparison as an aligned text table: metric, source, model, delta, 95% CI, Fisher's p (for
+ * proportions) and the equivalence verdict; a line saying how the intervals and verdicts were drawn; then a line per side that lost sessions
  * to failures, with its distinct errors.
  */
 export function formatComparison(comparison: Comparison, options: FormatTableOptions = {}): string {
@@ -81,6 +113,7 @@ export function formatComparison(comparison: Comparison, options: FormatTableOpt
     'delta',
     `${Math.round(level * 100)}% CI`,
     'Fisher p',
+    'verdict',
   ];
   const rows = comparison.rows.map((row) => [
     row.name,
@@ -89,14 +122,16 @@ export function formatComparison(comparison: Comparison, options: FormatTableOpt
     formatMetricDelta(row.delta, row.unit),
     formatInterval(row.ci, row.unit),
     formatPValue(row.pValue),
+    formatComparisonVerdict(row),
   ]);
   const table = textTable(header, rows, {
-    align: ['left', 'right', 'right', 'right', 'right', 'right'],
+    align: ['left', 'right', 'right', 'right', 'right', 'right', 'left'],
     width,
     wrapFirstColumn: true,
   });
   const how = wrapText(
-    `Shares: exact intervals (Clopper-Pearson per side, Newcombe's square-and-add for the delta) and Fisher's exact test; means: bootstrap over sessions (${comparison.resamples} resamples, seed ${comparison.seed}).`,
+    `Shares: exact intervals (Clopper-Pearson per side, Newcombe's square-and-add for the delta) and Fisher's exact test; means: bootstrap over sessions (${comparison.resamples} resamples, seed ${comparison.seed}; no interval where every resample agrees). ` +
+      `Verdicts (haggle's choice of margins, docs/metrics.md#verdicts): "inconsistent" when the delta's interval excludes 0, "consistent" only when it lies inside the margin (${formatMargin(comparison.margins.share, 'share')} for shares, --margin), otherwise "too few to tell" or "cannot tell".`,
     width,
   );
   const failures: string[] = [];
@@ -107,5 +142,6 @@ export function formatComparison(comparison: Comparison, options: FormatTableOpt
     for (const { message, count } of comparison.errorMessages[side])
       failures.push(wrapText(`  ${count} × ${message}`, width, '    '));
   }
-  return [table, '', how, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
+  const caveats = comparison.labelCaveats.map((line) => wrapText(line, width));
+  return [table, '', how, ...caveats, ...(failures.length > 0 ? ['', ...failures] : [])].join('\n');
 }

@@ -4,7 +4,10 @@ import type { SessionResult } from '../session-result.js';
 import type { MetricDefinition, MetricFamilyBuilder } from './metric.js';
 import { labelKey, type SessionFacts, sessionFacts } from './session-facts.js';
 
-/** The card's label metrics for one (role, label) pair. */
+/**
+ * haggle's label metrics M6 and M7 for one (role, label) pair: haggle's own definitions
+ * (docs/metrics.md#m6-and-m7), named after the card's M6/M7, for which the card gives no formula.
+ */
 export interface LabelEffect {
   role: Role;
   label: string;
@@ -31,7 +34,11 @@ function pairsOf(runs: readonly (readonly SessionFacts[])[]): { role: Role; labe
   return [...pairs.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, pair]) => pair);
 }
 
-/** M6 and M7 for every (role, label) pair present in the finished sessions, sorted by role then label. */
+/**
+ * haggle's M6 and M7 for every (role, label) pair present in the finished sessions, sorted by role
+ * then label. For a run of the 50k model the card calls its label metrics unreliable: show
+ * `labelMetricCaveats` beside them (as `compare` and the report do).
+ */
 export function labelEffects(sessions: readonly SessionResult[]): LabelEffect[] {
   const facts = finishedOnly(sessions).map(sessionFacts);
   return pairsOf([facts]).map(({ role, label }) => {

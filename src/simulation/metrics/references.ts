@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../contract/errors.js';
 import { isFinished } from '../failures.js';
 import type { SessionResult } from '../session-result.js';
+import { DEFAULT_SHARE_MARGIN } from './equivalence.js';
 import { hasMessage } from './message-sessions.js';
 import { clopperPearson } from './proportion-tests.js';
 import {
@@ -22,16 +23,30 @@ export interface ReferenceRow {
   n: number;
   /** The run's Clopper-Pearson interval at the comparison's level; null when n is 0. */
   ci: [number, number] | null;
-  /** `consistent`, `inconsistent` or `too-few` (too few sessions to tell a 2 pp difference). */
+  /**
+   * `consistent` (the difference's interval lies inside ±margin), `inconsistent` (it excludes 0),
+   * `too-few` (neither; `needed` sessions could tell) or `cannot-tell` (neither, and the card's own
+   * sample or rounding leaves no run size that could).
+   */
   verdict: Verdict;
-  /** How the verdict was reached (see `VerdictMethod`). */
+  /** How the difference's interval was drawn (see `VerdictMethod`). */
   method: VerdictMethod;
-  /** With `fisher-exact`: the test's two-sided p-value. */
+  /** The run's share minus the published value (minus the middle of its rounding range); null when n is 0. */
+  difference: number | null;
+  /** The interval of `difference` at the comparison's level; null when n is 0. */
+  differenceCi: [number, number] | null;
+  /** The equivalence margin, a share (haggle's choice, default 0.025). */
+  margin: number;
+  /** Half the width the card's own sample or rounding gives the difference's interval at any run size. */
+  referenceHalfWidth: number;
+  /** How far the card's own interval (sample or rounding) reaches below and above its value. */
+  referenceSpread: [number, number];
+  /** With `fisher-exact`: Fisher's two-sided p-value of the two counts (shown; the verdict rests on the interval). */
   pValue: number | null;
   /** With `rounding-range`: the values the card's rounding allows, [low, high). */
   range: [number, number] | null;
-  /** Sessions a run needs to tell a 2 pp difference from this value. */
-  needed: number;
+  /** Sessions a run at the published value needs to be called consistent; null where none can. */
+  needed: number | null;
   /** The row is about the model this run's negotiators use (by profile id). */
   runModel: boolean;
 }
@@ -42,6 +57,8 @@ export interface ReferenceComparison {
   /** Sessions in the run, and how many of them finished (errored and aborted ones are left out). */
   sessions: { total: number; finished: number };
   level: number;
+  /** The equivalence margin every row was judged with, a share. */
+  margin: number;
   rows: ReferenceRow[];
 }
 
@@ -49,6 +66,11 @@ export interface ReferenceComparison {
 export interface ReferenceOptions {
   /** Confidence level of the intervals and tests. Default 0.95. */
   level?: number;
+  /**
+   * The equivalence margin, a share: `consistent` needs the difference's interval inside ±margin.
+   * Default 0.025 (2.5 pp, haggle's choice: see `DEFAULT_SHARE_MARGIN`).
+   */
+  margin?: number;
 }
 
 /** Whether a `--reference` value names a published set (`card:...`) rather than a run file. */
@@ -65,12 +87,6 @@ export function resolveReferenceSet(id: string): ReferenceSet {
     { path: 'reference', message: `no published reference set "${id}"; known sets: ${known}` },
   ]);
 }
-
-/**
- * @deprecated Use `hasMessage`: the one definition of a message session (a turn that broke no rule
- * carries a non-empty message).
- */
-export const isMessageSession: (session: SessionResult) => boolean = hasMessage;
 
 function isSuccess(statistic: ReferenceStatistic, session: SessionResult): boolean {
   switch (statistic) {
@@ -91,17 +107,25 @@ function profilesOf(sessions: readonly SessionResult[]): Set<string> {
   return profiles;
 }
 
-function checkLevel(level: number): void {
+function checkOptions(level: number, margin: number): void {
   if (!(level > 0 && level < 1))
     throw new InvalidInputError('ReferenceOptions', [
       { path: 'level', message: `must lie strictly between 0 and 1, got ${level}` },
+    ]);
+  if (!(Number.isFinite(margin) && margin > 0 && margin < 1))
+    throw new InvalidInputError('ReferenceOptions', [
+      {
+        path: 'margin',
+        message: `must be a share strictly between 0 and 1 (0.025 is 2.5 pp), got ${margin}`,
+      },
     ]);
 }
 
 /**
  * Sets a run beside a published set: for each value, the run's share of finished sessions with its
- * exact (Clopper-Pearson) interval, and a verdict that counts the published value's own uncertainty
- * as far as the card states it (see `judgeReference`). Deterministic: no resampling.
+ * exact (Clopper-Pearson) interval, the interval of its difference from the published value (which
+ * counts the published value's own uncertainty as far as the card states it) and an equivalence verdict
+ * against ±margin (see `judgeReference`). Deterministic: no resampling.
  */
 export function compareToReferences(
   sessions: readonly SessionResult[],
@@ -110,13 +134,14 @@ export function compareToReferences(
 ): ReferenceComparison {
   const resolved = typeof set === 'string' ? resolveReferenceSet(set) : set;
   const level = options.level ?? 0.95;
-  checkLevel(level);
+  const margin = options.margin ?? DEFAULT_SHARE_MARGIN;
+  checkOptions(level, margin);
   const finished = sessions.filter(isFinished);
   const profiles = profilesOf(sessions);
   const rows = resolved.values.map((reference): ReferenceRow => {
     const n = finished.length;
     const successes = finished.filter((s) => isSuccess(reference.statistic, s)).length;
-    const judged = judgeReference(successes, n, reference, level);
+    const judged = judgeReference(successes, n, reference, level, margin);
     return {
       reference,
       run: n === 0 ? null : successes / n,
@@ -137,6 +162,7 @@ export function compareToReferences(
     },
     sessions: { total: sessions.length, finished: finished.length },
     level,
+    margin,
     rows,
   };
 }
