@@ -24,6 +24,17 @@ export class EnvironmentServerError extends HaggleError {
   }
 }
 
+/**
+ * The part of a `ws` WebSocket the client uses. Structural, so that haggle/env's declarations do not
+ * import `ws`'s types (a user's TypeScript would then need `@types/ws`).
+ */
+interface ClientSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number): void;
+  terminate(): void;
+}
+
 /** Options of `connectEnvironment`. */
 export interface ConnectEnvironmentOptions {
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
@@ -44,7 +55,7 @@ export class EnvironmentClient {
   private unsolicited: string | undefined;
 
   /** @internal */
-  constructor(private readonly socket: WebSocket) {}
+  constructor(private readonly socket: ClientSocket) {}
 
   private get open(): boolean {
     return this.socket.readyState === WebSocket.OPEN;
