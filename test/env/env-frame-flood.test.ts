@@ -70,8 +70,9 @@ async function pour(client: RawWebSocket, next: () => Buffer, maxBytes: number):
       const block = next();
       client.socket.write(block);
       sent += block.length;
+      // Let the socket's events (the server's close, a write error) in between blocks.
+      await new Promise((resolve) => setImmediate(resolve));
     } else await pause(5);
-    if (sent % (64 * 1024 * 1024) < 70_000) await pause(0);
   }
   for (let i = 0; i < 150 && !client.closed(); i++) {
     if (!client.socket.destroyed) client.socket.write(clientFrame(OPCODE.ping));
