@@ -113,7 +113,7 @@ export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSig
     )
     .option(
       '--max-message-bytes <n>',
-      'largest WebSocket message accepted',
+      'largest WebSocket message accepted, its fragments counted as they arrive; memory per connection is at most about 4x this + 1 MiB',
       parseIntegerOption('max-message-bytes', 1024, 1024 * 1024 * 1024),
       DEFAULT_ENVIRONMENT_SERVER_LIMITS.maxMessageBytes,
     )

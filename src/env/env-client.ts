@@ -1,7 +1,5 @@
-import { request } from 'node:http';
+import WebSocket from 'ws';
 import { HaggleError } from '../contract/errors.js';
-import { WebSocketConnection } from './websocket-connection.js';
-import { acceptKey, newClientKey } from './websocket-frames.js';
 
 /** A step result as OpenEnv's wire carries it: observation, reward, done. */
 export interface RemoteStepResult {
@@ -27,6 +25,17 @@ export class EnvironmentServerError extends HaggleError {
   }
 }
 
+/**
+ * The part of a `ws` WebSocket the client uses. Structural, so that haggle/env's declarations do not
+ * import `ws`'s types (a user's TypeScript would then need `@types/ws`).
+ */
+interface ClientSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number): void;
+  terminate(): void;
+}
+
 /** Options of `connectEnvironment`. */
 export interface ConnectEnvironmentOptions {
   /** Largest message accepted from the server, in bytes. Default 16 MiB. */
@@ -47,7 +56,11 @@ export class EnvironmentClient {
   private unsolicited: string | undefined;
 
   /** @internal */
-  constructor(private readonly connection: WebSocketConnection) {}
+  constructor(private readonly socket: ClientSocket) {}
+
+  private get open(): boolean {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
 
   /** @internal */
   deliver(text: string): void {
@@ -99,26 +112,26 @@ export class EnvironmentClient {
   /** Sends any message and returns the server's answer as it came (an `error` answer included). */
   send(message: Record<string, unknown>): Promise<{ type: string; data: Record<string, unknown> }> {
     if (this.ended) return Promise.reject(this.ended);
-    if (!this.connection.open) {
+    if (!this.open) {
       this.end(1006, 'the connection dropped');
       return Promise.reject(this.ended);
     }
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.connection.sendText(JSON.stringify(message));
+      this.socket.send(JSON.stringify(message));
     });
   }
 
   /** Sends `close` (the server frees the episode) and ends the connection. */
   close(): void {
-    if (!this.connection.open) return;
-    this.connection.sendText(JSON.stringify({ type: 'close' }));
-    this.connection.close(1000);
+    if (!this.open) return;
+    this.socket.send(JSON.stringify({ type: 'close' }));
+    this.socket.close(1000);
   }
 
   /** Drops the connection without a word, as a crashed trainer would. */
   drop(): void {
-    this.connection.destroy();
+    this.socket.terminate();
   }
 
   private result(message: { type: string; data: Record<string, unknown> }): RemoteStepResult {
@@ -134,7 +147,7 @@ export class EnvironmentClient {
 
 /**
  * Opens a WebSocket to an environment server's `/ws` (`url` as OpenEnv's `base_url`: `http://host:port`
- * or `ws://host:port`). Node 20 has no WebSocket client; this one speaks the few frames the protocol needs.
+ * or `ws://host:port`), with `ws` as the WebSocket (no permessage-deflate offered, as the server declines it).
  */
 export function connectEnvironment(
   url: string,
@@ -148,46 +161,30 @@ export function connectEnvironment(
         code: 'URL',
       }),
     );
-  const key = newClientKey();
+  const { signal } = options;
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  const target = `ws://${base.host}${base.pathname.replace(/\/$/, '')}/ws`;
+  const socket = new WebSocket(target, {
+    maxPayload: options.maxMessageBytes ?? 16 * 1024 * 1024,
+    perMessageDeflate: false,
+  });
+  const client = new EnvironmentClient(socket);
+  socket.on('message', (data: Buffer) => client.deliver(data.toString('utf8')));
+  socket.on('close', (code: number, reason: Buffer) => client.end(code, reason.toString()));
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: base.hostname,
-      port: base.port || 80,
-      path: `${base.pathname.replace(/\/$/, '')}/ws`,
-      headers: {
-        Connection: 'Upgrade',
-        Upgrade: 'websocket',
-        'Sec-WebSocket-Version': '13',
-        'Sec-WebSocket-Key': key,
-      },
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    req.on('upgrade', (response, socket, head) => {
-      if (response.headers['sec-websocket-accept'] !== acceptKey(key)) {
-        socket.destroy();
-        reject(
-          new EnvironmentServerError({
-            message: 'the server answered the handshake wrongly',
-            code: 'HANDSHAKE',
-          }),
-        );
-        return;
-      }
-      socket.setNoDelay(true);
-      let client: EnvironmentClient | undefined;
-      const connection = new WebSocketConnection(
-        socket,
-        { side: 'client', maxMessageBytes: options.maxMessageBytes ?? 16 * 1024 * 1024 },
-        { onText: (text) => client?.deliver(text), onClose: ({ code, reason }) => client?.end(code, reason) },
-      );
-      client = new EnvironmentClient(connection);
-      if (!connection.open) client.end(1006, 'the connection dropped');
-      // What the server sent with its handshake answer (an error at capacity) reaches the client now.
-      if (head.length > 0) socket.unshift(head);
+    const onAbort = () => {
+      socket.terminate();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    socket.once('open', () => {
+      signal?.removeEventListener('abort', onAbort);
       resolve(client);
     });
-    req.on('response', (response) => {
+    socket.on('unexpected-response', (request, response) => {
       response.resume();
+      request.destroy();
+      signal?.removeEventListener('abort', onAbort);
       reject(
         new EnvironmentServerError({
           message: `HTTP ${response.statusCode} instead of a WebSocket upgrade`,
@@ -195,7 +192,10 @@ export function connectEnvironment(
         }),
       );
     });
-    req.on('error', reject);
-    req.end();
+    // Before the handshake an error rejects the promise; after it, the 'close' that follows ends the client.
+    socket.on('error', (error) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(error);
+    });
   });
 }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { type WebSocket, WebSocketServer } from 'ws';
 import { HaggleError, InvalidInputError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { redact } from '../internal/redact.js';
@@ -12,8 +13,7 @@ import {
   type ObservationFields,
   observationMessageJson,
 } from './observation-json.js';
-import { WebSocketConnection } from './websocket-connection.js';
-import { acceptKey } from './websocket-frames.js';
+import { WebSocketConnection, webSocketServerOptions } from './websocket-connection.js';
 import { ENVIRONMENT_WIRE_SCHEMAS } from './wire-schemas.js';
 
 /** OpenEnv's error codes (`WSErrorCode` in its `env_server/types.py`), as its clients read them. */
@@ -38,8 +38,10 @@ export interface EnvironmentServerLimits {
    */
   idleTimeoutMs: number;
   /**
-   * Largest message accepted, in bytes; a bigger one closes the connection (1009). Default 1 MiB: a
-   * model's turn is under 2 KiB; OpenEnv's client allows 100 MB, which one connection could fill memory with.
+   * Largest message accepted, in bytes, its fragments counted together as they arrive; a bigger one
+   * closes the connection (1009). Default 1 MiB: a model's turn is under 2 KiB; OpenEnv's client
+   * allows 100 MB, which one connection could fill memory with. It also sets what one connection may
+   * hold (see `docs/training.md`): about 4 x this + 1 MiB.
    */
   maxMessageBytes: number;
 }
@@ -81,8 +83,6 @@ interface Session {
   queue: Promise<unknown>;
   /** Messages received and not yet answered: a session waiting on its opponent is not idle. */
   pending: number;
-  /** Closed for flooding (`MAX_UNANSWERED`): counted once, however many frames were already read. */
-  flooded?: boolean;
 }
 
 /**
@@ -100,6 +100,7 @@ export class EnvironmentServer {
   private readonly limits: EnvironmentServerLimits;
   private readonly sessions = new Set<Session>();
   private server: Server | undefined;
+  private webSockets: WebSocketServer | undefined;
   private reaper: NodeJS.Timeout | undefined;
   private readonly counters = { episodes: 0, protocolErrors: 0, reaped: 0, refused: 0, flooded: 0 };
 
@@ -133,8 +134,9 @@ export class EnvironmentServer {
 
   /**
    * Episodes finished, error answers sent, sessions reaped idle, connections refused at capacity, and
-   * connections closed for sending far ahead of their answers (`flooded`, not an error answer: the
-   * client is sent a close, never an answer).
+   * connections closed for flooding (`flooded`, not an error answer: the client is sent a close, never
+   * an answer): more than `MAX_UNANSWERED` messages ahead of their answers, pings while its answers
+   * wait unread, or more bytes than a message may take without completing one.
    */
   get stats(): {
     episodes: number;
@@ -149,6 +151,7 @@ export class EnvironmentServer {
   /** Starts listening; resolves with the base URL (`http://host:port`). */
   async listen(options: { port?: number; host?: string } = {}): Promise<string> {
     const server = createServer((request, response) => this.handleHttp(request, response));
+    this.webSockets = new WebSocketServer(webSocketServerOptions(this.limits.maxMessageBytes));
     server.on('upgrade', (request, socket, head) => this.handleUpgrade(request, socket, head));
     server.on('clientError', (_error, socket) => socket.destroy());
     this.server = server;
@@ -175,6 +178,7 @@ export class EnvironmentServer {
       session.connection.close(1001, 'server stopping');
     }
     this.sessions.clear();
+    this.webSockets?.close();
     const server = this.server;
     if (!server) return;
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -222,42 +226,41 @@ export class EnvironmentServer {
     }
   }
 
-  private handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): unknown {
+  private handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): void {
     const path = (request.url ?? '/').split('?')[0];
-    const key = request.headers['sec-websocket-key'];
-    const refuse = (status: string) => {
-      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-    };
-    if (path !== '/ws') return refuse('404 Not Found');
-    if (String(request.headers.upgrade).toLowerCase() !== 'websocket' || typeof key !== 'string')
-      return refuse('400 Bad Request');
-    if (request.headers['sec-websocket-version'] !== '13') return refuse('426 Upgrade Required');
-    socket.write(
-      'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-        `Sec-WebSocket-Accept: ${acceptKey(key)}\r\n\r\n`,
-    );
-    (socket as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+    const webSockets = this.webSockets;
+    if (path !== '/ws' || !webSockets) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    // `ws` checks the handshake (a bad one is answered 400) and owns the socket from here.
+    webSockets.handleUpgrade(request, socket, head, (webSocket) => this.accept(webSocket, socket));
+  }
+
+  /** Starts the episode of a new connection, or refuses it at capacity. */
+  private accept(webSocket: WebSocket, socket: Duplex): void {
     let session: Session | undefined;
     const connection = new WebSocketConnection(
+      webSocket,
       socket,
-      { side: 'server', maxMessageBytes: this.limits.maxMessageBytes },
+      { maxMessageBytes: this.limits.maxMessageBytes },
       {
-        onText: (text) => {
+        onText: (text, bytes) => {
           if (!session) return;
           const current = session;
-          if (current.flooded) return;
           if (current.pending >= MAX_UNANSWERED) {
-            current.flooded = true;
-            this.counters.flooded++;
-            connection.close(
-              1008,
+            connection.closeForFlooding(
               `more than ${MAX_UNANSWERED} messages unanswered: wait for each answer before the next message`,
             );
             return;
           }
           current.lastActive = Date.now();
           current.pending++;
-          current.queue = current.queue.then(() => this.answerInTurn(current, text));
+          current.queue = current.queue.then(() => this.answerInTurn(current, text, bytes));
+        },
+        // Counted once per connection, however many frames it had sent past its bound.
+        onFlood: () => {
+          this.counters.flooded++;
         },
         onClose: () => {
           if (!session) return;
@@ -293,12 +296,10 @@ export class EnvironmentServer {
     }
     session = { connection, environment, lastActive: Date.now(), queue: Promise.resolve(), pending: 0 };
     this.sessions.add(session);
-    // Bytes the client sent with its handshake (a pipelined first message) go through the session.
-    if (head.length > 0) socket.unshift(head);
   }
 
   /** Answers one message after the ones before it; a failure is reported, never left to reject the queue. */
-  private async answerInTurn(session: Session, text: string): Promise<void> {
+  private async answerInTurn(session: Session, text: string, bytes: number): Promise<void> {
     try {
       await this.answer(session, text);
     } catch (error) {
@@ -306,6 +307,7 @@ export class EnvironmentServer {
     } finally {
       session.pending--;
       session.lastActive = Date.now();
+      session.connection.answered(bytes);
     }
   }
 

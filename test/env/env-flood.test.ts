@@ -1,4 +1,5 @@
 import { type ChildProcess, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,11 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectEnvironment } from '../../src/env/env-client.js';
 import { MAX_UNANSWERED } from '../../src/env/env-server.js';
-import { encodeFrame, newClientKey } from '../../src/env/websocket-frames.js';
 import { generateSuite, saveSuite } from '../../src/evaluation/suite.js';
 import { DATA_CEILING } from '../cli/ceiling-cli.js';
 import { startEnvServe } from './env-serve-process.js';
 import { scriptedPolicy } from './policies.js';
+import { clientFrame, OPCODE } from './raw-websocket.js';
 
 // A client that sends and never reads its answers: before, each answer (~6 KB) stayed in the server's
 // memory, 100,000 messages took 700 MB and a few more would end the server and every episode on it.
@@ -59,12 +60,12 @@ async function nonReadingClient(): Promise<{ socket: Socket; closed: () => boole
   await new Promise((resolve) => socket.once('connect', resolve));
   socket.write(
     `GET /ws HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-      `Sec-WebSocket-Key: ${newClientKey()}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   );
   return { socket, closed: () => closed };
 }
 
-const RESET = encodeFrame(0x1, Buffer.from('{"type":"reset","data":{"seed":1}}'), { mask: true });
+const RESET = clientFrame(OPCODE.text, Buffer.from('{"type":"reset","data":{"seed":1}}'));
 
 /** Sends `total` resets in bursts of `burst`, a pause between bursts, reading nothing. */
 async function flood(burst: number, total: number): Promise<{ sent: number; closed: boolean }> {
@@ -79,7 +80,7 @@ async function flood(burst: number, total: number): Promise<{ sent: number; clos
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  // A server that closes drops a peer that does not read its close frame within 5 s (CLOSE_LINGER_MS);
+  // A server that closes drops a peer that does not take its close within 5 s (CLOSE_LINGER_MS);
   // a paused socket learns of it on its next write.
   for (let i = 0; i < 100 && !client.closed(); i++) {
     client.socket.write(RESET);

@@ -342,11 +342,11 @@ describe('EnvironmentServer', () => {
     const { url } = await serve('multi-issue-seller');
     const client = await connectEnvironment(url);
     // The client only sends JSON; reach under it for a raw text frame.
-    const raw = client as unknown as { connection: { sendText(text: string): void }; waiting: unknown[] };
+    const raw = client as unknown as { socket: { send(text: string): void }; waiting: unknown[] };
     const answer = new Promise<{ data: { code: string } }>((resolve, reject) =>
       raw.waiting.push({ resolve, reject }),
     );
-    raw.connection.sendText('{not json');
+    raw.socket.send('{not json');
     expect((await answer).data.code).toBe('INVALID_JSON');
     client.close();
   });
