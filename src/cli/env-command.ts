@@ -23,7 +23,7 @@ import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
 import { registerEnvSessionsCommand } from './env-sessions-command.js';
 import type { CliIo } from './io.js';
-import { parseChoice, parseIntegerOption } from './options.js';
+import { parseChoice, parseIntegerOption, withListenOptions } from './options.js';
 import { parseParticipantShorthand } from './participant-shorthand.js';
 import { readJsonInput } from './read-json-input.js';
 
@@ -64,9 +64,13 @@ function parseNumberOption(name: string) {
 export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSignal): void {
   const env = program.command('env').description('training environments (OpenEnv protocol) for RL trainers');
   registerEnvSessionsCommand(env, io);
-  env
-    .command('serve')
-    .description("serve a negotiation environment over OpenEnv's protocol (/ws, /health, /schema, /metadata)")
+  withListenOptions(
+    env
+      .command('serve')
+      .description(
+        "serve a negotiation environment over OpenEnv's protocol (/ws, /health, /schema, /metadata)",
+      ),
+  )
     .requiredOption(
       '--env <name>',
       `the environment: ${ENVIRONMENT_NAMES.join(', ')}`,
@@ -91,13 +95,6 @@ export function registerEnvCommand(program: Command, io: CliIo, signal: AbortSig
       '--opponent <spec>',
       `the opponent: multi-issue ${MULTI_ISSUE_BASELINE_NAMES.join(', ')}; best-offer ${CLI_AGENT_NAMES.join(', ')}; or NAME=openai:MODEL@URL`,
     )
-    .option(
-      '-p, --port <port>',
-      'port to listen on (0: any free port)',
-      parseIntegerOption('port', 0, 65_535),
-      8000,
-    )
-    .option('--host <address>', 'address to listen on (0.0.0.0 for other machines)', '127.0.0.1')
     .option('--out <file>', 'append every finished episode to this JSONL (haggle analyse reads it)')
     .option(
       '--max-sessions <n>',

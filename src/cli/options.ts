@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { CliUsageError } from './cli-error.js';
 
 /** Parses an integer option, with the option's name in the error. */
@@ -39,4 +40,21 @@ export function parseMarginOption(raw: string): number {
       `--margin must be percentage points above 0 and below 100 (2.5 is ±2.5 pp), got "${raw}"`,
     );
   return value / 100;
+}
+
+/**
+ * `--port` and `--host` of a command that listens (`haggle serve`, `haggle env serve`): one definition,
+ * so both servers take the same flags with the same defaults (8000 on loopback: haggle's choice, a
+ * server reachable from other machines is asked for by name with `--host 0.0.0.0`).
+ */
+export function withListenOptions<T extends Command>(command: T): T {
+  command
+    .option(
+      '-p, --port <port>',
+      'port to listen on (0: any free port)',
+      parseIntegerOption('port', 0, 65_535),
+      8000,
+    )
+    .option('--host <address>', 'address to listen on (0.0.0.0 for other machines)', '127.0.0.1');
+  return command;
 }

@@ -8,7 +8,7 @@ import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
-import { parseIntegerOption } from './options.js';
+import { parseIntegerOption, withListenOptions } from './options.js';
 
 interface ServeCliOptions extends BackendCliOptions {
   port: number;
@@ -29,16 +29,11 @@ interface ServeCliOptions extends BackendCliOptions {
  * built before the port opens, so a backend that cannot load fails the command at once.
  */
 export function registerServeCommand(program: Command, io: CliIo, signal: AbortSignal): void {
-  const command = program
-    .command('serve')
-    .description('serve a backend over an OpenAI-compatible HTTP API (/v1/models, /v1/chat/completions)')
-    .option(
-      '-p, --port <port>',
-      'port to listen on (0: any free port)',
-      parseIntegerOption('port', 0, 65_535),
-      8000,
-    )
-    .option('--host <address>', 'address to listen on (0.0.0.0 for other machines)', '127.0.0.1')
+  const command = withListenOptions(
+    program
+      .command('serve')
+      .description('serve a backend over an OpenAI-compatible HTTP API (/v1/models, /v1/chat/completions)'),
+  )
     .option('--server-api-key <key>', 'require clients to send this key (default: $HAGGLE_SERVE_API_KEY)')
     .option(
       '--max-tokens <n>',
