@@ -19,6 +19,9 @@ export {
   DEFAULT_RESERVATION_RATIO,
   DEFAULT_RESPONSE_TIME_HOURS,
 } from './price-limits.js';
+export { estimateReservationPrice } from './reservation-estimate.js';
+export type { ReservationLearningAgentOptions } from './reservation-learning-agent.js';
+export { ReservationLearningAgent } from './reservation-learning-agent.js';
 export type { NamedTimeBasedOptions, TimeBasedAgentOptions } from './time-based-agent.js';
 export {
   BOULWARE_EXPONENT,
