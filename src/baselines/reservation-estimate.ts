@@ -2,8 +2,8 @@ import type { Role } from '../contract/history.js';
 
 /** The concession ratio assumed when only one concession has been seen (haggle's choice). */
 export const DEFAULT_CONCESSION_RATIO = 0.5;
-/** Concession ratios are capped here, so a side conceding evenly does not extrapolate to infinity. */
-const MAX_CONCESSION_RATIO = 0.9;
+/** Concession ratios are capped here, so a side conceding evenly does not extrapolate far (haggle's choice). */
+const MAX_CONCESSION_RATIO = 0.5;
 
 /**
  * An estimate of the other side's reservation price (a buyer's budget, a seller's floor) from its offers,
@@ -13,7 +13,7 @@ const MAX_CONCESSION_RATIO = 0.9;
  *
  * haggle's choice, in the spirit of learning the other side's reservation price from its offers (Zeng &
  * Sycara 1998 do that by Bayesian updating over hypotheses; this extrapolates instead, which needs no
- * prior over prices): a ratio of 0.5 when only one concession has been seen, ratios capped at 0.9,
+ * prior over prices): a ratio of 0.5 when only one concession has been seen, ratios capped at 0.5 (a side conceding evenly is expected to make one more such step, no more),
  * moves away from the other side not counted as concessions. `null` before the other side has conceded
  * at all: a single offer says nothing of how far it will go.
  */

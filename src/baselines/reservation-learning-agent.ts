@@ -45,7 +45,7 @@ const KNOWN_OPTIONS = [
  * Jennings 1998) from its aspiration towards the better of its own reservation and the other side's
  * estimated limit. A learning seller stops above where it expects the buyer to go anyway; a learning
  * buyer stops below the seller's estimated floor. It accepts an offer at least as good as its next own
- * (AC_next) or as the other side's estimated limit (nothing better is expected), never beyond its own
+ * (AC_next) or within 2% of the other side's estimated limit (nothing better is expected), never beyond its own
  * reservation. Deterministic (the seed changes nothing) and stateless: the estimate is remade from the
  * history on every turn.
  */
@@ -92,13 +92,20 @@ export class ReservationLearningAgent implements Negotiator {
    * Where its concession ends: its own reservation, or the other side's estimated limit where that is
    * better for it (never beyond its aspiration).
    */
-  endPoint(view: ThreadView, limits: PriceLimits): number {
-    const other = view.role === 'buyer' ? 'seller' : 'buyer';
-    const estimate = estimateReservationPrice(view.opponentOffers, other);
-    if (estimate === null) return limits.reservation;
-    return view.role === 'seller'
-      ? Math.min(limits.aspiration, Math.max(limits.reservation, estimate))
-      : Math.max(limits.aspiration, Math.min(limits.reservation, estimate));
+  endPoint(view: ThreadView, limits: PriceLimits): { price: number; learnt: boolean } {
+    const estimate = this.estimate(view);
+    if (estimate === null) return { price: limits.reservation, learnt: false };
+    const price =
+      view.role === 'seller'
+        ? Math.min(limits.aspiration, Math.max(limits.reservation, estimate))
+        : Math.max(limits.aspiration, Math.min(limits.reservation, estimate));
+    return { price, learnt: true };
+  }
+
+  /** The other side's estimated limit; a seller's listing is its opening offer. */
+  private estimate(view: ThreadView): number | null {
+    if (view.role === 'seller') return estimateReservationPrice(view.opponentOffers, 'buyer');
+    return estimateReservationPrice([view.listPrice, ...view.opponentOffers], 'seller');
   }
 
   async predict(input: PredictInput, options: PredictOptions = {}): Promise<Turn> {
@@ -106,7 +113,7 @@ export class ReservationLearningAgent implements Negotiator {
     checkPredictInput(input, 'ReservationLearningAgent');
     const view = readThread(input);
     const limits = priceLimits(view, this.options);
-    const end = this.endPoint(view, limits);
+    const { price: end, learnt } = this.endPoint(view, limits);
     const t = Math.min(1, view.turnIndex / this.horizon);
     const target = end + (1 - t ** (1 / this.exponent)) * (limits.aspiration - end);
     const better = (offer: number, than: number) => (view.role === 'buyer' ? offer <= than : offer >= than);
@@ -115,7 +122,10 @@ export class ReservationLearningAgent implements Negotiator {
       limits,
       legal: legalActionSet(input.legalActions),
       nextPrice: target,
-      acceptable: (offer) => better(offer, target) || better(offer, end),
+      // Within 2% of the other side's estimated limit is as close as an extrapolation gets: take it
+      // (the tolerance of TitForTatAgent's acceptance, haggle's choice).
+      acceptable: (offer) =>
+        better(offer, target) || (learnt && better(offer, view.role === 'buyer' ? end * 1.02 : end * 0.98)),
       responseTime: this.options.responseTimeHours ?? DEFAULT_RESPONSE_TIME_HOURS,
     });
     return withinTimeBound(turn, input.legalMoves);
