@@ -92,7 +92,7 @@ export class ReservationLearningAgent implements Negotiator {
    * Where its concession ends: its own reservation, or the other side's estimated limit where that is
    * better for it (never beyond its aspiration).
    */
-  endPoint(view: ThreadView, limits: PriceLimits): { price: number; learnt: boolean } {
+  private endPoint(view: ThreadView, limits: PriceLimits): { price: number; learnt: boolean } {
     const estimate = this.estimate(view);
     if (estimate === null) return { price: limits.reservation, learnt: false };
     const price =
