@@ -58,9 +58,12 @@ export function modelAwareTurn(
   options: { acceptAtLast?: boolean } = {},
 ): MultiIssueTurn {
   const { space, utility, round } = input;
+  // A target above one's best outcome (a curve starting at 1 where no outcome is worth 1) means the best
+  // outcome; only an outcome worth the reservation may be proposed at all.
+  const best = ranked.utilities[0] ?? Number.NEGATIVE_INFINITY;
   const proposal = opponentAwareProposal(
     ranked,
-    Math.max(target, reservationFloor(input, 1)),
+    Math.max(Math.min(target, best), reservationFloor(input, 1)),
     opponentUtility,
   );
   const standing = standingProposal(input.history, input.role);

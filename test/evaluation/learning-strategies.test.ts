@@ -13,6 +13,7 @@ import {
 } from '../../src/evaluation/multi-issue-baseline-registry.js';
 import type { MultiIssueHistoryEntry, MultiIssueNegotiator } from '../../src/evaluation/multi-issue-turn.js';
 import { NashSeekingNegotiator } from '../../src/evaluation/nash-seeking-negotiator.js';
+import { rankOutcomes } from '../../src/evaluation/outcome-ranking.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
 import { runTournament } from '../../src/evaluation/tournament.js';
 import { type SideUtility, utilityOf } from '../../src/evaluation/utility.js';
@@ -138,6 +139,9 @@ describe('the learning strategies', () => {
           );
         } else {
           expect(turn.action).toBe('walk_away');
+          // only when nothing is worth proposing: no outcome reaches the reservation a round later
+          const best = rankOutcomes(c.space, c.utility).utilities[0] as number;
+          expect(best * c.utility.discount ** (round + 1)).toBeLessThan(c.reservation + 1e-9);
         }
       }),
       { numRuns: 2000, seed: 46 },
