@@ -1,7 +1,7 @@
 import { InvalidInputError } from '../contract/errors.js';
 import { BayesianOpponentModel } from './bayesian-opponent-model.js';
 import type { Outcome } from './issue-space.js';
-import { modelAwareTurn, turnTime } from './model-aware-turn.js';
+import { lastOwnRound, modelAwareTurn, turnTime } from './model-aware-turn.js';
 import type { MultiIssueInput, MultiIssueNegotiator, MultiIssueTurn } from './multi-issue-turn.js';
 import { learnFromHistory, offersOfOtherSide } from './opponent-model.js';
 import { type RankedOutcomes, rankOutcomes } from './outcome-ranking.js';
@@ -45,10 +45,12 @@ export function estimatedNashPoint(
  * A Nash-seeking strategy after Nice Tit-for-Tat (Baarslag, Hindriks & Jonker 2013): it learns the other
  * side's utility with the Bayesian model (`BayesianOpponentModel`, Hindriks & Tykhonov 2008), estimates
  * the Nash point, and concedes towards it in proportion to how far the other side's offers have come
- * towards it (tit for tat, measured in its own utility), never past it; among offers of equal utility to
+ * towards it (tit for tat, measured in its own utility), not past it before its last turn; among offers of equal utility to
  * itself it proposes the one the model rates best for the other side. haggle's choices: the time pressure
- * `t^pressure` that brings it to the Nash point by the deadline, and accepting anything above its
- * reservation on the very last turn (no later offer can come). Stateless and deterministic.
+ * `t^pressure` that brings it to the Nash point by its last turn, and on its own last turn (it cannot
+ * answer again) accepting anything above its reservation and, failing that, offering down to it: the
+ * Nash point is only an estimate, and a deal above the reservation beats none. Stateless and
+ * deterministic.
  */
 export class NashSeekingNegotiator implements MultiIssueNegotiator {
   readonly pressure: number;
@@ -88,7 +90,9 @@ export class NashSeekingNegotiator implements MultiIssueNegotiator {
     }
     const share = Math.max(reciprocated, turnTime(input) ** this.pressure);
     const top = ranked.utilities[0] ?? 1;
-    const target = top - share * (top - nashOwn);
+    // On its own last turn a deal above the reservation beats none: its last offer may go below the
+    // estimated Nash point, which is only an estimate.
+    const target = input.round >= lastOwnRound(input) ? utility.reservation : top - share * (top - nashOwn);
     return modelAwareTurn(input, ranked, target, theirs, { acceptAtLast: true });
   }
 }
