@@ -15,7 +15,8 @@ export {
 } from './population-parameters.js';
 
 export type { PriceLimitOptions } from './price-limits.js';
-
+export type { ReservationLearningAgentOptions } from './reservation-learning-agent.js';
+export { ReservationLearningAgent } from './reservation-learning-agent.js';
 export type { NamedTimeBasedOptions, TimeBasedAgentOptions } from './time-based-agent.js';
 
 export { boulware, conceder, linearConcession, TimeBasedAgent } from './time-based-agent.js';

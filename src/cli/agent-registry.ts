@@ -1,4 +1,11 @@
-import { boulware, conceder, linearConcession, PopulationAgent, TitForTatAgent } from '../baselines/index.js';
+import {
+  boulware,
+  conceder,
+  linearConcession,
+  PopulationAgent,
+  ReservationLearningAgent,
+  TitForTatAgent,
+} from '../baselines/index.js';
 import type { Negotiator } from '../contract/negotiator.js';
 
 /** Negotiators the CLI can build by name, with their default settings. No model needed for any. */
@@ -8,6 +15,8 @@ export const CLI_AGENTS = {
   linear: () => linearConcession(),
   conceder: () => conceder(),
   'tit-for-tat': () => new TitForTatAgent(),
+  /** Learns the other side's reservation price from its concessions; buyer or seller. */
+  'reservation-learner': () => new ReservationLearningAgent(),
 } as const satisfies Record<string, () => Negotiator>;
 
 export type CliAgentName = keyof typeof CLI_AGENTS;

@@ -1,3 +1,5 @@
+export type { AdaptiveConcessionOptions } from './adaptive-concession-negotiator.js';
+export { AdaptiveConcessionNegotiator } from './adaptive-concession-negotiator.js';
 export type {
   AnalyseTournamentOptions,
   AnalysisMetric,
@@ -46,6 +48,8 @@ export {
 } from './analysis/index.js';
 export type { UtilityPoint } from './bargaining-geometry.js';
 export { distanceToFrontier, nashPoint, paretoFrontier, utilityDistance } from './bargaining-geometry.js';
+export type { BayesianOpponentModelOptions } from './bayesian-opponent-model.js';
+export { BayesianOpponentModel } from './bayesian-opponent-model.js';
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
 export { scoreTrade } from './bilateral-trade.js';
 export { canonicalJson, contentHash } from './canonical-json.js';
@@ -72,6 +76,10 @@ export {
 } from './experiment-schema.js';
 export type { ExperimentRunOptions, ExperimentTournament } from './experiment-tournament.js';
 export { experimentTournament, runExperiment } from './experiment-tournament.js';
+export type { FrequencyOpponentModelOptions } from './frequency-opponent-model.js';
+export { FrequencyOpponentModel } from './frequency-opponent-model.js';
+export type { HardHeadedOptions } from './hard-headed-negotiator.js';
+export { HardHeadedNegotiator } from './hard-headed-negotiator.js';
 export type { Issue, IssueSpace, IssueSpaceInput, Outcome } from './issue-space.js';
 export {
   checkOutcome,
@@ -119,6 +127,10 @@ export {
   multiIssueTurnJsonSchema,
   standingProposal,
 } from './multi-issue-turn.js';
+export type { NashSeekingOptions } from './nash-seeking-negotiator.js';
+export { estimatedNashPoint, NashSeekingNegotiator } from './nash-seeking-negotiator.js';
+export type { OpponentModel } from './opponent-model.js';
+export { learnFromHistory, offersOfOtherSide } from './opponent-model.js';
 export type { RankedOutcomes } from './outcome-ranking.js';
 export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
 export type { ParticipantLabel, ParticipantLabels } from './participant-label.js';

@@ -1,3 +1,5 @@
+import { AdaptiveConcessionNegotiator } from './adaptive-concession-negotiator.js';
+import { HardHeadedNegotiator } from './hard-headed-negotiator.js';
 import {
   UtilityTitForTatNegotiator,
   utilityBoulware,
@@ -5,6 +7,7 @@ import {
   utilityLinear,
 } from './multi-issue-baselines.js';
 import type { MultiIssueNegotiator } from './multi-issue-turn.js';
+import { NashSeekingNegotiator } from './nash-seeking-negotiator.js';
 
 /**
  * The multi-issue baselines by name: what `haggle evaluate --arm NAME`, `haggle suite --opponents` and an
@@ -19,6 +22,12 @@ export const MULTI_ISSUE_BASELINES = {
   'utility-conceder': utilityConceder,
   /** Mirrors the other side's concessions in its own utility. */
   'utility-tit-for-tat': () => new UtilityTitForTatNegotiator(),
+  /** Concedes very late; among offers equal to itself, the one its frequency model says pleases the other side (after HardHeaded). */
+  'utility-hard-headed': () => new HardHeadedNegotiator(),
+  /** Learns the other side's utility (Bayesian model) and concedes towards the estimated Nash point (after Nice Tit-for-Tat). */
+  'utility-nash-seeker': () => new NashSeekingNegotiator(),
+  /** Time-dependent concession whose speed follows the other side's; offers chosen with a frequency model. */
+  'utility-adaptive-concession': () => new AdaptiveConcessionNegotiator(),
 } as const satisfies Record<string, () => MultiIssueNegotiator>;
 
 /** The name of a built-in multi-issue baseline, as `haggle evaluate --arm` and experiment files spell it. */
