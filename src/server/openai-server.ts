@@ -20,8 +20,9 @@ import {
   CompletionRequestSchema,
   parseRequest,
   toGenerateOptions,
+  toolCallPlanOf,
 } from './chat-request.js';
-import { clientMistake } from './client-mistake.js';
+import { asToolsMistake, clientMistake } from './client-mistake.js';
 import { chatCompletion, type ResponseMeta, StreamChunks, textCompletion } from './completion-response.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { Deadline } from './deadline.js';
@@ -30,6 +31,7 @@ import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 import { describeFailure, type ServerFailure } from './server-failure.js';
+import type { ToolCallPlan } from './tool-call-plan.js';
 
 /** Options of `OpenAIServer`: the backend it serves, model names, API key, prompt rendering and limits. */
 export interface OpenAIServerOptions {
@@ -227,7 +229,12 @@ export class OpenAIServer {
           kind === 'chat'
             ? parseRequest(ChatCompletionRequestSchema, body)
             : parseRequest(CompletionRequestSchema, body);
-        return await this.complete(req, res, request, kind, deadline);
+        const toolCall = toolCallPlanOf(request);
+        try {
+          return await this.complete(req, res, request, kind, deadline, toolCall);
+        } catch (error) {
+          throw toolCall ? asToolsMistake(error) : error;
+        }
       } finally {
         deadline.clear();
         leave();
@@ -242,6 +249,7 @@ export class OpenAIServer {
     request: AnyCompletionRequest,
     kind: 'chat' | 'completions',
     deadline: Deadline,
+    toolCall: ToolCallPlan | undefined,
   ): Promise<void> {
     if (!this.models.includes(request.model)) throw modelNotFound(request.model);
     // The client hanging up (before the answer is written) cancels the backend call; so does the deadline.
@@ -257,7 +265,7 @@ export class OpenAIServer {
     req.on('error', onClose);
     deadline.onExpiry(() => controller.abort(deadline.error()));
     const { options, warnings: limitWarnings } = capMaxTokens(
-      toGenerateOptions(request, this.renderText, controller.signal),
+      toGenerateOptions(request, this.renderText, controller.signal, toolCall),
       this.limits.maxTokens,
     );
     const meta: ResponseMeta = {
@@ -271,7 +279,7 @@ export class OpenAIServer {
       return this.stream(
         req,
         res,
-        { options, limitWarnings, meta, kind, includeUsage, deadline, arrived },
+        { options, limitWarnings, meta, kind, includeUsage, deadline, arrived, toolCall },
         () => (clientClosed && !deadline.expired ? performance.now() - arrived : undefined),
       );
     }
@@ -299,7 +307,7 @@ export class OpenAIServer {
     sendJson(
       res,
       200,
-      kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
+      kind === 'chat' ? chatCompletion(meta, result, toolCall) : textCompletion(meta, result),
       headers,
     );
   }
@@ -322,6 +330,7 @@ export class OpenAIServer {
       includeUsage: boolean;
       deadline: Deadline;
       arrived: number;
+      toolCall: ToolCallPlan | undefined;
     },
     closedAfter: () => number | undefined,
   ): Promise<void> {
@@ -337,7 +346,7 @@ export class OpenAIServer {
       if (closed !== undefined) return this.reportClientClosed(req, closed);
       throw deadline.expired ? deadline.error() : error;
     }
-    const chunks = new StreamChunks(call.meta, call.kind);
+    const chunks = new StreamChunks(call.meta, call.kind, call.toolCall);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',

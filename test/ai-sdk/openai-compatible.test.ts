@@ -28,6 +28,22 @@ describe('@ai-sdk/openai-compatible against haggle serve (fixture model)', () =>
     expect(warnings.some((w) => 'message' in w && /tool/.test(w.message))).toBe(false);
   });
 
+  // What a user writes first, and what the issue found failing: no flags. The package then sends no
+  // schema (`json_object` and an `unsupported` warning), so fromLanguageModel's `auto` steps down to a
+  // forced tool call, which haggle serve decodes under the schema and returns as `tool_calls`.
+  it(`at its default options: fromLanguageModel plays ${SESSIONS} sessions over forced tool calls, 0 illegal turns`, {
+    timeout: 600_000,
+  }, async () => {
+    const defaults = createOpenAICompatible({ name: 'haggle-serve', baseURL: served().url }).chatModel(
+      served().model,
+    );
+    const { warnings } = await playSelfSessions(defaults, SESSIONS, 13, /forced tool call/);
+    const notes = warnings.flatMap((w) => ('message' in w && /^structured output/.test(w.message) ? [w.message] : []));
+    expect(new Set(notes)).toEqual(
+      new Set(['structured output through a forced tool call (the provider has no JSON-schema mode)']),
+    );
+  });
+
   it('streamText from ai reads the server stream chunk by chunk', { timeout: 120_000 }, async () => {
     const result = streamText({
       model: model(),
