@@ -83,7 +83,10 @@ export type AnyCompletionRequest = ChatCompletionRequest | CompletionRequest;
  * honour (request-fields.ts).
  */
 export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  refuseUnhonouredFields(body, schema === (ChatCompletionRequestSchema as z.ZodType) ? 'chat' : 'completions');
+  refuseUnhonouredFields(
+    body,
+    schema === (ChatCompletionRequestSchema as z.ZodType) ? 'chat' : 'completions',
+  );
   if (schema === (ChatCompletionRequestSchema as z.ZodType)) refuseToolHistory(body);
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
@@ -212,7 +215,11 @@ export function toGenerateOptions(
   const options: GenerateOptions = { prompt, abortSignal, n: request.n ?? 1 };
   // A tool call is decoded under the tool's parameters, as a response_format would be.
   const responseFormat = toolCall
-    ? { type: 'json' as const, schema: toolCall.schema, ...(toolCall.kind === 'one' ? { name: toolCall.name } : {}) }
+    ? {
+        type: 'json' as const,
+        schema: toolCall.schema,
+        ...(toolCall.kind === 'one' ? { name: toolCall.name } : {}),
+      }
     : toResponseFormat(request);
   if (responseFormat) options.responseFormat = responseFormat;
   if (request.temperature != null) options.temperature = request.temperature;

@@ -61,7 +61,10 @@ const CONDITIONAL_COMMON: Record<string, Conditional> = {
   user: { neutral: always, why: '' },
   frequency_penalty: { neutral: isZero, why: 'haggle samples without repetition penalties' },
   presence_penalty: { neutral: isZero, why: 'haggle samples without repetition penalties' },
-  logit_bias: { neutral: isEmptyObject, why: 'haggle does not bias tokens (use response_format to constrain)' },
+  logit_bias: {
+    neutral: isEmptyObject,
+    why: 'haggle does not bias tokens (use response_format to constrain)',
+  },
 };
 
 const CONDITIONAL_CHAT: Record<string, Conditional> = {
@@ -95,7 +98,10 @@ const CONDITIONAL_CHAT: Record<string, Conditional> = {
   prediction: { neutral: never, why: 'haggle serve has no predicted outputs' },
   web_search_options: { neutral: never, why: 'haggle serve has no web search' },
   moderation: { neutral: never, why: 'haggle serve runs no moderation' },
-  functions: { neutral: never, why: 'the deprecated functions API is not served: send tools and tool_choice' },
+  functions: {
+    neutral: never,
+    why: 'the deprecated functions API is not served: send tools and tool_choice',
+  },
   function_call: {
     neutral: never,
     why: 'the deprecated functions API is not served: send tools and tool_choice',

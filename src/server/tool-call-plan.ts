@@ -105,7 +105,9 @@ export function toolCallPlan(fields: ToolFields): ToolCallPlan | undefined {
   }
   const [only] = tools;
   if (tools.length === 1 && only) return oneTool(only);
-  const refIndex = tools.findIndex((tool) => JSON.stringify(tool.function.parameters ?? {}).includes('"$ref"'));
+  const refIndex = tools.findIndex((tool) =>
+    JSON.stringify(tool.function.parameters ?? {}).includes('"$ref"'),
+  );
   if (refIndex >= 0)
     throw new HttpError(
       400,

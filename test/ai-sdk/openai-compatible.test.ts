@@ -38,7 +38,9 @@ describe('@ai-sdk/openai-compatible against haggle serve (fixture model)', () =>
       served().model,
     );
     const { warnings } = await playSelfSessions(defaults, SESSIONS, 13, /forced tool call/);
-    const notes = warnings.flatMap((w) => ('message' in w && /^structured output/.test(w.message) ? [w.message] : []));
+    const notes = warnings.flatMap((w) =>
+      'message' in w && /^structured output/.test(w.message) ? [w.message] : [],
+    );
     expect(new Set(notes)).toEqual(
       new Set(['structured output through a forced tool call (the provider has no JSON-schema mode)']),
     );

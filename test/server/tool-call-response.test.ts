@@ -46,7 +46,9 @@ describe('tool-call answers', () => {
     const opening = first[0]?.choices[0]?.delta as { tool_calls: { id: string; function: object }[] };
     expect(opening.tool_calls[0]?.id).toMatch(/^call_/);
     expect(opening.tool_calls[0]?.function).toEqual({ name: 'offer', arguments: '' });
-    expect(first[1]?.choices[0]?.delta).toEqual({ tool_calls: [{ index: 0, function: { arguments: '{"pr' } }] });
+    expect(first[1]?.choices[0]?.delta).toEqual({
+      tool_calls: [{ index: 0, function: { arguments: '{"pr' } }],
+    });
     expect(second).toHaveLength(1);
     expect(finish.at(-1)?.choices[0]?.finish_reason).toBe('tool_calls');
   });

@@ -109,7 +109,9 @@ describe('haggle serve: tools and tool_choice through the openai client (fixture
     }
   });
 
-  it('tool_choice "none" answers text, leaving the tools unused as the spec says', { timeout: 120_000 }, async () => {
+  it('tool_choice "none" answers text, leaving the tools unused as the spec says', {
+    timeout: 120_000,
+  }, async () => {
     const completion = await client().chat.completions.create({
       model: served().model,
       messages,
@@ -141,7 +143,7 @@ describe('haggle serve: tools and tool_choice through the openai client (fixture
   });
 
   /** The 400 a request gets, as the openai client reports it. */
-  async function refusal(body: Record<string, unknown>): Promise<OpenAI.APIError> {
+  async function refusal(body: Record<string, unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
     try {
       await client().chat.completions.create({
         model: served().model,
@@ -187,11 +189,7 @@ describe('haggle serve: tools and tool_choice through the openai client (fixture
     [{ min_p: 0.1 }, 'min_p', /unknown field/],
     [{ stream_options: { include_obfuscation: true } }, 'stream_options.include_obfuscation', /false/],
     [{ chat_template_kwargs: { enable_thinking: true } }, 'chat_template_kwargs.enable_thinking', /false/],
-    [
-      { messages: [{ role: 'user', content: 'hi', name: 'ann' }] },
-      'messages[0]',
-      /Unrecognized key: "name"/,
-    ],
+    [{ messages: [{ role: 'user', content: 'hi', name: 'ann' }] }, 'messages[0]', /Unrecognized key: "name"/],
     [
       { messages: [{ role: 'tool', content: '{}', tool_call_id: 'call_1' }] },
       'messages[0].role',
