@@ -85,8 +85,10 @@ export interface ListenOptions {
 /**
  * An OpenAI-compatible HTTP server in front of a `LanguageBackend`: `GET /v1/models`,
  * `POST /v1/chat/completions` and `POST /v1/completions` with `response_format` json_schema, `n`,
- * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
- * it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
+ * `seed` and `stream` (SSE), and forced tool calls (`tools` with a named or `"required"`
+ * `tool_choice`, the arguments decoded under the tool's parameters). A request field it does not
+ * honour is a 400 naming it, never silently dropped. Apps in other languages, and other machines, use
+ * a local model through it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
  * request (tokens, deadline, queue, nesting: see `RequestLimits`); client mistakes are 4xx.
  *
  * @example
