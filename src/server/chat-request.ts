@@ -82,12 +82,19 @@ export type AnyCompletionRequest = ChatCompletionRequest | CompletionRequest;
  * Parses a request body, or throws a 400 naming the first field that is wrong or that haggle does not
  * honour (request-fields.ts).
  */
-export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  refuseUnhonouredFields(
-    body,
-    schema === (ChatCompletionRequestSchema as z.ZodType) ? 'chat' : 'completions',
-  );
-  if (schema === (ChatCompletionRequestSchema as z.ZodType)) refuseToolHistory(body);
+export function parseChatRequest(body: unknown): ChatCompletionRequest {
+  refuseUnhonouredFields(body, 'chat');
+  refuseToolHistory(body);
+  return parseWith(ChatCompletionRequestSchema, body);
+}
+
+/** `parseChatRequest` for `/v1/completions`. */
+export function parseCompletionRequest(body: unknown): CompletionRequest {
+  refuseUnhonouredFields(body, 'completions');
+  return parseWith(CompletionRequestSchema, body);
+}
+
+function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

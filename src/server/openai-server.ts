@@ -16,9 +16,8 @@ import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { Admission } from './admission.js';
 import {
   type AnyCompletionRequest,
-  ChatCompletionRequestSchema,
-  CompletionRequestSchema,
-  parseRequest,
+  parseChatRequest,
+  parseCompletionRequest,
   toGenerateOptions,
   toolCallPlanOf,
 } from './chat-request.js';
@@ -228,9 +227,7 @@ export class OpenAIServer {
           );
         }
         const request: AnyCompletionRequest =
-          kind === 'chat'
-            ? parseRequest(ChatCompletionRequestSchema, body)
-            : parseRequest(CompletionRequestSchema, body);
+          kind === 'chat' ? parseChatRequest(body) : parseCompletionRequest(body);
         const toolCall = toolCallPlanOf(request);
         try {
           return await this.complete(req, res, request, kind, deadline, toolCall);
