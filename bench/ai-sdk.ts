@@ -137,7 +137,7 @@ async function main(): Promise<void> {
       endpoint: 'chat',
       dialect: 'openai',
     });
-    const provided = createHaggle({ backend })();
+    const provided = createHaggle({ backend, specificationVersion: 'v4' })();
 
     const pairs = [
       {
@@ -266,7 +266,7 @@ async function ownCost(
     return ((performance.now() - start) / OWN_CALLS) * 1000;
   };
   const adapter = fromLanguageModel(instantModel);
-  const provided = createHaggle({ backend: instantBackend })();
+  const provided = createHaggle({ backend: instantBackend, specificationVersion: 'v4' })();
   const samples = { fromLanguageModel: [] as number[], createHaggle: [] as number[] };
   for (let run = 0; run < 5; run++) {
     samples.fromLanguageModel.push(

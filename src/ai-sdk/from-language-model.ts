@@ -1,4 +1,5 @@
 import type {
+  LanguageModelV3,
   LanguageModelV4,
   LanguageModelV4CallOptions,
   LanguageModelV4GenerateResult,
@@ -22,6 +23,7 @@ import { BackendError, HaggleAbortError, InvalidInputError, throwIfAborted } fro
 import { deriveSeed } from '../internal/random.js';
 import { Redactor } from '../internal/redact.js';
 import { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
+import { languageModelV4Of } from './language-model-views.js';
 import { backendFinishOf, backendUsageOf, backendWarningOf, specPromptOf } from './spec-conversions.js';
 import {
   answerText,
@@ -64,14 +66,17 @@ export interface FromLanguageModelOptions {
 const DEFAULT_CONCURRENCY = 64;
 
 /**
- * A `LanguageBackend` over an AI SDK language model (specification v4: `ai` 7 and the `@ai-sdk/*`
- * provider packages of the same generation). Built by `fromLanguageModel`.
+ * A `LanguageBackend` over an AI SDK language model of specification v3 (`ai` 6 and its `@ai-sdk/*`
+ * provider packages) or v4 (`ai` 7 and its packages); a v3 model is read through `languageModelV4Of`.
+ * Built by `fromLanguageModel`.
  */
 export class AiSdkBackend implements LanguageBackend {
   readonly specificationVersion = 'v1' as const;
   readonly provider: string;
   readonly modelId: string;
   readonly #model: LanguageModelV4;
+  /** The specification the given model declared (`v3` models are called through a v4 view). */
+  readonly #specificationVersion: 'v3' | 'v4';
   readonly #options: Required<Omit<FromLanguageModelOptions, 'providerOptions' | 'headers' | 'secrets'>> &
     Pick<FromLanguageModelOptions, 'providerOptions' | 'headers'>;
   readonly #redactor: Redactor;
@@ -82,11 +87,10 @@ export class AiSdkBackend implements LanguageBackend {
   /** What `auto` settled on for this model, once a provider refused a mode. */
   #mode: UsedMode | undefined;
 
-  constructor(model: LanguageModelV4, options: FromLanguageModelOptions = {}) {
-    if (typeof model !== 'object' || model === null || model.specificationVersion !== 'v4')
-      throw new UnsupportedLanguageModelError(
-        (model as { specificationVersion?: unknown } | null)?.specificationVersion,
-      );
+  constructor(model: LanguageModelV4 | LanguageModelV3, options: FromLanguageModelOptions = {}) {
+    const declared = (model as { specificationVersion?: unknown } | null)?.specificationVersion;
+    if (typeof model !== 'object' || model === null || (declared !== 'v4' && declared !== 'v3'))
+      throw new UnsupportedLanguageModelError(declared);
     const issues = [];
     const maxResponseChars = options.maxResponseChars ?? DEFAULT_MAX_RESPONSE_BYTES;
     const maxConcurrency = options.maxConcurrency ?? DEFAULT_CONCURRENCY;
@@ -101,7 +105,8 @@ export class AiSdkBackend implements LanguageBackend {
     if (!['auto', 'json-schema', 'tool', 'text'].includes(mode))
       issues.push({ path: 'structuredOutput', message: 'must be one of auto, json-schema, tool, text' });
     if (issues.length > 0) throw new InvalidInputError('fromLanguageModel options', issues);
-    this.#model = model;
+    this.#specificationVersion = model.specificationVersion;
+    this.#model = model.specificationVersion === 'v3' ? languageModelV4Of(model) : model;
     this.provider = `ai-sdk:${model.provider}`;
     this.modelId = model.modelId;
     this.#options = {
@@ -129,7 +134,7 @@ export class AiSdkBackend implements LanguageBackend {
       provider: this.provider,
       modelId: this.modelId,
       aiSdkProvider: this.#model.provider,
-      specificationVersion: this.#model.specificationVersion,
+      specificationVersion: this.#specificationVersion,
       structuredOutput: this.#options.structuredOutput,
     };
   }
@@ -402,7 +407,8 @@ function mergeProviderOptions(
 }
 
 /**
- * Any AI SDK language model (specification v4) as a haggle `LanguageBackend`: a hosted frontier model
+ * Any AI SDK language model (specification v3 from `ai` 6's provider packages, or v4 from `ai` 7's) as
+ * a haggle `LanguageBackend`: a hosted frontier model
  * through its own provider package (`@ai-sdk/anthropic`, `@ai-sdk/google`, `@ai-sdk/mistral`, ...), kept
  * to the turn's JSON Schema by the provider's structured output where it has one. `NegotiationAgent`
  * validates every answer and re-asks, as with every backend.
@@ -420,7 +426,7 @@ function mergeProviderOptions(
  * @see The guide: [The AI SDK both ways](../../docs/ai-sdk.md).
  */
 export function fromLanguageModel(
-  model: LanguageModelV4,
+  model: LanguageModelV4 | LanguageModelV3,
   options: FromLanguageModelOptions = {},
 ): AiSdkBackend {
   return new AiSdkBackend(model, options);

@@ -1,5 +1,11 @@
 export { AiSdkPackageMissingError, UnsupportedLanguageModelError } from './ai-sdk-errors.js';
-export { type CreateHaggleOptions, createHaggle, type HaggleProvider } from './create-haggle.js';
+export {
+  type CreateHaggleOptions,
+  createHaggle,
+  type HaggleProvider,
+  type HaggleProviderV4,
+  type HaggleSpecificationVersion,
+} from './create-haggle.js';
 export {
   type ExperimentProviderOptions,
   experimentProviderBackends,
@@ -12,6 +18,7 @@ export {
 } from './from-language-model.js';
 export { type HaggleCallSettings, HaggleCallSettingsSchema } from './haggle-call-settings.js';
 export { HaggleLanguageModel, type HaggleModelDefaults } from './haggle-language-model.js';
+export { languageModelV3Of, languageModelV4Of } from './language-model-views.js';
 export {
   isProviderName,
   PROVIDER_NAMES,

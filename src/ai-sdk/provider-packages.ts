@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import { InvalidInputError } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
 import { AiSdkPackageMissingError } from './ai-sdk-errors.js';
@@ -74,7 +74,8 @@ export interface ProviderModelSpec {
 
 /** A resolved model and how it was reached (the package that made it). */
 export interface ResolvedProviderModel {
-  model: LanguageModelV4;
+  /** Specification v4 from an ai 7 line package, v3 from an ai 6 line one: fromLanguageModel takes both. */
+  model: LanguageModelV4 | LanguageModelV3;
   packageName: string;
 }
 
@@ -164,6 +165,6 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
   const method = entry.method;
   const model = (
     method ? (provider[method] as (id: string) => unknown).call(provider, spec.model) : provider(spec.model)
-  ) as LanguageModelV4;
+  ) as LanguageModelV4 | LanguageModelV3;
   return { model, packageName: entry.packageName };
 }

@@ -4,13 +4,18 @@ import { readablePath } from '../contract/errors.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import { sanitizeUntrustedText } from '../prompt/sanitize.js';
 import { HttpError } from './http-io.js';
+import { refuseUnhonouredFields } from './request-fields.js';
+import { type ToolCallPlan, ToolChoiceSchema, ToolSchema, toolCallPlan } from './tool-call-plan.js';
 
 const TextPart = z.looseObject({ type: z.literal('text'), text: z.string() });
 
-const MessageSchema = z.looseObject({
+// Strict: a message field haggle would not read (`name`, `audio`, ...) is refused by name.
+const MessageSchema = z.strictObject({
   // `developer` is OpenAI's newer name for `system`.
   role: z.enum(['system', 'developer', 'user', 'assistant']),
   content: z.union([z.string(), z.array(TextPart), z.null()]),
+  // An earlier answer's refusal field, as OpenAI returns it: only its empty value means nothing.
+  refusal: z.null().optional(),
 });
 
 const ResponseFormatSchema = z.discriminatedUnion('type', [
@@ -26,7 +31,10 @@ const ResponseFormatSchema = z.discriminatedUnion('type', [
   }),
 ]);
 
-/** The fields both endpoints share. Unknown fields (`chat_template_kwargs`, `user`) are accepted and ignored. */
+/**
+ * The fields both endpoints implement. Every other field is refused by `refuseUnhonouredFields` unless
+ * it asks for nothing (request-fields.ts); these are checked here.
+ */
 const CommonFields = {
   model: z.string().min(1),
   response_format: ResponseFormatSchema.nullish(),
@@ -39,12 +47,26 @@ const CommonFields = {
   max_completion_tokens: z.int().min(1).nullish(),
   stop: z.union([z.string(), z.array(z.string()).max(16)]).nullish(),
   stream: z.boolean().nullish(),
-  stream_options: z.looseObject({ include_usage: z.boolean().nullish() }).nullish(),
+  stream_options: z
+    .strictObject({
+      include_usage: z.boolean().nullish(),
+      // haggle adds no obfuscation padding to chunks: only `false` is honoured.
+      include_obfuscation: z.literal(false).nullish(),
+    })
+    .nullish(),
+  structured_outputs: z.strictObject({ json: z.record(z.string(), z.unknown()) }).nullish(),
+  json_schema: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
 };
 
 export const ChatCompletionRequestSchema = z.looseObject({
   ...CommonFields,
   messages: z.array(MessageSchema).min(1),
+  tools: z.array(ToolSchema).max(128).nullish(),
+  tool_choice: ToolChoiceSchema.nullish(),
+  // One call per choice is what haggle makes, which both values allow.
+  parallel_tool_calls: z.boolean().nullish(),
+  // haggle renders the qwen3_nothink format: a client may say so, and nothing else.
+  chat_template_kwargs: z.strictObject({ enable_thinking: z.literal(false).optional() }).nullish(),
 });
 
 export const CompletionRequestSchema = z.looseObject({
@@ -56,8 +78,23 @@ export type ChatCompletionRequest = z.output<typeof ChatCompletionRequestSchema>
 export type CompletionRequest = z.output<typeof CompletionRequestSchema>;
 export type AnyCompletionRequest = ChatCompletionRequest | CompletionRequest;
 
-/** Parses a request body, or throws a 400 naming the first field that is wrong. */
-export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+/**
+ * Parses a request body, or throws a 400 naming the first field that is wrong or that haggle does not
+ * honour (request-fields.ts).
+ */
+export function parseChatRequest(body: unknown): ChatCompletionRequest {
+  refuseUnhonouredFields(body, 'chat');
+  refuseToolHistory(body);
+  return parseWith(ChatCompletionRequestSchema, body);
+}
+
+/** `parseChatRequest` for `/v1/completions`. */
+export function parseCompletionRequest(body: unknown): CompletionRequest {
+  refuseUnhonouredFields(body, 'completions');
+  return parseWith(CompletionRequestSchema, body);
+}
+
+function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
@@ -65,6 +102,41 @@ export function parseRequest<S extends z.ZodType>(schema: S, body: unknown): z.o
   throw new HttpError(400, `Invalid request: ${param}: ${issue?.message ?? 'invalid'}`, {
     code: 'invalid_request',
     param,
+  });
+}
+
+/**
+ * A tool exchange in the history (an assistant's `tool_calls`, a `tool` message) is refused by name:
+ * the qwen3_nothink format haggle renders has no place for it. haggle's choice, documented.
+ */
+function refuseToolHistory(body: unknown): void {
+  const messages = (body as { messages?: unknown }).messages;
+  if (!Array.isArray(messages)) return;
+  messages.forEach((message: unknown, index) => {
+    if (typeof message !== 'object' || message === null) return;
+    const { role, tool_calls: toolCalls, function_call: functionCall } = message as Record<string, unknown>;
+    const refuse = (param: string) => {
+      throw new HttpError(
+        400,
+        `Invalid request: ${param}: haggle serve takes no tool-call history (its chat format has no ` +
+          "place for it); send the call's result as the text of a user message",
+        { code: 'unsupported_parameter', param },
+      );
+    };
+    if (role === 'tool' || role === 'function') refuse(`messages[${index}].role`);
+    if (toolCalls != null) refuse(`messages[${index}].tool_calls`);
+    if (functionCall != null) refuse(`messages[${index}].function_call`);
+  });
+}
+
+/** The tool call a chat request asks for (see `toolCallPlan`); undefined for text or a completions request. */
+export function toolCallPlanOf(request: AnyCompletionRequest): ToolCallPlan | undefined {
+  if (!Array.isArray(request.messages)) return undefined;
+  const chat = request as ChatCompletionRequest;
+  return toolCallPlan({
+    tools: chat.tools,
+    tool_choice: chat.tool_choice,
+    hasResponseFormat: toResponseFormat(chat) !== undefined,
   });
 }
 
@@ -137,6 +209,7 @@ export function toGenerateOptions(
   request: AnyCompletionRequest,
   renderText: (messages: readonly ChatMessage[]) => string,
   abortSignal: AbortSignal,
+  toolCall?: ToolCallPlan,
 ): GenerateOptions {
   let prompt: GenerateOptions['prompt'];
   if (Array.isArray(request.messages)) {
@@ -147,7 +220,14 @@ export function toGenerateOptions(
     prompt = { messages: [{ role: 'user', content: text }], text };
   }
   const options: GenerateOptions = { prompt, abortSignal, n: request.n ?? 1 };
-  const responseFormat = toResponseFormat(request);
+  // A tool call is decoded under the tool's parameters, as a response_format would be.
+  const responseFormat = toolCall
+    ? {
+        type: 'json' as const,
+        schema: toolCall.schema,
+        ...(toolCall.kind === 'one' ? { name: toolCall.name } : {}),
+      }
+    : toResponseFormat(request);
   if (responseFormat) options.responseFormat = responseFormat;
   if (request.temperature != null) options.temperature = request.temperature;
   if (request.top_p != null) options.topP = request.top_p;

@@ -1,4 +1,6 @@
-import type { FinishReason, GenerateResult } from '../backends/language-backend.js';
+import type { FinishReason, GenerateChoice, GenerateResult } from '../backends/language-backend.js';
+import type { ToolCallPlan } from './tool-call-plan.js';
+import { toolCallFinishReason, toolCallId, toolCallOf } from './tool-call-response.js';
 
 export type OpenAIFinishReason = 'stop' | 'length' | 'content_filter';
 
@@ -23,7 +25,8 @@ function usageOf(result: GenerateResult) {
   };
 }
 
-export function chatCompletion(meta: ResponseMeta, result: GenerateResult) {
+/** A chat answer; with a tool-call plan each choice's text is its call (`message.tool_calls[0]`). */
+export function chatCompletion(meta: ResponseMeta, result: GenerateResult, toolCall?: ToolCallPlan) {
   return {
     id: meta.id,
     object: 'chat.completion' as const,
@@ -32,11 +35,23 @@ export function chatCompletion(meta: ResponseMeta, result: GenerateResult) {
     system_fingerprint: null,
     choices: result.choices.map((choice, index) => ({
       index,
-      message: { role: 'assistant' as const, content: choice.text, refusal: null },
+      ...chatChoice(choice, toolCall),
       logprobs: null,
-      finish_reason: toOpenAIFinishReason(choice.finishReason),
     })),
     usage: usageOf(result),
+  };
+}
+
+function chatChoice(choice: GenerateChoice, plan: ToolCallPlan | undefined) {
+  const call = plan ? toolCallOf(choice.text, plan, toolCallId()) : undefined;
+  if (call)
+    return {
+      message: { role: 'assistant' as const, content: null, refusal: null, tool_calls: [call] },
+      finish_reason: toolCallFinishReason(choice.finishReason),
+    };
+  return {
+    message: { role: 'assistant' as const, content: choice.text, refusal: null },
+    finish_reason: toOpenAIFinishReason(choice.finishReason),
   };
 }
 
@@ -72,14 +87,21 @@ export function chunkBase(meta: ResponseMeta, kind: 'chat' | 'completions') {
  * The chunks of a streamed answer, in OpenAI's order, built as the backend hands the text out: per
  * choice a role chunk (chat) before its first delta, content deltas as they come, a finish chunk;
  * then, when asked for, one usage chunk with no choices.
+ *
+ * With a tool call, as OpenAI and vLLM stream one: a named tool's role chunk opens the call (`id`,
+ * `function.name`, empty `arguments`) and each delta appends to `tool_calls[0].function.arguments`.
+ * Under `"required"` over several tools the name is known only once the whole `{"name", "arguments"}`
+ * is decoded, so haggle's choice is to send that call in one delta when the choice finishes.
  */
 export class StreamChunks {
   private readonly base: ReturnType<typeof chunkBase>;
-  private readonly started = new Set<number>();
+  /** Choices whose role chunk has gone, with their call id when they make a call. */
+  private readonly started = new Map<number, string>();
 
   constructor(
     meta: ResponseMeta,
     private readonly kind: 'chat' | 'completions',
+    private readonly toolCall?: ToolCallPlan,
   ) {
     this.base = chunkBase(meta, kind);
   }
@@ -87,11 +109,16 @@ export class StreamChunks {
   /** The chunks of one delta of choice `index` (with its role chunk first, for chat). */
   delta(index: number, text: string): Record<string, unknown>[] {
     const chunks = this.start(index);
+    if (this.toolCall?.kind === 'any') return chunks; // sent whole at the finish
+    const delta =
+      this.toolCall?.kind === 'one'
+        ? { tool_calls: [{ index: 0, function: { arguments: text } }] }
+        : { content: text };
     chunks.push({
       ...this.base,
       choices: [
         this.kind === 'chat'
-          ? { index, delta: { content: text }, logprobs: null, finish_reason: null }
+          ? { index, delta, logprobs: null, finish_reason: null }
           : { index, text, logprobs: null, finish_reason: null },
       ],
     });
@@ -103,7 +130,14 @@ export class StreamChunks {
     const chunks: Record<string, unknown>[] = [];
     for (const [index, choice] of result.choices.entries()) {
       chunks.push(...this.start(index));
-      const finish = toOpenAIFinishReason(choice.finishReason);
+      let finish: string = toOpenAIFinishReason(choice.finishReason);
+      if (this.toolCall?.kind === 'one') finish = toolCallFinishReason(choice.finishReason);
+      else if (this.toolCall?.kind === 'any') {
+        const call = toolCallOf(choice.text, this.toolCall, this.started.get(index) ?? toolCallId());
+        const delta = call ? { tool_calls: [{ index: 0, ...call }] } : { content: choice.text };
+        if (call) finish = toolCallFinishReason(choice.finishReason);
+        chunks.push({ ...this.base, choices: [{ index, delta, logprobs: null, finish_reason: null }] });
+      }
       chunks.push({
         ...this.base,
         choices: [
@@ -119,12 +153,20 @@ export class StreamChunks {
 
   private start(index: number): Record<string, unknown>[] {
     if (this.kind !== 'chat' || this.started.has(index)) return [];
-    this.started.add(index);
-    return [
-      {
-        ...this.base,
-        choices: [{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
-      },
-    ];
+    const id = toolCallId();
+    this.started.set(index, id);
+    const delta =
+      this.toolCall?.kind === 'one'
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              { index: 0, id, type: 'function', function: { name: this.toolCall.name, arguments: '' } },
+            ],
+          }
+        : this.toolCall?.kind === 'any'
+          ? { role: 'assistant', content: null }
+          : { role: 'assistant', content: '' };
+    return [{ ...this.base, choices: [{ index, delta, logprobs: null, finish_reason: null }] }];
   }
 }

@@ -16,12 +16,12 @@ import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { Admission } from './admission.js';
 import {
   type AnyCompletionRequest,
-  ChatCompletionRequestSchema,
-  CompletionRequestSchema,
-  parseRequest,
+  parseChatRequest,
+  parseCompletionRequest,
   toGenerateOptions,
+  toolCallPlanOf,
 } from './chat-request.js';
-import { clientMistake } from './client-mistake.js';
+import { asToolsMistake, clientMistake } from './client-mistake.js';
 import { chatCompletion, type ResponseMeta, StreamChunks, textCompletion } from './completion-response.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { Deadline } from './deadline.js';
@@ -30,6 +30,7 @@ import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 import { describeFailure, type ServerFailure } from './server-failure.js';
+import type { ToolCallPlan } from './tool-call-plan.js';
 
 /** Options of `OpenAIServer`: the backend it serves, model names, API key, prompt rendering and limits. */
 export interface OpenAIServerOptions {
@@ -83,8 +84,10 @@ export interface ListenOptions {
 /**
  * An OpenAI-compatible HTTP server in front of a `LanguageBackend`: `GET /v1/models`,
  * `POST /v1/chat/completions` and `POST /v1/completions` with `response_format` json_schema, `n`,
- * `seed` and `stream` (SSE). Apps in other languages, and other machines, use a local model through
- * it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
+ * `seed` and `stream` (SSE), and forced tool calls (`tools` with a named or `"required"`
+ * `tool_choice`, the arguments decoded under the tool's parameters). A request field it does not
+ * honour is a 400 naming it, never silently dropped. Apps in other languages, and other machines, use
+ * a local model through it with any OpenAI client. A client that disconnects cancels its backend call. `limits` bound every
  * request (tokens, deadline, queue, nesting: see `RequestLimits`); client mistakes are 4xx.
  *
  * @example
@@ -224,10 +227,13 @@ export class OpenAIServer {
           );
         }
         const request: AnyCompletionRequest =
-          kind === 'chat'
-            ? parseRequest(ChatCompletionRequestSchema, body)
-            : parseRequest(CompletionRequestSchema, body);
-        return await this.complete(req, res, request, kind, deadline);
+          kind === 'chat' ? parseChatRequest(body) : parseCompletionRequest(body);
+        const toolCall = toolCallPlanOf(request);
+        try {
+          return await this.complete(req, res, request, kind, deadline, toolCall);
+        } catch (error) {
+          throw toolCall ? asToolsMistake(error) : error;
+        }
       } finally {
         deadline.clear();
         leave();
@@ -242,6 +248,7 @@ export class OpenAIServer {
     request: AnyCompletionRequest,
     kind: 'chat' | 'completions',
     deadline: Deadline,
+    toolCall: ToolCallPlan | undefined,
   ): Promise<void> {
     if (!this.models.includes(request.model)) throw modelNotFound(request.model);
     // The client hanging up (before the answer is written) cancels the backend call; so does the deadline.
@@ -257,7 +264,7 @@ export class OpenAIServer {
     req.on('error', onClose);
     deadline.onExpiry(() => controller.abort(deadline.error()));
     const { options, warnings: limitWarnings } = capMaxTokens(
-      toGenerateOptions(request, this.renderText, controller.signal),
+      toGenerateOptions(request, this.renderText, controller.signal, toolCall),
       this.limits.maxTokens,
     );
     const meta: ResponseMeta = {
@@ -271,7 +278,7 @@ export class OpenAIServer {
       return this.stream(
         req,
         res,
-        { options, limitWarnings, meta, kind, includeUsage, deadline, arrived },
+        { options, limitWarnings, meta, kind, includeUsage, deadline, arrived, toolCall },
         () => (clientClosed && !deadline.expired ? performance.now() - arrived : undefined),
       );
     }
@@ -299,7 +306,7 @@ export class OpenAIServer {
     sendJson(
       res,
       200,
-      kind === 'chat' ? chatCompletion(meta, result) : textCompletion(meta, result),
+      kind === 'chat' ? chatCompletion(meta, result, toolCall) : textCompletion(meta, result),
       headers,
     );
   }
@@ -322,6 +329,7 @@ export class OpenAIServer {
       includeUsage: boolean;
       deadline: Deadline;
       arrived: number;
+      toolCall: ToolCallPlan | undefined;
     },
     closedAfter: () => number | undefined,
   ): Promise<void> {
@@ -337,7 +345,7 @@ export class OpenAIServer {
       if (closed !== undefined) return this.reportClientClosed(req, closed);
       throw deadline.expired ? deadline.error() : error;
     }
-    const chunks = new StreamChunks(call.meta, call.kind);
+    const chunks = new StreamChunks(call.meta, call.kind, call.toolCall);
     res.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',

@@ -141,7 +141,7 @@ describe('provider packages', () => {
     });
     expect(resolved.packageName).toBe('@ai-sdk/openai-compatible');
     expect(resolved.model.provider).toMatch(/^openai-compatible/);
-    expect(resolved.model.specificationVersion).toBe('v4');
+    expect(resolved.model.specificationVersion).toBe('v4'); // the devDependency's line (3.x)
     await expect(resolveProviderModel({ provider: 'openai-compatible', model: 'm' })).rejects.toThrow(
       /needs "baseURL"/,
     );
@@ -150,7 +150,24 @@ describe('provider packages', () => {
     );
   });
 
-  it('refuses a model of another specification version', () => {
-    expect(() => fromLanguageModel({ specificationVersion: 'v2' } as never)).toThrow(/specification "v4"/);
+  it('refuses a model of another specification version, naming the packages of each line', () => {
+    const refusal = (version: unknown) => {
+      try {
+        fromLanguageModel({ specificationVersion: version, provider: 'p', modelId: 'm' } as never);
+      } catch (error) {
+        return error as Error;
+      }
+      throw new Error('expected a refusal');
+    };
+    const v2 = refusal('v2');
+    expect(v2).toMatchObject({ name: 'UnsupportedLanguageModelError', specificationVersion: 'v2' });
+    expect(v2.message).toContain(
+      '"v3" (ai 6: @ai-sdk/provider 3, @ai-sdk/openai 3, @ai-sdk/openai-compatible 2)',
+    );
+    expect(v2.message).toContain(
+      '"v4" (ai 7: @ai-sdk/provider 4, @ai-sdk/openai 4, @ai-sdk/openai-compatible 3)',
+    );
+    expect(v2.message).toContain('npm install ai@6');
+    expect(refusal(undefined).message).toMatch(/declares null.*provider\(modelId\)/);
   });
 });

@@ -1,4 +1,4 @@
-import type { LanguageModelV4 } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import { expect } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { fromLanguageModel } from '../../src/ai-sdk/index.js';
@@ -12,12 +12,14 @@ import { legalityProblems } from '../helpers/legal-run-checks.js';
  * `sessions` sessions with one `NegotiationAgent` over `fromLanguageModel(model)` on both sides, and
  * what every provider package's suite checks of them: all played, no errors, 0 illegal turns, offers
  * from both roles, one request per turn (the server enforced the schema: no re-asks), and the
- * JSON-schema mode named in the warnings. Returns the agent and the warnings for the suite's own checks.
+ * structured-output mode named in the warnings (`mode`, default the JSON-schema mode). Returns the
+ * agent and the warnings for the suite's own checks.
  */
 export async function playSelfSessions(
-  model: LanguageModelV4,
+  model: LanguageModelV4 | LanguageModelV3,
   sessions: number,
   seed: number,
+  mode: RegExp = /JSON-schema mode/,
 ): Promise<{ agent: NegotiationAgent; warnings: BackendWarning[]; results: SessionResult[] }> {
   const warnings: BackendWarning[] = [];
   const agent = new NegotiationAgent({
@@ -36,6 +38,6 @@ export async function playSelfSessions(
   const offers = results.flatMap((r) => r.turns).filter((t) => t.turn.price !== null);
   expect(new Set(offers.map((t) => t.role))).toEqual(new Set(['buyer', 'seller']));
   expect(agent.usage.requests).toBe(results.reduce((sum, r) => sum + r.turns.length, 0));
-  expect(warnings.some((w) => 'message' in w && /JSON-schema mode/.test(w.message))).toBe(true);
+  expect(warnings.some((w) => 'message' in w && mode.test(w.message))).toBe(true);
   return { agent, warnings, results };
 }
