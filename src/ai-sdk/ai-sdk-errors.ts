@@ -1,31 +1,6 @@
 import { HaggleError } from '../contract/errors.js';
 
 /**
- * An AI SDK package that a setting needs is not installed: a provider package such as
- * `@ai-sdk/anthropic` for an experiment participant with `"provider": "anthropic"`. The message names
- * the install command; haggle never installs anything itself.
- */
-export class AiSdkPackageMissingError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.AiSdkPackageMissingError';
-  /** The npm package to install, e.g. `@ai-sdk/anthropic`. */
-  readonly packageName: string;
-  /** The command that installs it. */
-  readonly installCommand: string;
-
-  constructor(args: { packageName: string; neededFor: string; cause?: unknown }) {
-    const installCommand = `npm install ${args.packageName}`;
-    super(
-      'ai-sdk-package-missing',
-      `${args.neededFor} needs the package ${args.packageName}, which is not installed: run \`${installCommand}\` in your project`,
-      { cause: args.cause },
-    );
-    this.name = 'AiSdkPackageMissingError';
-    this.packageName = args.packageName;
-    this.installCommand = installCommand;
-  }
-}
-
-/**
  * A model of a specification `fromLanguageModel` does not speak. It speaks v3 (`ai` 6, `@ai-sdk/provider`
  * 3, and the provider packages of that line such as `@ai-sdk/openai` 3 and `@ai-sdk/openai-compatible`
  * 2) and v4 (`ai` 7, `@ai-sdk/provider` 4, `@ai-sdk/openai` 4, `@ai-sdk/openai-compatible` 3).

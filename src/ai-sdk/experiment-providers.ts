@@ -17,7 +17,7 @@ export interface ExperimentProviderOptions {
 /**
  * The backends of an experiment's `provider` participants, by path (`arms.NAME`, `opponents.NAME`),
  * for `experimentTournament`'s `providerBackends`: each an AI SDK model from its `@ai-sdk/*` package
- * (an `AiSdkPackageMissingError` naming the install command when absent) behind `fromLanguageModel`,
+ * (an `OptionalDependencyMissingError` naming the install command when absent) behind `fromLanguageModel`,
  * with the key from `apiKeyEnv` kept out of every message. Unknown providers and unset key variables
  * are reported together, by path.
  */

@@ -1,4 +1,5 @@
-export { AiSdkPackageMissingError, UnsupportedLanguageModelError } from './ai-sdk-errors.js';
+export { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
+export { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
 export {
   type CreateHaggleOptions,
   createHaggle,

@@ -1,7 +1,7 @@
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
 import { InvalidInputError } from '../contract/errors.js';
+import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
 import { processEnvironment } from '../internal/environment.js';
-import { AiSdkPackageMissingError } from './ai-sdk-errors.js';
 
 /**
  * Where a hosted provider's AI SDK model comes from: its npm package and the factory that package
@@ -79,7 +79,7 @@ export interface ResolvedProviderModel {
   packageName: string;
 }
 
-/** Loads an optional package; absent, an `AiSdkPackageMissingError` naming it. */
+/** Loads an optional package; absent, an `OptionalDependencyMissingError` naming it. */
 async function importPackage(packageName: string, neededFor: string): Promise<Record<string, unknown>> {
   try {
     // A name held in a variable, so bundlers leave the optional package to the user's install.
@@ -94,7 +94,7 @@ async function importPackage(packageName: string, neededFor: string): Promise<Re
         /Cannot find (package|module)/.test(message)) &&
       message.includes(packageName)
     )
-      throw new AiSdkPackageMissingError({ packageName, neededFor, cause: error });
+      throw new OptionalDependencyMissingError({ packageName, neededFor, cause: error });
     throw error;
   }
 }
@@ -104,7 +104,7 @@ async function isInstalled(packageName: string): Promise<boolean> {
     await importPackage(packageName, packageName);
     return true;
   } catch (error) {
-    if (error instanceof AiSdkPackageMissingError) return false;
+    if (error instanceof OptionalDependencyMissingError) return false;
     throw error;
   }
 }
@@ -112,7 +112,7 @@ async function isInstalled(packageName: string): Promise<boolean> {
 /**
  * The AI SDK language model of a provider by name (`anthropic`, `google`, `openai-compatible`, ...),
  * created through its `@ai-sdk/*` package, which must be installed: absent, an
- * `AiSdkPackageMissingError` says `npm install @ai-sdk/<name>`.
+ * `OptionalDependencyMissingError` says `npm install @ai-sdk/<name>`.
  */
 export async function resolveProviderModel(spec: ProviderModelSpec): Promise<ResolvedProviderModel> {
   if (!isProviderName(spec.provider))
@@ -137,9 +137,11 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
   const module = await importPackage(entry.packageName, neededFor);
   const factory = module[entry.factory];
   if (typeof factory !== 'function')
-    throw new AiSdkPackageMissingError({
-      packageName: `${entry.packageName}@latest`,
-      neededFor: `${neededFor} (the installed ${entry.packageName} has no ${entry.factory}: too old)`,
+    throw new OptionalDependencyMissingError({
+      // The major that goes with the installed `ai`: provider packages 3 (openai-compatible 2) for
+      // ai 6 on Node 20, 4 (openai-compatible 3) for ai 7 on Node 22 (docs/ai-sdk.md, "Versions").
+      packageName: `${entry.packageName}@<the major of your ai line>`,
+      neededFor: `${neededFor} (the installed ${entry.packageName} has no ${entry.factory}: too old; ai 6 takes @ai-sdk/* 3 and @ai-sdk/openai-compatible 2, ai 7 takes 4 and 3)`,
     });
   // A local OpenAI-compatible server often takes no key: @ai-sdk/openai-compatible then sends none, but
   // @ai-sdk/openai insists on one, so the fallback gets an empty one (an empty bearer token, which such

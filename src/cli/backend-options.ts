@@ -5,8 +5,8 @@ import type { BackendWarning, LanguageBackend } from '../backends/language-backe
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { Negotiator } from '../contract/negotiator.js';
+import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
-import { OptionalDependencyMissingError } from '../onnx/onnx-errors.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';

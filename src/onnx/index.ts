@@ -1,3 +1,4 @@
+export { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
 export { cudaProviderInstalled } from './cuda-provider.js';
 export {
   BUILD_RECORD_FILE,
@@ -29,7 +30,6 @@ export {
   ContextLengthExceededError,
   OnnxDeviceUnavailableError,
   OnnxModelFolderError,
-  OptionalDependencyMissingError,
 } from './onnx-errors.js';
 export type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
 export type { OnnxWorkerEvent, OnnxWorkerHealth } from './worker-supervisor.js';

@@ -74,28 +74,3 @@ export class ContextLengthExceededError extends HaggleError {
     this.counted = counted;
   }
 }
-
-/**
- * A package that haggle lists as an optional peer dependency (onnxruntime-node for `haggle/onnx`) is
- * not installed where haggle can import it. The message gives the command that installs it.
- */
-export class OptionalDependencyMissingError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.OptionalDependencyMissingError';
-  /** The npm package that is missing, e.g. `onnxruntime-node`. */
-  readonly packageName: string;
-  /** The command that installs it, e.g. `npm install onnxruntime-node`. */
-  readonly installCommand: string;
-
-  constructor(packageName: string, neededFor: string, options?: { cause?: unknown }) {
-    const installCommand = `npm install ${packageName}`;
-    super(
-      'optional-dependency-missing',
-      `${neededFor} needs the optional package ${packageName}, which is not installed: run \`${installCommand}\` ` +
-        'in your project (haggle lists it as an optional peer dependency, so npm does not install it for you).',
-      options,
-    );
-    this.name = 'OptionalDependencyMissingError';
-    this.packageName = packageName;
-    this.installCommand = installCommand;
-  }
-}

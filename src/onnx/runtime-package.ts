@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { OptionalDependencyMissingError } from './onnx-errors.js';
+import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
 import { moduleUrl } from './worker-entry.js';
 
 /** The native runtime `haggle/onnx` drives; an optional peer dependency, installed by the user. */
@@ -17,7 +17,10 @@ export function assertOnnxRuntimeInstalled(from: string = moduleUrl()): void {
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND') throw error;
-    throw new OptionalDependencyMissingError(ONNX_RUNTIME_PACKAGE, 'haggle/onnx (OnnxBackend)', {
+    throw new OptionalDependencyMissingError({
+      packageName: ONNX_RUNTIME_PACKAGE,
+      neededFor: 'haggle/onnx (OnnxBackend)',
+      optionalPeer: true,
       cause: error,
     });
   }

@@ -118,15 +118,15 @@ describe('fromLanguageModel: @ai-sdk/openai against haggle serve (fixture model)
 });
 
 describe('provider packages', () => {
-  it('a provider package that is not installed gives AiSdkPackageMissingError with the install command', async () => {
+  it('a provider package that is not installed gives OptionalDependencyMissingError with the install command', async () => {
     // @ai-sdk/anthropic is not a dependency of this project: the real resolution fails.
     await expect(import('@ai-sdk/anthropic' as string)).rejects.toThrow();
     const error = await resolveProviderModel({ provider: 'anthropic', model: 'claude-sonnet-4-5' }).catch(
       (caught: unknown) => caught,
     );
     expect(error).toMatchObject({
-      name: 'AiSdkPackageMissingError',
-      code: 'ai-sdk-package-missing',
+      name: 'OptionalDependencyMissingError',
+      code: 'optional-dependency-missing',
       packageName: '@ai-sdk/anthropic',
       installCommand: 'npm install @ai-sdk/anthropic',
     });

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
+import { OptionalDependencyMissingError } from '../../contract/optional-dependency-error.js';
 import { HAGGLE_VERSION } from '../../internal/haggle-version.js';
 import { parseModelFolderJson, readModelFolderText } from '../../internal/model-folder-file.js';
-import { OptionalDependencyMissingError } from '../onnx-errors.js';
 import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
 import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js';
 import { CheckpointFolder } from './checkpoint-folder.js';
@@ -144,7 +144,11 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     mkdirSync(join(staging, 'onnx'), { recursive: true });
     merger = adapter && options.mergeWith !== 'javascript' ? await onnxruntimeMergeProduct() : undefined;
     if (adapter && options.mergeWith === 'onnxruntime' && !merger)
-      throw new OptionalDependencyMissingError(ONNX_RUNTIME_PACKAGE, "buildModel's mergeWith: 'onnxruntime'");
+      throw new OptionalDependencyMissingError({
+        packageName: ONNX_RUNTIME_PACKAGE,
+        neededFor: "buildModel's mergeWith: 'onnxruntime'",
+        optionalPeer: true,
+      });
     const weights = checkpointWeights(checkpoint, adapter, merger?.product);
     const sizes: Record<string, number> = {};
     for (const dtype of dtypes) {
