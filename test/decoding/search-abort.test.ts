@@ -1,0 +1,175 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { HaggleAbortError } from '../../src/contract/errors.js';
+import { SEARCH_BUDGET_MS } from '../../src/decoding/grammar/search-budget.js';
+import {
+  compileSchema,
+  decodeConstrained,
+  SchemaLimitError,
+  TokenSampler,
+} from '../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from './qwen3.js';
+
+// Issue 40: a search inside the decoder runs on the model worker's thread, which every request of a
+// model shares, and inside one token's work, where no abort event can arrive. Each long search (the
+// completion near the token budget, a mask over a large enum, the bytes a grammar forces) looks at
+// the abort signal as it goes (through a getter, as the worker reads its shared-memory flag), and the
+// completion search has a deadline of its own. Before, the completion search of a unique list ran for
+// seconds to minutes without looking, and a mask walked every value of an enum.
+
+let q: Qwen3;
+beforeAll(async () => {
+  q = await qwen3();
+}, 120_000);
+
+/** An AbortSignal as the model worker makes one: `aborted` read from memory another thread writes. */
+function flagSignal(): { signal: AbortSignal; reads: () => number; set: () => void } {
+  let flag = false;
+  let reads = 0;
+  const signal = {
+    get aborted() {
+      reads++;
+      return flag;
+    },
+    reason: 'aborted by the caller',
+  } as AbortSignal;
+  return { signal, reads: () => reads, set: () => (flag = true) };
+}
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+/** Unique strings, many of them: completing the list near the token budget is a search. */
+const UNIQUE = { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 200 };
+
+describe('searches inside the decoder look at the abort flag and a deadline', () => {
+  it('the completion search stops at an abort set while it runs, with HaggleAbortError', () => {
+    const grammar = compileSchema(UNIQUE, q.vocabulary, { warm: false });
+    const { signal, set } = flagSignal();
+    // The flag is set by "another thread" 50 ms into the search (a timer cannot fire inside it; the
+    // clock is read through the signal's getter instead).
+    const started = performance.now();
+    const abortAt = started + 50;
+    const timed = {
+      get aborted() {
+        if (performance.now() > abortAt) set();
+        return signal.aborted;
+      },
+      reason: signal.reason,
+    } as AbortSignal;
+    const timedMatcher = grammar.matcher(timed);
+    for (const id of q.encode('["a')) expect(timedMatcher.accept(id)).toBe(true);
+    const error = thrown(() => timedMatcher.completionBytes());
+    const ms = performance.now() - started;
+    expect(error).toBeInstanceOf(HaggleAbortError);
+    // Generous for a loaded machine: the search looks every 256 steps, each microseconds.
+    expect(ms).toBeLessThan(SEARCH_BUDGET_MS);
+  });
+
+  it('without an abort, a completion search past its deadline is a SchemaLimitError (search), not a hang', () => {
+    const grammar = compileSchema(UNIQUE, q.vocabulary, { warm: false });
+    const matcher = grammar.matcher();
+    for (const id of q.encode('["a')) matcher.accept(id);
+    const started = performance.now();
+    const error = thrown(() => matcher.completionBytes());
+    const ms = performance.now() - started;
+    expect(error).toBeInstanceOf(SchemaLimitError);
+    expect((error as SchemaLimitError).limit).toBe('search');
+    expect((error as SchemaLimitError).code).toBe('schema-limit');
+    expect(ms).toBeLessThan(SEARCH_BUDGET_MS + 3_000);
+  }, 30_000);
+
+  it('a mask over a large enum is walked with the abort flag in view', () => {
+    const values = Array.from({ length: 4_000 }, (_, i) => `label-${i}-${'x'.repeat(i % 17)}`);
+    // No warming: the first mask is computed by the walk this test aborts.
+    const grammar = compileSchema({ enum: values }, q.vocabulary, { warm: false });
+    const { signal, reads, set } = flagSignal();
+    set();
+    const error = thrown(() => grammar.matcher(signal).mask());
+    expect(error).toBeInstanceOf(HaggleAbortError);
+    expect(reads()).toBeGreaterThan(0);
+    // Not aborted: the same walk gives the mask, every value's first token allowed.
+    const mask = grammar.matcher().mask();
+    expect(mask.some((word) => word !== 0)).toBe(true);
+  });
+
+  it('decodeConstrained stops inside a token whose work ran past the abort, not only between tokens', async () => {
+    const values = Array.from({ length: 4_000 }, (_, i) => `label-${i}-${'x'.repeat(i % 17)}`);
+    const grammar = compileSchema({ enum: values }, q.vocabulary, { warm: false });
+    const { signal, set } = flagSignal();
+    const logits = new Float32Array(q.vocabulary.tokens.length);
+    let passes = 0;
+    const run = decodeConstrained({
+      grammar,
+      sampler: new TokenSampler({ seed: 1 }),
+      maxTokens: 24,
+      // The abort arrives while the decoder works on the first token (the caller's deadline).
+      nextLogits: () => {
+        passes++;
+        set();
+        return logits;
+      },
+      encode: (text) => q.encode(text),
+      signal,
+    });
+    await expect(run).rejects.toBeInstanceOf(HaggleAbortError);
+    expect(passes).toBe(1);
+  });
+});
+
+describe('what a grammar costs to decode is bounded when it is compiled', () => {
+  it('uniqueItems with minItems 20,000 (90 bytes of schema) is refused at once: unique, maxUniqueItems', () => {
+    const started = performance.now();
+    const error = thrown(() =>
+      compileSchema(
+        { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 20_000 },
+        q.vocabulary,
+        { warm: false },
+      ),
+    );
+    expect(error).toBeInstanceOf(SchemaLimitError);
+    expect((error as SchemaLimitError).limit).toBe('unique');
+    expect((error as SchemaLimitError).option).toBe('maxUniqueItems');
+    expect((error as SchemaLimitError).message).toContain('256 unique items');
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // The option raises it: the same list of 300 compiles.
+    expect(() =>
+      compileSchema({ ...UNIQUE, minItems: 300 }, q.vocabulary, { warm: false, maxUniqueItems: 300 }),
+    ).not.toThrow();
+  });
+
+  it('an enum of 60,000 strings (within maxSize) is refused by maxEnumValues', () => {
+    const error = thrown(() =>
+      compileSchema({ enum: Array.from({ length: 60_000 }, (_, i) => `v${i}`) }, q.vocabulary, {
+        warm: false,
+      }),
+    );
+    expect(error).toBeInstanceOf(SchemaLimitError);
+    expect((error as SchemaLimitError).limit).toBe('enum');
+    expect((error as SchemaLimitError).option).toBe('maxEnumValues');
+    expect((error as SchemaLimitError).message).toContain('4096 enum values');
+  });
+
+  it('a 3.5 MB const, and const/enum text over 1 MiB in all, are refused (literal)', () => {
+    const big = thrown(() => compileSchema({ const: 'a'.repeat(3_500_000) }, q.vocabulary, { warm: false }));
+    expect(big).toBeInstanceOf(SchemaLimitError);
+    expect((big as SchemaLimitError).limit).toBe('literal');
+    expect((big as SchemaLimitError).message).toMatch(/const or enum value of 3500002 characters/);
+    // Each value within 64 KiB, 20 of them: 1.2 MB of const text in one schema.
+    const many = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 20 }, (_, i) => [`k${i}`, { const: `${i}`.padEnd(60_000, 'z') }]),
+      ),
+    };
+    const total = thrown(() => compileSchema(many, q.vocabulary, { warm: false }));
+    expect(total).toBeInstanceOf(SchemaLimitError);
+    expect((total as SchemaLimitError).limit).toBe('literal');
+    expect((total as SchemaLimitError).message).toContain('1048576 characters');
+  });
+});
