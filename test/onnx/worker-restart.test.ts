@@ -53,6 +53,9 @@ describe('OnnxBackend: a worker that ends is restarted with its model', () => {
     const inFlight = [complete(600, 2), complete(600, 3), complete(600, 4)];
     await new Promise((resolve) => setTimeout(resolve, 500));
     backend.restartWorker('killed by the test in the middle of requests');
+    // The worker is ended between two native runs (native-gate.ts): a moment later.
+    for (let i = 0; i < 600 && backend.health().state !== 'restarting'; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     // The new worker is still loading the model (seconds: it starts a thread and onnxruntime).
     expect(await healthStatus()).toMatchObject({ status: 503, body: { status: 'loading' } });
     expect(backend.health().state).toBe('restarting');
