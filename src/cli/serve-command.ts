@@ -94,7 +94,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         workerHeapMb: options.workerHeap,
         // Clients send the schemas: each new one compiles first where a runaway cannot hold the model.
         untrustedSchemas: true,
-        // Once per worker that ends, with its cause; the requests it held get 503 without a line each.
+        // Once per worker that ends, with its cause; the requests it held wait for the new one.
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });
     }
