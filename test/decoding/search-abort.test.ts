@@ -44,8 +44,16 @@ function thrown(run: () => unknown): unknown {
   return null;
 }
 
-/** Unique strings, many of them: completing the list near the token budget is a search. */
-const UNIQUE = { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 200 };
+/**
+ * Unique strings of digits, many of them: finishing the list near the token budget is a search (the
+ * structural completion's letter suffixes do not match the pattern).
+ */
+const UNIQUE = {
+  type: 'array',
+  items: { type: 'string', pattern: '^[0-9]+$' },
+  uniqueItems: true,
+  minItems: 200,
+};
 
 describe('searches inside the decoder look at the abort flag and a deadline', () => {
   it('the completion search stops at an abort set while it runs, with HaggleAbortError', () => {
@@ -63,7 +71,7 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
       reason: signal.reason,
     } as AbortSignal;
     const timedMatcher = grammar.matcher(timed);
-    for (const id of q.encode('["a')) expect(timedMatcher.accept(id)).toBe(true);
+    for (const id of q.encode('["1')) expect(timedMatcher.accept(id)).toBe(true);
     const error = thrown(() => timedMatcher.completionBytes());
     const ms = performance.now() - started;
     expect(error).toBeInstanceOf(HaggleAbortError);
@@ -74,7 +82,7 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
   it('without an abort, a completion search past its deadline is a SchemaLimitError (search), not a hang', () => {
     const grammar = compileSchema(UNIQUE, q.vocabulary, { warm: false });
     const matcher = grammar.matcher();
-    for (const id of q.encode('["a')) matcher.accept(id);
+    for (const id of q.encode('["1')) expect(matcher.accept(id)).toBe(true);
     const started = performance.now();
     const error = thrown(() => matcher.completionBytes());
     const ms = performance.now() - started;
@@ -96,6 +104,18 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
     // Not aborted: the same walk gives the mask, every value's first token allowed.
     const mask = grammar.matcher().mask();
     expect(mask.some((word) => word !== 0)).toBe(true);
+  });
+
+  it('a list of 200 unique strings is finished structurally, in milliseconds, each value new', () => {
+    const grammar = compileSchema({ ...UNIQUE, items: { type: 'string' } }, q.vocabulary, { warm: false });
+    const matcher = grammar.matcher();
+    for (const id of q.encode('["a","","b')) expect(matcher.accept(id)).toBe(true);
+    const started = performance.now();
+    const rest = new TextDecoder().decode(matcher.completionBytes());
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const list = JSON.parse(`["a","","b${rest}`) as string[];
+    expect(list).toHaveLength(200);
+    expect(new Set(list).size).toBe(200);
   });
 
   it('decodeConstrained stops inside the search of one step when the abort comes during it', async () => {
