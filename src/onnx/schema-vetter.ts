@@ -137,6 +137,10 @@ export class SchemaVetter {
 
   /** Starts waiting schemas on free workers: clients in turn, none past its share while others wait. */
   private pump(): void {
+    // Every worker of the pool is started with the first schema: a worker's start (its thread, the
+    // compiler's modules) takes a second or more on a loaded machine, and the worker left for other
+    // clients must not pay it when one client keeps the other busy.
+    if (!this.disposed) for (const slot of this.slots) this.running(slot);
     for (;;) {
       const free = this.slots.find((slot) => slot.client === undefined);
       if (free === undefined) return;
