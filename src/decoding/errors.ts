@@ -111,7 +111,7 @@ export class SchemaLimitError extends HaggleError {
                       : limit === 'literal'
                         ? `spells more than ${value} characters of const and enum values`
                         : limit === 'search'
-                          ? `needed a search longer than ${value} ms to finish the document while decoding`
+                          ? `needed a search of more than ${value} ms (or 20,000 states) to finish the document while decoding`
                           : `has a pattern whose automaton needs more than ${value} states`);
     const fix =
       limit === 'document'

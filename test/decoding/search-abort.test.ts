@@ -79,7 +79,7 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
     expect(ms).toBeLessThan(SEARCH_BUDGET_MS);
   });
 
-  it('without an abort, a completion search past its deadline is a SchemaLimitError (search), not a hang', () => {
+  it('without an abort, a completion search that cannot finish is a SchemaLimitError (search) by its deadline, not a hang', () => {
     const grammar = compileSchema(UNIQUE, q.vocabulary, { warm: false });
     const matcher = grammar.matcher();
     for (const id of q.encode('["1')) expect(matcher.accept(id)).toBe(true);

@@ -94,11 +94,14 @@ describe('SchemaVetter: fair between clients', () => {
     const waited = performance.now() - started;
     // Behind four compiles of 2 s each it would wait 8 s; beside them it waits for nothing.
     expect(waited).toBeLessThan(2_000);
+    // Past the budget, or (on a fast machine) too deep for the compiler's stack: refused either way.
     for (const refused of await Promise.all(slowOnes))
-      expect(refused).toMatchObject({ code: 'schema-limit' });
+      expect(['schema-limit', 'unsupported-schema']).toContain(refused?.code);
     // A refused schema sent again costs nothing: answered from memory.
     const again = performance.now();
-    expect(await refusal(vetter.vet(slow(1), undefined, 'client-a'))).toMatchObject({ code: 'schema-limit' });
+    expect(['schema-limit', 'unsupported-schema']).toContain(
+      (await refusal(vetter.vet(slow(1), undefined, 'client-a')))?.code,
+    );
     expect(performance.now() - again).toBeLessThan(1_000);
     expect(vetter.stats.remembered).toBeGreaterThanOrEqual(1);
   }, 120_000);

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../contract/errors.js';
+import { SchemaLimitError } from '../errors.js';
 import { LiteralLeaf } from '../grammar/literal-leaf.js';
-import { SearchBudget } from '../grammar/search-budget.js';
+import { SEARCH_BUDGET_MS, SearchBudget } from '../grammar/search-budget.js';
 import { COMPLETE, canComplete, dedupe, type Frame, stepAll } from '../grammar/stack-machine.js';
 import type { MatcherGrammar } from './matcher-grammar.js';
 
@@ -242,7 +243,10 @@ export class GrammarMatcher {
     return null;
   }
 
-  /** Breadth-first search over bytes; a fallback that the structural completion above rarely needs. */
+  /**
+   * Breadth-first search over bytes; a fallback that the structural completion above rarely needs.
+   * Bounded in depth, states and time (the budget); past them, a `SchemaLimitError` (search).
+   */
   private searchCompletion(budget: SearchBudget): number[] {
     interface Step {
       frames: Frame[];
@@ -272,7 +276,8 @@ export class GrammarMatcher {
       }
       level = nextLevel;
     }
-    throw new Error('no completion found within the search limits');
+    // The schema's doing (documents this search cannot finish): a typed refusal, a 400 at a server.
+    throw new SchemaLimitError('search', SEARCH_BUDGET_MS, '#');
   }
 }
 
