@@ -6,7 +6,12 @@
  * `max_tokens: 1e9` with `n: 16`, a burst beyond `--max-queue`).
  *
  *   npx tsx bench/serve.ts [--small 120] [--concurrency 4] [--long-tokens 30000] [--long-max-tokens 16]
- *                          [--connections 1000] [--malloc-env]
+ *                          [--connections 1000] [--slow-schemas 13] [--malloc-env]
+ *
+ * Hostile schemas (issue 40): small completions while one client sends the 90-byte `uniqueItems`
+ * schema with `minItems: 20000` (answered how fast, and what it costs the others), and how long a new
+ * trivial schema from a second client (another loopback address) waits behind `--slow-schemas`
+ * schemas from the first that each spend the whole compile budget.
  *
  * The server is `haggle serve` in a child process (run with --expose-gc so its RSS is read after a
  * collection), as a real one would run. Prints a table and one JSON line (last). Latencies are
@@ -46,6 +51,7 @@ async function main(): Promise<void> {
   const longTokens = arg('long-tokens', 30_000);
   const longMaxTokens = arg('long-max-tokens', 16);
   const connections = arg('connections', 1000);
+  const slowSchemas = arg('slow-schemas', 13);
   if (!existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
 
   const child: ChildProcess = spawn(
@@ -77,7 +83,7 @@ async function main(): Promise<void> {
   // node:http, not fetch: fetch gives up on a response whose headers take over 300 s (the long prompt
   // on a busy 2-core machine can), and keeps no pool of its own to compare with.
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const post = (body: unknown) =>
+  const post = (body: unknown, path = '/completions', localAddress?: string) =>
     new Promise<{
       status: number;
       ms: number;
@@ -86,10 +92,11 @@ async function main(): Promise<void> {
       const started = performance.now();
       const text = JSON.stringify(body);
       const req = request(
-        `${url}/completions`,
+        `${url}${path}`,
         {
           method: 'POST',
-          agent,
+          // A second client is another loopback address (its own share of schema vetting).
+          ...(localAddress ? { localAddress } : { agent }),
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) },
         },
         (res) => {
@@ -99,7 +106,7 @@ async function main(): Promise<void> {
             resolve({
               status: res.statusCode ?? 0,
               ms: performance.now() - started,
-              json: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+              json: parseOrEmpty(Buffer.concat(chunks).toString('utf8')),
             }),
           );
           res.on('error', reject);
@@ -170,6 +177,50 @@ async function main(): Promise<void> {
     const aloneAfter = await smallLoad(0, () => performance.now() > halfway);
     const alone = [...aloneBefore, ...aloneAfter].sort((a, b) => a - b);
 
+    // Hostile schemas (issue 40): the 90-byte uniqueItems schema, small completions beside it.
+    const chat = (schema: unknown, localAddress?: string) =>
+      post(
+        {
+          model,
+          messages: [{ role: 'user', content: 'Your next turn?' }],
+          max_tokens: 24,
+          seed: 1,
+          response_format: { type: 'json_schema', json_schema: { name: 'x', schema } },
+        },
+        '/chat/completions',
+        localAddress,
+      );
+    let hostileDone = false;
+    const hostile = chat({
+      type: 'array',
+      items: { type: 'string' },
+      uniqueItems: true,
+      minItems: 20_000,
+    }).then((answer) => {
+      hostileDone = true;
+      return answer;
+    });
+    const besideHostile = await smallLoad(0, () => hostileDone);
+    const hostileAnswer = await hostile;
+    // Slow schemas from one client (each spends the compile budget), then a new trivial one from another.
+    const slow = Array.from({ length: slowSchemas }, (_, k) =>
+      chat({
+        type: 'object',
+        properties: Object.fromEntries(
+          Array.from({ length: 20_000 }, (_, i) => [
+            `k${k}_${i}`,
+            { type: 'string', pattern: `^a{${i % 50}}$` },
+          ]),
+        ),
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const trivial = await chat(
+      { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] },
+      '127.0.0.2',
+    );
+    const slowAnswers = await Promise.all(slow);
+
     await settle();
     const rssAfterLong = await rss();
     // Abuse, then RSS once the server is idle again.
@@ -191,6 +242,13 @@ async function main(): Promise<void> {
       row('alone', alone),
       row(`while a ${longPromptTokens}-token prompt is served (${longSeconds.toFixed(0)} s)`, beside),
       `| ratio, beside / alone | | ${p50Ratio.toFixed(2)}x | ${p99Ratio.toFixed(2)}x |`,
+      row('while a uniqueItems/minItems 20000 schema is sent', besideHostile),
+      '',
+      '| hostile schemas | status | ms |',
+      '| --- | ---: | ---: |',
+      `| uniqueItems, minItems 20000 (90 bytes) | ${hostileAnswer.status} | ${hostileAnswer.ms.toFixed(0)} |`,
+      `| a new trivial schema from a 2nd client behind ${slowSchemas} slow ones | ${trivial.status} | ${trivial.ms.toFixed(0)} |`,
+      `| the slow ones: statuses | ${[...new Set(slowAnswers.map((a) => a.status))].join(', ')} | ${Math.max(...slowAnswers.map((a) => a.ms)).toFixed(0)} (last) |`,
       '',
       '| server | value |',
       '| --- | ---: |',
@@ -218,6 +276,13 @@ async function main(): Promise<void> {
         besideP99Ms: Math.round(percentile(beside, 99)),
         p99Ratio: Number(p99Ratio.toFixed(2)),
         p50Ratio: Number(p50Ratio.toFixed(2)),
+        besideHostileRequests: besideHostile.length,
+        besideHostileP99Ms: Math.round(percentile(besideHostile, 99)),
+        hostileStatus: hostileAnswer.status,
+        hostileMs: Math.round(hostileAnswer.ms),
+        slowSchemas,
+        trivialStatus: trivial.status,
+        trivialMs: Math.round(trivial.ms),
         connectionsHeld: held,
         mallocEnv: process.argv.includes('--malloc-env'),
         rssBeforeMiB: Number(mb(rssBefore)),
@@ -236,6 +301,14 @@ async function main(): Promise<void> {
     agent.destroy();
     child.disconnect();
     child.kill();
+  }
+}
+
+function parseOrEmpty(text: string): { usage?: { prompt_tokens: number; completion_tokens: number } } {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
   }
 }
 

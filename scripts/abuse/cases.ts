@@ -102,4 +102,12 @@ export const ABUSE_CASES: readonly AbuseCase[] = [
     })(),
     answers: REFUSED,
   },
+  // Issue 40: schemas that compiled but held the model worker while decoding (40-104 s, 19 s, 10.6 s).
+  {
+    name: 'uniqueItems strings, minItems 20,000',
+    schema: { type: 'array', items: { type: 'string' }, uniqueItems: true, minItems: 20_000 },
+    answers: REFUSED,
+  },
+  { name: 'enum of 60k strings', schema: enumOf(60_000), answers: REFUSED },
+  { name: 'const of 3.5 MB', schema: { const: 'a'.repeat(3_500_000) }, answers: REFUSED },
 ];

@@ -43,6 +43,12 @@ export interface GenerateOptions {
   stop?: string[];
   maxTokens?: number;
   abortSignal?: AbortSignal;
+  /**
+   * Who the call is for, when a backend serves many callers (`haggle serve` passes the client's
+   * address): a backend that queues work shared between callers gives each its share by it (the ONNX
+   * backend's schema vetting). Not a sampling setting: a backend with no such queue ignores it.
+   */
+  client?: string;
   /** Options only one backend understands, keyed by provider name. */
   providerOptions?: Record<string, Record<string, unknown>>;
 }

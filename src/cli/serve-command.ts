@@ -89,7 +89,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         workerHeapMb: options.workerHeap,
         // Clients send the schemas: each new one compiles first where a runaway cannot hold the model.
         untrustedSchemas: true,
-        // Once per worker that ends, with its cause; the requests it held get 503 without a line each.
+        // Once per worker that ends, with its cause; the requests it held wait for the new one.
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });
     }
@@ -153,10 +153,10 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
 function describeWorkerEvent(event: OnnxWorkerEvent): string {
   switch (event.type) {
     case 'worker-exit':
-      return `the model worker ended (${event.cause}); requests it held got 503; restarting it`;
+      return `the model worker ended (${event.cause}); its requests wait for the new one; restarting it`;
     case 'worker-ready':
       return `the model worker is ready again (restart ${event.restarts}, ${event.ms} ms)`;
     case 'worker-restart-failed':
-      return `restarting the model worker failed (${event.cause}); trying again in ${event.retryInMs} ms`;
+      return `restarting the model worker failed (${event.cause}); requests waiting for it got 503; trying again in ${event.retryInMs} ms`;
   }
 }

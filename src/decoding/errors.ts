@@ -36,7 +36,18 @@ export class UnsatisfiableSchemaError extends HaggleError {
 }
 
 /** Which bound of `compileSchema` a schema ran into (see `SchemaLimitError`). */
-export type SchemaLimit = 'depth' | 'nodes' | 'time' | 'size' | 'document' | 'pattern' | 'memory';
+export type SchemaLimit =
+  | 'depth'
+  | 'nodes'
+  | 'time'
+  | 'size'
+  | 'document'
+  | 'pattern'
+  | 'memory'
+  | 'enum'
+  | 'unique'
+  | 'literal'
+  | 'search';
 
 /** The `compileSchema` option that raises each bound (a pattern's automaton has a fixed bound). */
 const OPTION_OF = {
@@ -48,6 +59,12 @@ const OPTION_OF = {
   pattern: null,
   // The heap of the worker that compiles a server's schemas (`OnnxLoadOptions.untrustedSchemas`).
   memory: null,
+  // What a grammar costs to decode, bounded when it is compiled (issue 40).
+  enum: 'maxEnumValues',
+  unique: 'maxUniqueItems',
+  literal: null,
+  // A search while decoding (finishing the document) that ran past its time (search-budget.ts).
+  search: null,
 } as const;
 
 /**
@@ -63,7 +80,14 @@ export class SchemaLimitError extends HaggleError {
   /** The bound that was reached: levels, grammar nodes, milliseconds, characters/items or states. */
   readonly value: number;
   /** The `compileSchema` option that sets this bound; null when it is fixed. */
-  readonly option: 'maxDepth' | 'maxNodes' | 'timeBudgetMs' | 'maxSize' | null;
+  readonly option:
+    | 'maxDepth'
+    | 'maxNodes'
+    | 'timeBudgetMs'
+    | 'maxSize'
+    | 'maxEnumValues'
+    | 'maxUniqueItems'
+    | null;
   readonly schemaPath: string;
 
   /** `detail` replaces the default wording of what was too large (`size`, `pattern`). */
@@ -83,15 +107,27 @@ export class SchemaLimitError extends HaggleError {
                 ? `allows no document shorter than ${value} bytes`
                 : limit === 'memory'
                   ? `needed more than ${value} MB of memory to compile`
-                  : `has a pattern whose automaton needs more than ${value} states`);
+                  : limit === 'enum'
+                    ? `lists more than ${value} enum values`
+                    : limit === 'unique'
+                      ? `asks for more than ${value} unique items (uniqueItems with minItems)`
+                      : limit === 'literal'
+                        ? `spells more than ${value} characters of const and enum values`
+                        : limit === 'search'
+                          ? `needed a search of more than ${value} ms (or 20,000 states) to finish the document while decoding`
+                          : `has a pattern whose automaton needs more than ${value} states`);
     const fix =
       limit === 'document'
         ? `lower the minLength, minItems or minProperties that add up to it (a fixed bound of ${value} bytes)`
         : limit === 'memory'
           ? 'send a smaller schema (fewer or shorter enums, patterns and counted repeats)'
-          : option === null
-            ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
-            : `pass a larger \`${option}\` to compileSchema to allow it`;
+          : limit === 'literal'
+            ? `shorten the const and enum values (a fixed bound of ${value} characters)`
+            : limit === 'search'
+              ? 'send a schema whose documents are easier to finish (fewer required unique items, smaller enums)'
+              : option === null
+                ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
+                : `pass a larger \`${option}\` to compileSchema to allow it`;
     super('schema-limit', `The JSON Schema ${what} at ${schemaPath}; ${fix}`);
     this.name = 'SchemaLimitError';
     this.limit = limit;

@@ -50,7 +50,7 @@ export class DecodeSequence {
 
   /** Starts the decode; its first logits request comes synchronously or on a microtask. */
   start(decode: DecodeJob['decoders'][number]): void {
-    decode((tokens) => this.ask(tokens), this.job.controller.signal).then(
+    decode((tokens) => this.ask(tokens), flagAware(this.job.controller.signal, this.job.abortFlag)).then(
       (output) => this.finish(output, undefined),
       (error: unknown) => this.finish(undefined, error ?? new Error('decode failed')),
     );
@@ -108,4 +108,22 @@ export class DecodeSequence {
     this.state = 'running';
     answer?.reject(error);
   }
+}
+
+/**
+ * The job's signal, aborted too as soon as the main thread sets the shared abort flag: the engine
+ * aborts the controller only between steps, and a search inside one step (a mask over a large enum,
+ * the completion near the token budget) is synchronous, so no event could reach it; shared memory can.
+ */
+export function flagAware(signal: AbortSignal, flag: Int32Array | null): AbortSignal {
+  if (flag === null) return signal;
+  return new Proxy(signal, {
+    get(target, key) {
+      if (key === 'aborted') return target.aborted || Atomics.load(flag, 0) !== 0;
+      if (key === 'reason')
+        return target.reason ?? (Atomics.load(flag, 0) !== 0 ? 'aborted by the caller' : undefined);
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

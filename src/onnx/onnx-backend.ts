@@ -27,7 +27,13 @@ import { rebuildError } from './rebuild-error.js';
 import { assertOnnxRuntimeInstalled } from './runtime-package.js';
 import { SchemaVetter } from './schema-vetter.js';
 import { workerEntry } from './worker-entry.js';
-import type { FromWorker, GenerateRequest, LoadedMessage, LoadMessage, ToWorker } from './worker-protocol.js';
+import type {
+  FromWorker,
+  GenerateMessage,
+  GenerateRequest,
+  LoadedMessage,
+  LoadMessage,
+} from './worker-protocol.js';
 import { type OnnxWorkerEvent, type OnnxWorkerHealth, WorkerSupervisor } from './worker-supervisor.js';
 
 /** See `OnnxLoadOptions.prefixCacheBytes`. */
@@ -39,6 +45,14 @@ interface Pending {
   signal: AbortSignal | undefined;
   /** A streamed request's text as the worker samples it. */
   onDelta?: (deltas: { index: number; text: string }[]) => void;
+  /** What is posted to the worker: posted again to a new one when the worker is replaced. */
+  message: GenerateMessage;
+  /** Whether the current worker was given it (false while it waits for a worker being restarted). */
+  posted: boolean;
+  /** Whether text was streamed to the caller already (such a request cannot start over unseen). */
+  streamed: boolean;
+  /** Whether it was re-queued once after a worker ended (a second end fails it: it may be the cause). */
+  requeued: boolean;
 }
 
 /**
@@ -181,15 +195,22 @@ export class OnnxBackend implements LanguageBackend {
   }
 
   /**
-   * Ends the worker and loads the model in a new one, as after a crash: requests in flight get a
-   * retryable 503 and `health()` says `loading` until the model is back. For an operator who sees the
-   * model misbehave, and for tests of what a crash does.
+   * Ends the worker and loads the model in a new one, as after a crash: requests in flight are given to
+   * the new worker (see `onWorkerEvent`), and `health()` says `loading` until the model is back. For an
+   * operator who sees the model misbehave, and for tests of what a crash does.
    */
   restartWorker(reason = 'restartWorker() was called'): void {
     this.supervisor.kill(reason);
   }
 
-  /** A worker that ended fails the requests it held with a retryable 503; the event reaches the operator. */
+  /**
+   * A worker that ended (a crash, its heap limit, or ended for a request that outstayed its abort) does
+   * not fail the requests it merely held (issue 40): each is re-queued once and given to the new worker
+   * when it is ready; requests that come meanwhile wait for it too. The request that got the worker
+   * ended was answered at its abort and is not among them. A request that already streamed text, or
+   * was re-queued before (it may be what ends workers), gets a retryable 503, as do all waiting ones
+   * when the restart fails. The event reaches the operator.
+   */
   private onWorkerEvent(
     event: OnnxWorkerEvent,
     listener: ((event: OnnxWorkerEvent) => void) | undefined,
@@ -197,11 +218,31 @@ export class OnnxBackend implements LanguageBackend {
     if (event.type === 'worker-exit') {
       for (const timer of this.abandoned.values()) clearTimeout(timer);
       this.abandoned.clear();
-      // Nothing is in flight any more: the next worker must not keep the process alive while idle.
-      this.supervisor.hold(false);
+      const ended = new BackendError({
+        message: `the ONNX worker ended while serving this request (${event.cause}); it is being restarted, retry shortly`,
+        backend: 'onnx',
+        status: 503,
+        retryable: true,
+      });
+      for (const [id, pending] of this.pending) {
+        if (!pending.posted) continue;
+        if (pending.streamed || pending.requeued) {
+          this.pending.delete(id);
+          pending.reject(ended);
+        } else {
+          pending.requeued = true;
+          pending.posted = false;
+        }
+      }
+      // Nothing runs until the new worker is ready: it must not keep the process alive while idle.
+      if (this.pending.size === 0) this.supervisor.hold(false);
+    } else if (event.type === 'worker-ready') {
+      if (this.pending.size > 0) this.supervisor.hold(true);
+      for (const pending of this.pending.values()) if (!pending.posted) this.post(pending);
+    } else if (event.type === 'worker-restart-failed') {
       this.failAll(
         new BackendError({
-          message: `the ONNX worker ended while serving this request (${event.cause}); it is being restarted, retry shortly`,
+          message: `the ONNX worker could not be restarted (${event.cause}); retry later`,
           backend: 'onnx',
           status: 503,
           retryable: true,
@@ -330,7 +371,8 @@ export class OnnxBackend implements LanguageBackend {
       });
     }
     // A client's schema compiles first where a runaway costs neither the model nor this thread.
-    if (schema !== undefined && this.vetter) await this.vetter.vet(schema, options.abortSignal);
+    if (schema !== undefined && this.vetter)
+      await this.vetter.vet(schema, options.abortSignal, options.client);
     const id = this.nextId++;
     const abortFlag = new SharedArrayBuffer(4);
     const flag = new Int32Array(abortFlag);
@@ -339,7 +381,24 @@ export class OnnxBackend implements LanguageBackend {
     this.supervisor.hold(true);
     try {
       const reply = await new Promise<FromWorker>((done, fail) => {
-        this.pending.set(id, { resolve: done, reject: fail, signal, ...(onDelta ? { onDelta } : {}) });
+        const message: GenerateMessage = {
+          type: 'generate',
+          id,
+          request,
+          abortFlag,
+          ...(onDelta ? { stream: true } : {}),
+        };
+        const pending: Pending = {
+          resolve: done,
+          reject: fail,
+          signal,
+          ...(onDelta ? { onDelta } : {}),
+          message,
+          posted: false,
+          streamed: false,
+          requeued: false,
+        };
+        this.pending.set(id, pending);
         // The caller is answered at its abort, whatever the worker is doing; the worker is told through
         // shared memory, and ended (then restarted) if it has not let the request go within the grace:
         // a mask or a compile that ran away must not hold the model for the requests behind it.
@@ -348,23 +407,12 @@ export class OnnxBackend implements LanguageBackend {
           if (!this.pending.has(id)) return;
           this.pending.delete(id);
           fail(new HaggleAbortError(signal?.reason));
-          this.abandon(id);
+          // One waiting for a restarted worker holds none: nothing to let go of.
+          if (pending.posted) this.abandon(id);
         };
         signal?.addEventListener('abort', onAbort, { once: true });
-        try {
-          this.supervisor.post({
-            type: 'generate',
-            id,
-            request,
-            abortFlag,
-            ...(onDelta ? { stream: true } : {}),
-          } satisfies ToWorker);
-        } catch (error) {
-          // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
-          if (error instanceof RangeError && /call stack/i.test(error.message))
-            fail(new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile'));
-          else fail(error);
-        }
+        // While a worker is being restarted the request waits for it (onWorkerEvent), not a 503.
+        if (this.supervisor.health().state !== 'restarting') this.post(pending);
       });
       if (reply.type !== 'result')
         throw new BackendError({ message: 'unexpected reply from the ONNX worker', backend: 'onnx' });
@@ -382,6 +430,23 @@ export class OnnxBackend implements LanguageBackend {
       if (onAbort) signal?.removeEventListener('abort', onAbort);
       this.pending.delete(id);
       if (this.pending.size === 0 && this.abandoned.size === 0) this.supervisor.hold(false);
+    }
+  }
+
+  /** Gives a pending request to the current worker; a failure to copy it fails the request. */
+  private post(pending: Pending): void {
+    const id = pending.message.id;
+    try {
+      this.supervisor.post(pending.message);
+      pending.posted = true;
+    } catch (error) {
+      this.pending.delete(id);
+      // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
+      if (error instanceof RangeError && /call stack/i.test(error.message))
+        pending.reject(
+          new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile'),
+        );
+      else pending.reject(error);
     }
   }
 
@@ -412,7 +477,9 @@ export class OnnxBackend implements LanguageBackend {
 
   private onMessage(message: FromWorker): void {
     if (message.type === 'delta') {
-      this.pending.get(message.id)?.onDelta?.(message.deltas);
+      const pending = this.pending.get(message.id);
+      if (pending) pending.streamed = true;
+      pending?.onDelta?.(message.deltas);
       return;
     }
     if (message.type === 'result' || (message.type === 'error' && message.id !== null)) {

@@ -65,7 +65,10 @@ export interface OnnxLoadOptions {
    * goes on serving. Costs one extra compile per new schema (verdicts are remembered by the schema's hash).
    */
   untrustedSchemas?: boolean;
-  /** Heap limit in MB of the worker that compiles untrusted schemas (default 512). */
+  /**
+   * Heap limit in MB of each worker that compiles untrusted schemas (default 512; two such workers,
+   * fair between clients: see schema-vetter.ts).
+   */
   schemaHeapMb?: number;
   /**
    * Print where each decoder's CPU goes (prefill runs, decoding steps, padding positions, cache copies)

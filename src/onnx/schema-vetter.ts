@@ -22,28 +22,61 @@ const GRACE_MS = 1_000;
  */
 const VERDICTS_KEPT = 4096;
 
+/**
+ * Compiles in flight at once, each in a worker of its own. haggle's choice: two, so one client's queue
+ * of slow schemas (each may take the whole compile budget) holds at most one of them (see
+ * `SHARE_PER_CLIENT`), and another client's new schema finds the other free; more would take more of a
+ * small machine's cores from the model for schemas that are mostly refused.
+ */
+export const DEFAULT_VETTING_CONCURRENCY = 2;
+
 /** `SchemaVetter`'s bounds. */
 export interface SchemaVetterOptions {
   /** Milliseconds one compile may take (`OnnxLoadOptions.compileBudgetMs`). */
   budgetMs: number;
-  /** Heap limit of the vetting worker in MB (`OnnxLoadOptions.schemaHeapMb`). */
+  /** Heap limit of each vetting worker in MB (`OnnxLoadOptions.schemaHeapMb`). */
   heapMb: number;
+  /** Compiles at once (default `DEFAULT_VETTING_CONCURRENCY`). */
+  concurrency?: number;
+}
+
+/** One schema waiting for a worker. */
+interface Waiting {
+  key: string;
+  schema: unknown;
+  client: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** A worker of the pool and whether it is compiling. */
+interface Slot {
+  worker: Worker | undefined;
+  client: string | undefined;
 }
 
 /**
  * Compiles each new schema once in a worker of its own, before the model's worker is given it
- * (`OnnxLoadOptions.untrustedSchemas`, on under `haggle serve`). The worker runs under a heap limit and
+ * (`OnnxLoadOptions.untrustedSchemas`, on under `haggle serve`). A worker runs under a heap limit and
  * is ended at the compile budget (plus `GRACE_MS`), so a schema that would run away is refused (a
  * `SchemaLimitError`: a 400 at the server) while the model and the caller's thread go on serving; the
- * model's worker only compiles schemas that compiled here within the budget. One compile at a time:
- * a queue of hostile schemas delays other new schemas, never requests whose schema is known.
+ * model's worker only compiles schemas that compiled here within the budget.
+ *
+ * Fair between clients (issue 40): `concurrency` compiles at once, each client (`vet`'s `client`:
+ * `haggle serve` passes the remote address) holding at most `concurrency - 1` of them (one worker is
+ * always left for the others), and the waiting clients served in turn, one schema each. So one client's queue of slow
+ * schemas delays its own new schemas, not another's. Every verdict is remembered by the schema's hash:
+ * a refused schema sent again is refused at once, and one waited on by two requests compiles once.
  */
 export class SchemaVetter {
-  private worker: Worker | undefined;
   private nextId = 1;
   /** null: compiled; an error: refused. Oldest first (a Map keeps insertion order). */
   private readonly verdicts = new BoundedCache<string, SerializedError | null>(VERDICTS_KEPT);
-  private queue: Promise<unknown> = Promise.resolve();
+  /** Compiles in flight or waiting, by schema key: a second request for the same schema joins the first. */
+  private readonly inFlight = new Map<string, Promise<void>>();
+  /** Waiting schemas per client, and the clients in the order they are served (round-robin). */
+  private readonly waiting = new Map<string, Waiting[]>();
+  private readonly slots: Slot[];
   private disposed = false;
   /**
    * For an operator and for tests: schemas `compiled` in the worker, `refused` there, verdicts answered
@@ -54,27 +87,91 @@ export class SchemaVetter {
   constructor(
     private readonly entry: WorkerEntry,
     private readonly options: SchemaVetterOptions,
-  ) {}
+  ) {
+    const concurrency = options.concurrency ?? DEFAULT_VETTING_CONCURRENCY;
+    this.slots = Array.from({ length: Math.max(1, concurrency) }, () => ({
+      worker: undefined,
+      client: undefined,
+    }));
+  }
 
   /**
    * Resolves when `schema` compiles within the bounds; throws the compiler's refusal otherwise (or
    * `HaggleAbortError` when `signal` fires first: the compile goes on, and its verdict is kept).
+   * `client` names who asked, for the fair share (any string; one client when left out).
    */
-  async vet(schema: unknown, signal?: AbortSignal): Promise<void> {
+  async vet(schema: unknown, signal?: AbortSignal, client = ''): Promise<void> {
     throwIfAborted(signal);
     const key = schemaKey(schema);
     if (this.settled(key)) return;
-    const turn = this.queue.then(() => this.compile(key, schema));
-    this.queue = turn.catch(() => {});
+    let turn = this.inFlight.get(key);
+    if (turn === undefined) {
+      turn = new Promise<void>((resolve, reject) => {
+        const queue = this.waiting.get(client) ?? [];
+        // Re-inserted: a client that had nothing waiting goes to the back of the round.
+        this.waiting.delete(client);
+        this.waiting.set(client, [...queue, { key, schema, client, resolve, reject }]);
+      });
+      const tracked = turn.finally(() => this.inFlight.delete(key));
+      tracked.catch(() => {});
+      this.inFlight.set(key, turn);
+      this.pump();
+    }
     await untilAborted(turn, signal, (reason) => new HaggleAbortError(reason));
   }
 
-  /** Ends the worker; compiles in flight fail. */
+  /** Ends the workers; compiles in flight and waiting fail. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    const worker = this.worker;
-    this.worker = undefined;
-    await worker?.terminate();
+    const gone = new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' });
+    for (const queue of this.waiting.values()) for (const job of queue) job.reject(gone);
+    this.waiting.clear();
+    await Promise.all(
+      this.slots.map((slot) => {
+        const worker = slot.worker;
+        slot.worker = undefined;
+        return worker?.terminate();
+      }),
+    );
+  }
+
+  /** Starts waiting schemas on free workers: clients in turn, none past its share while others wait. */
+  private pump(): void {
+    // Every worker of the pool is started with the first schema: a worker's start (its thread, the
+    // compiler's modules) takes a second or more on a loaded machine, and the worker left for other
+    // clients must not pay it when one client keeps the other busy.
+    if (!this.disposed) for (const slot of this.slots) this.running(slot);
+    for (;;) {
+      const free = this.slots.find((slot) => slot.client === undefined);
+      if (free === undefined) return;
+      const job = this.nextJob();
+      if (job === undefined) return;
+      free.client = job.client;
+      this.compile(free, job.key, job.schema)
+        .then(job.resolve, job.reject)
+        .finally(() => {
+          free.client = undefined;
+          this.pump();
+        });
+    }
+  }
+
+  /**
+   * The next schema to compile: the first client in turn that holds fewer than its share of the
+   * workers (`concurrency - 1`, at least 1).
+   */
+  private nextJob(): Waiting | undefined {
+    const share = Math.max(1, this.slots.length - 1);
+    const held = (client: string) => this.slots.filter((slot) => slot.client === client).length;
+    // A client alone may not take the last free worker either: the next client's schema may come now.
+    const client = [...this.waiting.keys()].find((c) => held(c) < share);
+    if (client === undefined) return undefined;
+    const queue = this.waiting.get(client) as Waiting[];
+    const job = queue.shift() as Waiting;
+    // To the back of the round (or out of it, with nothing left).
+    this.waiting.delete(client);
+    if (queue.length > 0) this.waiting.set(client, queue);
+    return job;
   }
 
   /** True when `key` compiled before; throws its refusal when it was refused before. */
@@ -90,12 +187,16 @@ export class SchemaVetter {
     this.verdicts.set(key, verdict);
   }
 
-  private compile(key: string, schema: unknown): Promise<void> {
-    // The same schema may have been queued twice, or settled while this one waited.
-    if (this.settled(key)) return Promise.resolve();
+  private compile(slot: Slot, key: string, schema: unknown): Promise<void> {
+    // Settled while this one waited (the same schema from a request that joined late).
+    try {
+      if (this.settled(key)) return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (this.disposed)
       return Promise.reject(new BackendError({ message: 'this OnnxBackend was disposed', backend: 'onnx' }));
-    const worker = this.running();
+    const worker = this.running(slot);
     const id = this.nextId++;
     const { budgetMs, heapMb } = this.options;
     return new Promise<void>((resolve, reject) => {
@@ -115,7 +216,7 @@ export class SchemaVetter {
       const end = (error: Error) => {
         this.stats.ended++;
         settle(serializeError(error), true);
-        if (this.worker === worker) this.worker = undefined;
+        if (slot.worker === worker) slot.worker = undefined;
         void worker.terminate();
       };
       const onMessage = (reply: FromVettingWorker) => {
@@ -126,7 +227,7 @@ export class SchemaVetter {
         lastError = error;
       };
       const onExit = () => {
-        if (this.worker === worker) this.worker = undefined;
+        if (slot.worker === worker) slot.worker = undefined;
         this.stats.ended++;
         const outOfMemory =
           (lastError as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
@@ -161,12 +262,12 @@ export class SchemaVetter {
     });
   }
 
-  private running(): Worker {
-    if (!this.worker) {
-      this.worker = startWorker(this.entry, this.options.heapMb);
-      this.worker.unref();
+  private running(slot: Slot): Worker {
+    if (!slot.worker) {
+      slot.worker = startWorker(this.entry, this.options.heapMb);
+      slot.worker.unref();
     }
-    return this.worker;
+    return slot.worker;
   }
 }
 

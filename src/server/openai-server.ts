@@ -267,6 +267,8 @@ export class OpenAIServer {
       toGenerateOptions(request, this.renderText, controller.signal, toolCall),
       this.limits.maxTokens,
     );
+    // Who asked, for a backend's fair shares (the ONNX backend's schema vetting, issue 40).
+    options.client = req.socket.remoteAddress ?? '';
     const meta: ResponseMeta = {
       id: `${kind === 'chat' ? 'chatcmpl' : 'cmpl'}-${randomUUID()}`,
       created: Math.floor(Date.now() / 1000),

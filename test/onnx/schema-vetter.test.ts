@@ -40,11 +40,20 @@ describe('SchemaVetter', () => {
   }, 60_000);
 
   it('a schema past the heap limit is a schema-limit refusal (memory); the worker is replaced', async () => {
-    vetter = new SchemaVetter(entry, { budgetMs: 30_000, heapMb: 64 });
-    const huge = { enum: Array.from({ length: 60_000 }, (_, i) => `v${i}-${'x'.repeat(200)}`) };
+    vetter = new SchemaVetter(entry, { budgetMs: 30_000, heapMb: 16 });
+    // Within every bound of the compiler (enum values, const text, nodes), but not the heap's.
+    const huge = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 40_000 }, (_, i) => [
+          `property-${i}-${'x'.repeat(40)}`,
+          { type: 'string', maxLength: 64 },
+        ]),
+      ),
+    };
     const refused = await refusal(vetter.vet(huge));
     expect(refused).toMatchObject({ code: 'schema-limit' });
-    expect(refused?.message).toContain('more than 64 MB of memory');
+    expect(refused?.message).toContain('more than 16 MB of memory');
     expect(vetter.stats.ended).toBe(1);
     // A new worker serves the next schema.
     await vetter.vet({ type: 'integer' });
@@ -61,4 +70,39 @@ describe('SchemaVetter', () => {
     await vetter.vet(schema);
     expect(vetter.stats.compiled).toBe(1);
   }, 60_000);
+});
+
+// Issue 40: one client's slow schemas (each spends the whole compile budget) must not starve another
+// client's new schema. Before, schemas were vetted one at a time in arrival order.
+describe('SchemaVetter: fair between clients', () => {
+  /** A schema that compiles through its whole budget, then is refused (k makes each one new). */
+  const slow = (k: number) => ({
+    type: 'object',
+    properties: Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`k${k}_${i}`, { type: 'string', pattern: `^a{${i % 50}}$` }]),
+    ),
+  });
+
+  it("a second client's new schema is vetted beside the first client's queue of slow ones", async () => {
+    vetter = new SchemaVetter(entry, { budgetMs: 2_000, heapMb: 256 });
+    const slowOnes = [1, 2, 3, 4].map((k) =>
+      refusal((vetter as SchemaVetter).vet(slow(k), undefined, 'client-a')),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const started = performance.now();
+    await vetter.vet({ type: 'object', properties: { ok: { type: 'boolean' } } }, undefined, 'client-b');
+    const waited = performance.now() - started;
+    // Behind four compiles of 2 s each it would wait 8 s; beside them it waits for nothing.
+    expect(waited).toBeLessThan(2_000);
+    // Past the budget, or (on a fast machine) too deep for the compiler's stack: refused either way.
+    for (const refused of await Promise.all(slowOnes))
+      expect(['schema-limit', 'unsupported-schema']).toContain(refused?.code);
+    // A refused schema sent again costs nothing: answered from memory.
+    const again = performance.now();
+    expect(['schema-limit', 'unsupported-schema']).toContain(
+      (await refusal(vetter.vet(slow(1), undefined, 'client-a')))?.code,
+    );
+    expect(performance.now() - again).toBeLessThan(1_000);
+    expect(vetter.stats.remembered).toBeGreaterThanOrEqual(1);
+  }, 120_000);
 });

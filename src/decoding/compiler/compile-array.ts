@@ -21,7 +21,10 @@ export function compileArray(c: CompileContext, s: Schema, path: string): Gramma
     throw new UnsupportedSchemaError('uniqueItems', path, 'not a boolean');
   }
   const itemSchema = s.items ?? true;
-  if (unique) checkUniqueItems(itemSchema, minItems, `${path}/items`);
+  if (unique) {
+    c.budget.uniqueItems(minItems, path);
+    checkUniqueItems(itemSchema, minItems, `${path}/items`);
+  }
   const item =
     maxItems === 0 && s.items === undefined
       ? c.literal('null')

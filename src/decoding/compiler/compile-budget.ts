@@ -1,5 +1,26 @@
 import { throwIfAborted } from '../../contract/errors.js';
 import { SchemaLimitError } from '../errors.js';
+import { MAX_SENTENCE_BYTES } from '../grammar/nodes.js';
+
+/** Bounds on what a grammar costs to decode (`SchemaCompileOptions.maxEnumValues`, `maxUniqueItems`). */
+export interface DecodeCostBounds {
+  maxEnumValues: number;
+  maxUniqueItems: number;
+}
+
+const UNBOUNDED_COSTS: DecodeCostBounds = {
+  maxEnumValues: Number.POSITIVE_INFINITY,
+  maxUniqueItems: Number.POSITIVE_INFINITY,
+};
+
+/**
+ * Most characters of const and enum values (their JSON text) in one schema. haggle's choice: every value
+ * is a path the mask walks and the matcher steps through while decoding; 1 MiB is thousands of labels
+ * or codes, far beyond any schema a model answers, and a 3.5 MB `const` (which held a model worker for
+ * 10 s) is refused at once. A single value longer than the longest document the decoder completes
+ * (`MAX_SENTENCE_BYTES`) could never be written, and is refused as such.
+ */
+export const MAX_LITERAL_BYTES = 1024 * 1024;
 
 /**
  * The bounds one compilation runs within: nesting depth, grammar size, the sizes a schema asks for
@@ -10,6 +31,7 @@ import { SchemaLimitError } from '../errors.js';
  */
 export class CompileBudget {
   private ticks = 0;
+  private literalChars = 0;
   private readonly deadline: number;
 
   constructor(
@@ -18,6 +40,7 @@ export class CompileBudget {
     private readonly timeBudgetMs: number,
     private readonly signal: AbortSignal | undefined,
     readonly maxSize: number = Number.POSITIVE_INFINITY,
+    private readonly costs: DecodeCostBounds = UNBOUNDED_COSTS,
   ) {
     this.deadline = Number.isFinite(timeBudgetMs)
       ? performance.now() + timeBudgetMs
@@ -44,6 +67,34 @@ export class CompileBudget {
         `asks for ${what} ${value}, above the compiler's bound of ${this.maxSize}`,
       );
     }
+  }
+
+  /**
+   * What the grammar will cost to decode, bounded here rather than found out while a model worker that
+   * every client shares runs it (issue 40): values of one enum, unique items a list must hold, and the
+   * bytes of every const and enum value of the schema together.
+   */
+  enumValues(count: number, path: string): void {
+    if (count > this.costs.maxEnumValues) throw new SchemaLimitError('enum', this.costs.maxEnumValues, path);
+  }
+
+  uniqueItems(minItems: number, path: string): void {
+    if (minItems > this.costs.maxUniqueItems)
+      throw new SchemaLimitError('unique', this.costs.maxUniqueItems, path);
+  }
+
+  /** Counts the characters of one const or enum value's JSON text (refused past `MAX_LITERAL_BYTES` in all). */
+  literal(bytes: number, path: string): void {
+    if (bytes > MAX_SENTENCE_BYTES) {
+      throw new SchemaLimitError(
+        'literal',
+        MAX_SENTENCE_BYTES,
+        path,
+        `has a const or enum value of ${bytes} characters, longer than any document the decoder writes (${MAX_SENTENCE_BYTES})`,
+      );
+    }
+    this.literalChars += bytes;
+    if (this.literalChars > MAX_LITERAL_BYTES) throw new SchemaLimitError('literal', MAX_LITERAL_BYTES, path);
   }
 
   nodes(count: number): void {

@@ -140,6 +140,8 @@ export class GrammarCompiler implements GrammarVocabulary {
       ['maxDepth', options.maxDepth],
       ['maxNodes', options.maxNodes],
       ['maxSize', options.maxSize],
+      ['maxEnumValues', options.maxEnumValues],
+      ['maxUniqueItems', options.maxUniqueItems],
     ] as const) {
       if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
         throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);

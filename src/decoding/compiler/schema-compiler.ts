@@ -73,6 +73,18 @@ export interface SchemaCompileOptions {
    * the bytes of the shortest document it allows; beyond: `SchemaLimitError`.
    */
   maxSize?: number;
+  /**
+   * Most values one `enum` may list (default 4,096; haggle's choice, see docs/decoding.md, "Bounds"):
+   * the mask walks and the matcher steps every value that is still possible, on the thread that serves
+   * every request of a model, so what an enum costs is bounded when it is compiled.
+   */
+  maxEnumValues?: number;
+  /**
+   * Most items a `uniqueItems` list may be required to hold (`minItems`; default 256, haggle's choice):
+   * each item is compared with every one before it, and finishing the document near the token budget
+   * must find that many distinct values.
+   */
+  maxUniqueItems?: number;
   /** Most milliseconds compiling may take (default 10,000); beyond: `SchemaLimitError`. */
   timeBudgetMs?: number;
   /** Stops compiling (with `HaggleAbortError`) when aborted. */
@@ -85,6 +97,8 @@ export const COMPILE_LIMITS = {
   maxNodes: 200_000,
   maxSize: 65_536,
   timeBudgetMs: 10_000,
+  maxEnumValues: 4_096,
+  maxUniqueItems: 256,
 } as const;
 
 export interface CompiledNodes {
@@ -135,6 +149,10 @@ export class SchemaCompiler implements CompileContext {
       options.timeBudgetMs ?? COMPILE_LIMITS.timeBudgetMs,
       options.signal,
       options.maxSize ?? COMPILE_LIMITS.maxSize,
+      {
+        maxEnumValues: options.maxEnumValues ?? COMPILE_LIMITS.maxEnumValues,
+        maxUniqueItems: options.maxUniqueItems ?? COMPILE_LIMITS.maxUniqueItems,
+      },
     );
     this.document = resolveReferences(document, this.budget);
     this.flexible = options.whitespace === 'flexible';
@@ -332,12 +350,14 @@ export class SchemaCompiler implements CompileContext {
     else if (Array.isArray(s.enum)) values = s.enum;
     else throw new UnsupportedSchemaError('enum', path, 'not a list');
     this.budget.size(values.length, 'enum values', path);
+    if (keyword === 'enum') this.budget.enumValues(values.length, path);
     if (s.type !== undefined) this.typesOf(s, path);
     // Every other keyword is checked on each value, by JSON Schema's rules (or refused if it cannot be).
     const { enum: _enum, const: _const, ...others } = s;
     if (s.const !== undefined && s.enum !== undefined) others.enum = s.enum;
     values = values.filter((v) => satisfies(v, others, (ref) => this.resolve(ref, path), path));
     const texts = [...new Set(values.map((v) => JSON.stringify(v)))];
+    for (const text of texts) this.budget.literal(text.length, path);
     if (texts.length === 0) throw new UnsatisfiableSchemaError(path, `no value of ${keyword} is allowed`);
     return this.choice(texts.map((text) => this.value(JSON.parse(text))));
   }

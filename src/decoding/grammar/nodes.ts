@@ -299,8 +299,27 @@ export class ListNode extends Structural {
   remainder(raw: unknown, shortest: Shortest): number[] | null {
     const state = raw as ListState;
     const item = shortest(this.item);
-    const more = (n: number) => repeat(concat([shortest(this.separator), item]), n);
+    const distinct = this.unique && this.uniqueOptions === null && state.seen !== null;
+    const more = (n: number) =>
+      distinct
+        ? distinctItems(item, state.seen as readonly string[], n, shortest(this.separator), state.phase === 1)
+        : repeat(concat([shortest(this.separator), item]), n);
     const close = shortest(this.closer);
+    if (distinct) {
+      // The first of the items made after the opener or a separator comes without a separator.
+      const sepLength = shortest(this.separator)?.length ?? 0;
+      const lead = (n: number) => more(n)?.slice(sepLength) ?? null;
+      switch (state.phase) {
+        case 0:
+          return this.minItems === 0 ? close : concat([lead(this.minItems), close]);
+        case 1:
+          return concat([more(Math.max(0, this.minItems - state.count - 1)), close]);
+        case 2:
+          return concat([lead(Math.max(1, this.minItems - state.count)), close]);
+        default:
+          return [];
+      }
+    }
     switch (state.phase) {
       case 0:
         return this.minItems === 0 ? close : concat([item, more(this.minItems - 1), close]);
@@ -312,4 +331,49 @@ export class ListNode extends Structural {
         return [];
     }
   }
+}
+
+/**
+ * `n` more items of a unique list of strings, each led by `separator`: the shortest string with a
+ * suffix counting in letters (`""`, `"a"`, `"b"`, ..., `"aa"`), skipping the values the list holds, so
+ * that finishing a list of unique strings near the token budget is a few bytes per item and not a
+ * search. `inItem`: an item is being read, whose value is not known yet; the plain shortest is skipped,
+ * as it is the value that item most often ends with. A string with constraints the suffixes break
+ * (a pattern, a format) fails the matcher's check of the completion, which then searches as before.
+ * Null when the shortest item is not a plain string.
+ */
+function distinctItems(
+  item: number[] | null,
+  seen: readonly string[],
+  n: number,
+  separator: number[] | null,
+  inItem: boolean,
+): number[] | null {
+  if (item === null || separator === null) return null;
+  if (item.length < 2 || item[0] !== 0x22 || item[item.length - 1] !== 0x22) return null;
+  const inner = item.slice(1, -1);
+  if (inner.some((b) => b === 0x5c || b >= 0x80)) return null;
+  const base = String.fromCharCode(...inner);
+  const taken = new Set(seen);
+  const out: number[] = [];
+  let k = inItem ? 1 : 0;
+  for (let made = 0; made < n; k++) {
+    const value = base + letterSuffix(k);
+    if (taken.has(value)) continue;
+    taken.add(value);
+    const bytes = [0x22, ...Array.from(value, (c) => c.charCodeAt(0)), 0x22];
+    appendBounded(out, separator);
+    appendBounded(out, bytes);
+    made++;
+  }
+  return out;
+}
+
+/** 0: "", 1: "a", ..., 26: "z", 27: "aa": the k-th string over a-z in length-then-alphabetical order. */
+function letterSuffix(k: number): string {
+  let out = '';
+  for (let rest = k; rest > 0; rest = Math.floor((rest - 1) / 26)) {
+    out = String.fromCharCode(0x61 + ((rest - 1) % 26)) + out;
+  }
+  return out;
 }

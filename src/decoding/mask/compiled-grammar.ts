@@ -11,6 +11,7 @@ import {
   type Shortest,
 } from '../grammar/nodes.js';
 import { NumberLeaf } from '../grammar/number-leaf.js';
+import { AbortCheck } from '../grammar/search-budget.js';
 import {
   canComplete,
   dedupe,
@@ -72,6 +73,8 @@ export class CompiledGrammar implements MatcherGrammar {
   readonly maskWords: number;
   readonly vocabularySize: number;
   private readonly masks: BoundedCache<string, Uint32Array>;
+  /** The abort check of the mask being computed (set by `maskFor` for the length of one walk). */
+  private abortCheck: AbortCheck | undefined;
   /**
    * Masks computed at compile time (`precompute`), by position key: token ids ascending (Int32Array)
    * where fewer than a bitset's words, else the bitset. Never evicted: they are what a sequence that
@@ -108,11 +111,14 @@ export class CompiledGrammar implements MatcherGrammar {
     this.inside = parts.inside;
   }
 
-  /** A fresh matcher at the start of the document. */
-  matcher(): GrammarMatcher {
+  /**
+   * A fresh matcher at the start of the document; its masks and searches look at `signal` as they go
+   * (a search inside one token's work cannot wait for an abort event).
+   */
+  matcher(signal?: AbortSignal): GrammarMatcher {
     const start: Frame[] = [];
     enter(this.root, null, start);
-    return new GrammarMatcher(this, start);
+    return new GrammarMatcher(this, start, signal);
   }
 
   /**
@@ -282,7 +288,7 @@ export class CompiledGrammar implements MatcherGrammar {
   }
 
   /** The allowed tokens at a position: from the caches, or by one pass over the trie. Read-only. */
-  maskFor(frames: readonly Frame[]): Uint32Array {
+  maskFor(frames: readonly Frame[], signal?: AbortSignal): Uint32Array {
     const key = setKey(frames, this.trie.maxTokenBytes);
     const cached = this.masks.get(key);
     if (cached) {
@@ -296,7 +302,15 @@ export class CompiledGrammar implements MatcherGrammar {
       mask = expand(stored, this.maskWords);
     } else {
       this.stats.misses++;
-      mask = this.computeMask(frames);
+      // The walk looks at the caller's abort as it goes (an enum of thousands of values is walked
+      // value by value); nested walks (unionMask) keep the outer one's check.
+      const outer = this.abortCheck;
+      if (signal !== undefined && outer === undefined) this.abortCheck = new AbortCheck(signal);
+      try {
+        mask = this.computeMask(frames);
+      } finally {
+        this.abortCheck = outer;
+      }
     }
     this.masks.set(key, mask);
     return mask;
@@ -306,11 +320,11 @@ export class CompiledGrammar implements MatcherGrammar {
    * `maskFor` copied into `out` (all words written). A precomputed mask is written straight from its
    * token ids, without making a bitset to keep: as cheap as copying one.
    */
-  fillMaskFor(frames: readonly Frame[], out: Uint32Array): Uint32Array {
+  fillMaskFor(frames: readonly Frame[], out: Uint32Array, signal?: AbortSignal): Uint32Array {
     const key = setKey(frames, this.trie.maxTokenBytes);
     const cached = this.masks.get(key) ?? this.precomputed.get(key);
     if (cached === undefined) {
-      out.set(this.maskFor(frames));
+      out.set(this.maskFor(frames, signal));
       return out;
     }
     this.stats.hits++;
@@ -402,7 +416,9 @@ export class CompiledGrammar implements MatcherGrammar {
    */
   private below(node: number, frames: readonly Frame[], mask: Uint32Array): void {
     const generic: Frame[] = [];
+    const check = this.abortCheck;
     for (const frame of frames) {
+      check?.tick();
       const leaf = frame.node;
       if (leaf === null) continue; // the document is complete: it reads nothing more
       if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
@@ -527,7 +543,9 @@ export class CompiledGrammar implements MatcherGrammar {
     const nodeCount = end[root] as number;
     let visited = 0;
     let i = root + 1;
+    const check = this.abortCheck;
     while (i < nodeCount) {
+      check?.tick();
       const d = depth[i] as number;
       const b = byte[i] as number;
       if (covered[d - 1] === 1 && b !== 0x22 && quoteBelow[i] === 0) {

@@ -18,6 +18,10 @@ export interface ConstrainedDecodeOptions {
   maxTokens?: number;
   /** The tokenizer's encode: enables jump-forward over forced text. */
   encode?: EncodeText;
+  /**
+   * Looked at between tokens and inside every search that can run long (masks over large enums, the
+   * completion near the token budget): a getter that reads shared memory works inside one token's work.
+   */
   signal?: AbortSignal;
 }
 
@@ -44,7 +48,7 @@ const decoder = new TextDecoder();
 export async function decodeConstrained(options: ConstrainedDecodeOptions): Promise<ConstrainedDecodeResult> {
   const { grammar, sampler, nextLogits, encode, signal } = options;
   const maxTokens = options.maxTokens ?? 1024;
-  const matcher = grammar.matcher();
+  const matcher = grammar.matcher(signal);
   const tokens: number[] = [];
   let forwardPasses = 0;
   let forcedTokens = 0;

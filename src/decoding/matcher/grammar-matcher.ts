@@ -1,5 +1,7 @@
 import { InvalidInputError } from '../../contract/errors.js';
+import { SchemaLimitError } from '../errors.js';
 import { LiteralLeaf } from '../grammar/literal-leaf.js';
+import { SEARCH_BUDGET_MS, SearchBudget } from '../grammar/search-budget.js';
 import { COMPLETE, canComplete, dedupe, type Frame, stepAll } from '../grammar/stack-machine.js';
 import type { MatcherGrammar } from './matcher-grammar.js';
 
@@ -25,6 +27,11 @@ export class GrammarMatcher {
   constructor(
     readonly grammar: MatcherGrammar,
     start: Frame[],
+    /**
+     * Looked at inside every search that can run long (masks, completions, forced bytes), not only
+     * between tokens: in a model worker it reads the request's shared abort flag.
+     */
+    private readonly signal?: AbortSignal,
   ) {
     this.positions = [{ frames: start, ended: false }];
     this.special = new Set(grammar.vocabulary.specialTokenIds ?? []);
@@ -48,7 +55,7 @@ export class GrammarMatcher {
   mask(): Uint32Array {
     const position = this.current;
     if (position.ended) return new Uint32Array(this.grammar.maskWords);
-    return this.grammar.maskFor(position.frames);
+    return this.grammar.maskFor(position.frames, this.signal);
   }
 
   /**
@@ -64,7 +71,7 @@ export class GrammarMatcher {
   fillMask(out: Uint32Array): Uint32Array {
     const position = this.current;
     if (position.ended) return out.fill(0);
-    return this.grammar.fillMaskFor(position.frames, out);
+    return this.grammar.fillMaskFor(position.frames, out, this.signal);
   }
 
   /** Reads a token; false (and no change) when the grammar refuses it. */
@@ -91,9 +98,10 @@ export class GrammarMatcher {
     return !this.current.ended && this.advance(this.current.frames, bytes) !== null;
   }
 
-  private advance(start: Frame[], bytes: Uint8Array): Frame[] | null {
+  private advance(start: Frame[], bytes: Uint8Array, budget?: SearchBudget): Frame[] | null {
     let frames = start;
     for (const b of bytes) {
+      budget?.tick();
       frames = stepAll(frames, b);
       if (frames.length === 0) return null;
     }
@@ -124,10 +132,11 @@ export class GrammarMatcher {
 
   /**
    * The bytes the grammar forces next (`{"action":"`, `","price":`, closing brackets), stopping where a
-   * choice remains or the document may end.
+   * choice remains or the document may end. Within `SEARCH_BUDGET_MS` and the abort signal.
    */
   forcedBytes(limit = 4096): Uint8Array {
     if (this.current.ended) return new Uint8Array(0);
+    const budget = new SearchBudget(this.signal);
     let frames = this.current.frames;
     const out: number[] = [];
     while (out.length < limit && !frames.some(canComplete)) {
@@ -135,6 +144,7 @@ export class GrammarMatcher {
       let only = -1;
       let after: Frame[] = [];
       for (const b of candidates) {
+        budget.tick();
         const next = stepAll(frames, b);
         if (next.length === 0) continue;
         if (only >= 0) {
@@ -159,16 +169,20 @@ export class GrammarMatcher {
   /**
    * Bytes that finish the document from here, as short as the grammar makes easy (not always the
    * shortest). A decoder running out of its token budget follows them so the output still parses.
+   * The search looks at the abort signal and stops at `SEARCH_BUDGET_MS` with a `SchemaLimitError`
+   * (search): it runs on the thread that serves every request of a model.
    */
   completionBytes(): Uint8Array {
     if (this.current.ended) return new Uint8Array(0);
+    const budget = new SearchBudget(this.signal);
     let best: number[] | null = null;
     for (const frame of this.current.frames) {
-      const candidate = this.completionFrom(frame);
+      budget.tick();
+      const candidate = this.completionFrom(frame, budget);
       if (candidate !== null && (best === null || candidate.length < best.length)) best = candidate;
     }
-    if (best === null) best = this.greedyCompletion(this.current.frames, 8);
-    if (best === null) best = this.searchCompletion();
+    if (best === null) best = this.greedyCompletion(this.current.frames, 8, budget);
+    if (best === null) best = this.searchCompletion(budget);
     return new Uint8Array(best);
   }
 
@@ -176,10 +190,11 @@ export class GrammarMatcher {
    * When the easy completion is refused (a unique item that would repeat a value), try a byte first
    * (letters, then digits, then the rest) and complete from there, up to `depth` bytes deep.
    */
-  private greedyCompletion(frames: Frame[], depth: number): number[] | null {
+  private greedyCompletion(frames: Frame[], depth: number, budget: SearchBudget): number[] | null {
     let firstAlive: Frame[] | null = null;
     let firstByte = -1;
     for (const b of PREFERRED_BYTES) {
+      budget.tick();
       const next = stepAll(frames, b);
       if (next.length === 0) continue;
       const after = dedupe(next);
@@ -188,16 +203,17 @@ export class GrammarMatcher {
         firstByte = b;
       }
       for (const frame of after) {
-        const rest = this.completionFrom(frame);
+        const rest = this.completionFrom(frame, budget);
         if (rest !== null) return [b, ...rest];
       }
     }
     if (firstAlive === null || depth === 0) return null;
-    const rest = this.greedyCompletion(firstAlive, depth - 1);
+    const rest = this.greedyCompletion(firstAlive, depth - 1, budget);
     return rest === null ? null : [firstByte, ...rest];
   }
 
-  private completionFrom(frame: Frame, depth = 0): number[] | null {
+  private completionFrom(frame: Frame, budget: SearchBudget, depth = 0): number[] | null {
+    budget.tick();
     if (frame === COMPLETE) return [];
     const leaf = frame.node;
     if (leaf === null || leaf.kind !== 'leaf') return null;
@@ -212,23 +228,26 @@ export class GrammarMatcher {
       else fast.push(...rest);
     }
     // Uniqueness or other context can make the easy completion wrong: check it.
-    if (fast !== null && this.advance([frame], new Uint8Array(fast))?.some(canComplete)) return fast;
+    if (fast !== null && this.advance([frame], new Uint8Array(fast), budget)?.some(canComplete)) return fast;
     // A parent that cannot say what follows until it knows what the leaf read (an object choosing the
     // value's schema by the key): read the leaf's completion, then complete from where that leads.
     if (depth >= MAX_COMPLETION_LEAVES) return null;
-    const after = this.advance([frame], new Uint8Array(out));
+    const after = this.advance([frame], new Uint8Array(out), budget);
     if (after === null) return null;
     if (after.some(canComplete)) return out;
     for (const next of after) {
       if (next === frame) continue;
-      const rest = this.completionFrom(next, depth + 1);
+      const rest = this.completionFrom(next, budget, depth + 1);
       if (rest !== null) return [...out, ...rest];
     }
     return null;
   }
 
-  /** Breadth-first search over bytes; a fallback that the structural completion above rarely needs. */
-  private searchCompletion(): number[] {
+  /**
+   * Breadth-first search over bytes; a fallback that the structural completion above rarely needs.
+   * Bounded in depth, states and time (the budget); past them, a `SchemaLimitError` (search).
+   */
+  private searchCompletion(budget: SearchBudget): number[] {
     interface Step {
       frames: Frame[];
       previous: Step | null;
@@ -245,6 +264,7 @@ export class GrammarMatcher {
           return out.reverse();
         }
         for (let b = 0; b < 256; b++) {
+          budget.tick();
           const next = stepAll(step.frames, b);
           if (next.length === 0) continue;
           const frames = dedupe(next);
@@ -256,7 +276,8 @@ export class GrammarMatcher {
       }
       level = nextLevel;
     }
-    throw new Error('no completion found within the search limits');
+    // The schema's doing (documents this search cannot finish): a typed refusal, a 400 at a server.
+    throw new SchemaLimitError('search', SEARCH_BUDGET_MS, '#');
   }
 }
 

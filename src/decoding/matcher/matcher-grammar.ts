@@ -14,10 +14,10 @@ export interface MatcherGrammar {
   readonly shortest: Shortest;
   /** 32-bit words in a mask: one bit per token id. */
   readonly maskWords: number;
-  /** The tokens allowed after `frames`, as a bit mask. */
-  maskFor(frames: readonly Frame[]): Uint32Array;
+  /** The tokens allowed after `frames`, as a bit mask; a walk looks at `signal` as it goes. */
+  maskFor(frames: readonly Frame[], signal?: AbortSignal): Uint32Array;
   /** `maskFor` written into `out`. */
-  fillMaskFor(frames: readonly Frame[], out: Uint32Array): Uint32Array;
+  fillMaskFor(frames: readonly Frame[], out: Uint32Array, signal?: AbortSignal): Uint32Array;
   /** The same mask computed token by token, without caches or precomputation (for tests). */
   referenceMask(frames: readonly Frame[]): Uint32Array;
 }
