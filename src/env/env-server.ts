@@ -185,6 +185,11 @@ export class EnvironmentServer {
     server.closeAllConnections?.();
   }
 
+  /** Closes the server (`close()`), for `await using`, as `OpenAIServer` does. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
   private handleHttp(request: IncomingMessage, response: ServerResponse): unknown {
     const path = (request.url ?? '/').split('?')[0];
     const send = (status: number, body: unknown) => {
