@@ -73,7 +73,7 @@ const fileOf = (entry: string) =>
     snapshots,
     `${entry === 'haggle (browsers, Deno, edge)' ? 'haggle-core' : entry.replace('/', '-')}.txt`,
   );
-const render = (names: Exported[]) => names.map((n) => `${n.kind} ${n.name}`).join('\n') + '\n';
+const render = (names: Exported[]) => `${names.map((n) => `${n.kind} ${n.name}`).join('\n')}\n`;
 
 describe('the public surface of each entry', () => {
   it.each([...entries.keys()])('%s exports exactly the names in its snapshot', (entry) => {
