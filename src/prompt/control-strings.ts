@@ -1,3 +1,4 @@
+import { BoundedCache } from '../internal/bounded-cache.js';
 import { SPECIAL_TAG_NAMES } from './sanitize.js';
 
 /**
@@ -25,7 +26,9 @@ const PIPE_TOKEN = '<\\|[^<>|\\s]{1,64}\\|>';
 // being broader here can only refuse more).
 const SPECIAL_TAG = `</?(?:${SPECIAL_TAG_NAMES.map(anyCase).join('|')})>`;
 
-const patternCache = new Map<string, RegExp>();
+// One pattern per set of a tokenizer's added tokens: a process holds one or two tokenizers, so 32 is a
+// generous bound (haggle's choice).
+const patternCache = new BoundedCache<string, RegExp>(32);
 
 function controlStringPattern(extraTokens: readonly string[]): RegExp {
   const key = extraTokens.join('\u0000');
@@ -37,7 +40,6 @@ function controlStringPattern(extraTokens: readonly string[]): RegExp {
     .map(escapeRegExp);
   // Longest alternatives first, so a named token that contains a shorter one is found whole.
   const pattern = new RegExp([...extras, PIPE_TOKEN, SPECIAL_TAG].join('|'), 'gu');
-  if (patternCache.size > 32) patternCache.clear();
   patternCache.set(key, pattern);
   return pattern;
 }

@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../contract/errors.js';
+import { BoundedCache } from '../internal/bounded-cache.js';
 
 /**
  * Untrusted text (listing titles and descriptions, messages in the history) is pasted into a prompt
@@ -73,12 +74,15 @@ export function revealUntrustedText(text: string): string {
   return text.replace(NEUTRALISED_PIPE, '<|').replace(NEUTRALISED_TAG, '<$1$2');
 }
 
-const patternCache = new Map<string, RegExp | undefined>();
+// One pattern per set of a tokenizer's added tokens (`null`: none can be split), bounded as
+// control-strings.ts bounds its own (haggle's choice: 32).
+const patternCache = new BoundedCache<string, RegExp | null>(32);
 
 function extraTokenPattern(tokens: readonly string[] | undefined): RegExp | undefined {
   if (tokens === undefined || tokens.length === 0) return undefined;
   const key = tokens.join('\u0000');
-  if (patternCache.has(key)) return patternCache.get(key);
+  const cached = patternCache.get(key);
+  if (cached !== undefined) return cached ?? undefined;
   // A token of one character cannot be split by a space; such tokens (rare, e.g. a lone emoji added
   // to a vocabulary) are left to the tokenizer check in renderPrompt.
   const splittable = [...new Set(tokens)].filter((token) => [...token].length > 1);
@@ -92,8 +96,7 @@ function extraTokenPattern(tokens: readonly string[] | undefined): RegExp | unde
             .join('|'),
           'gu',
         );
-  if (patternCache.size > 32) patternCache.clear();
-  patternCache.set(key, pattern);
+  patternCache.set(key, pattern ?? null);
   return pattern;
 }
 
