@@ -1,8 +1,8 @@
 import type { Role } from '../contract/history.js';
+import type { MultiIssueResult } from '../multi-issue/multi-issue-negotiation.js';
 import type { RunProvenance } from '../simulation/provenance.js';
 import type { Shard } from '../simulation/shard.js';
 import type { ExperimentRecord } from './experiment-record.js';
-import type { MultiIssueResult } from './multi-issue-negotiation.js';
 import type { ParticipantLabels } from './participant-label.js';
 
 // The records a tournament file holds, apart from the code that writes them (tournament.ts) and the

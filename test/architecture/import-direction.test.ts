@@ -15,6 +15,7 @@ const LAYERS = [
   'ai-sdk',
   'report',
   'evaluation',
+  'multi-issue',
   'onnx',
   'simulation',
   'agent',
