@@ -1,11 +1,6 @@
 export { AiSdkPackageMissingError, UnsupportedLanguageModelError } from './ai-sdk-errors.js';
 export { type CreateHaggleOptions, createHaggle, type HaggleProvider } from './create-haggle.js';
 export {
-  type ExperimentProviderOptions,
-  experimentProviderBackends,
-  hasProviderParticipants,
-} from './experiment-providers.js';
-export {
   AiSdkBackend,
   type FromLanguageModelOptions,
   fromLanguageModel,

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { experimentProviderBackends, hasProviderParticipants } from '../ai-sdk/experiment-providers.js';
 import { fromLanguageModel } from '../ai-sdk/from-language-model.js';
 import { resolveProviderModel } from '../ai-sdk/provider-packages.js';
 import type { LanguageBackend } from '../backends/language-backend.js';
 import { loadExperiment } from '../evaluation/experiment-file.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
+import { experimentProviderBackends, hasProviderParticipants } from '../evaluation/experiment-providers.js';
 import { experimentTournament } from '../evaluation/experiment-tournament.js';
 import type { ParticipantLabel } from '../evaluation/participant-label.js';
 import { loadSuite } from '../evaluation/suite.js';
