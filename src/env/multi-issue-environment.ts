@@ -8,9 +8,9 @@ import {
   type SuiteMatch,
   suiteMatches,
 } from '../evaluation/suite.js';
-import { scoreMatch } from '../evaluation/tournament.js';
 import { redact } from '../internal/redact.js';
 import type { IssueSpace } from '../multi-issue/issue-space.js';
+import { scoreMatch } from '../multi-issue/match-metrics.js';
 import { type MultiIssueResult, runMultiIssueNegotiation } from '../multi-issue/multi-issue-negotiation.js';
 import { multiIssueMessages } from '../multi-issue/multi-issue-prompt.js';
 import {
