@@ -1,6 +1,14 @@
 // The multi-issue game (src/multi-issue/) is its own layer below evaluation/ and env/; haggle/evaluation
 // keeps exporting it so that a user's imports did not change when it moved out.
 export * from '../multi-issue/index.js';
+export type { Estimate, PairedComparison } from '../simulation/metrics/estimates.js';
+export {
+  bootstrapMean,
+  formatEstimate,
+  pairedComparison,
+  pairedProportionEstimate,
+  proportionEstimate,
+} from '../simulation/metrics/estimates.js';
 export type {
   AnalyseTournamentOptions,
   AnalysisMetric,
@@ -79,14 +87,6 @@ export type { ParticipantLabel, ParticipantLabels } from './participant-label.js
 export { plannedMatchCount } from './planned-matches.js';
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
-export type { Estimate, PairedComparison } from './statistics.js';
-export {
-  bootstrapMean,
-  formatEstimate,
-  pairedComparison,
-  pairedProportionEstimate,
-  proportionEstimate,
-} from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
   DEFAULT_FIRST_MOVER,

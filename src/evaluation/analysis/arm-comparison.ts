@@ -1,4 +1,4 @@
-import type { Estimate } from '../statistics.js';
+import type { Estimate } from '../../simulation/metrics/estimates.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';

@@ -1,7 +1,11 @@
 import { Random } from '../../internal/random.js';
 import { percentileInterval } from '../../simulation/metrics/bootstrap.js';
+import {
+  bootstrapMean,
+  type Estimate,
+  pairedProportionEstimate,
+} from '../../simulation/metrics/estimates.js';
 import { differenceOfIntervals } from '../../simulation/metrics/paired-proportion-interval.js';
-import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
 import {
   labelPermutationPValue,
   type PermutationOptions,

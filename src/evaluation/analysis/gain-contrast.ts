@@ -1,4 +1,8 @@
-import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
+import {
+  bootstrapMean,
+  type Estimate,
+  pairedProportionEstimate,
+} from '../../simulation/metrics/estimates.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
