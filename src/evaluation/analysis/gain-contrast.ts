@@ -1,4 +1,8 @@
 import {
+  type DifferenceOfDifferences,
+  differenceOfDifferences,
+} from '../../simulation/metrics/difference-tests.js';
+import {
   bootstrapMean,
   type Estimate,
   pairedProportionEstimate,
@@ -7,7 +11,6 @@ import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
 import { negated } from './arm-comparison.js';
-import { type DifferenceOfDifferences, differenceOfDifferences } from './difference-tests.js';
 import { pairedUnits } from './paired-units.js';
 
 /**
