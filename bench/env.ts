@@ -19,11 +19,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEnvironment } from '../src/env/create-environment.js';
 import { connectEnvironment } from '../src/env/env-client.js';
+import { generateSuite, saveSuite } from '../src/evaluation/suite.js';
 import {
   MULTI_ISSUE_BASELINES,
   type MultiIssueBaselineName,
-} from '../src/evaluation/multi-issue-baseline-registry.js';
-import { generateSuite, saveSuite } from '../src/evaluation/suite.js';
+} from '../src/multi-issue/multi-issue-baseline-registry.js';
 
 function arg(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);

@@ -8,13 +8,13 @@
  * same averages in a twelfth of the time; the docs' table is made that way (the script says which).
  */
 import { parseArgs } from 'node:util';
+import { generateSuite } from '../src/evaluation/suite.js';
+import { runTournament } from '../src/evaluation/tournament.js';
 import {
   MULTI_ISSUE_BASELINE_NAMES,
   MULTI_ISSUE_BASELINES,
-} from '../src/evaluation/multi-issue-baseline-registry.js';
-import type { MultiIssueNegotiator } from '../src/evaluation/multi-issue-turn.js';
-import { generateSuite } from '../src/evaluation/suite.js';
-import { runTournament } from '../src/evaluation/tournament.js';
+} from '../src/multi-issue/multi-issue-baseline-registry.js';
+import type { MultiIssueNegotiator } from '../src/multi-issue/multi-issue-turn.js';
 
 const { values } = parseArgs({
   options: {

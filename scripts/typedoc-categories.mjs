@@ -20,6 +20,7 @@ const CATEGORIES = {
   node: 'Simulation',
   evaluation: 'Evaluation',
   'evaluation/analysis': 'Analysis',
+  'multi-issue': 'Multi-issue game',
   env: 'Training environments',
   report: 'Report',
   decoding: 'Decoding',

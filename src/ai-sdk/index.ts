@@ -8,11 +8,6 @@ export {
   type HaggleSpecificationVersion,
 } from './create-haggle.js';
 export {
-  type ExperimentProviderOptions,
-  experimentProviderBackends,
-  hasProviderParticipants,
-} from './experiment-providers.js';
-export {
   AiSdkBackend,
   type FromLanguageModelOptions,
   fromLanguageModel,

@@ -12,12 +12,12 @@ import { EpisodeLog } from '../env/episode-log.js';
 import type { EpisodeRewardOptions } from '../env/episode-rewards.js';
 import type { ObservationFields } from '../env/observation-json.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
+import { loadSuite } from '../evaluation/suite.js';
 import {
   MULTI_ISSUE_BASELINE_NAMES,
   MULTI_ISSUE_BASELINES,
-} from '../evaluation/multi-issue-baseline-registry.js';
-import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
-import { loadSuite } from '../evaluation/suite.js';
+} from '../multi-issue/multi-issue-baseline-registry.js';
+import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';

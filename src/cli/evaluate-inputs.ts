@@ -1,21 +1,21 @@
 import type { Command } from 'commander';
-import { experimentProviderBackends, hasProviderParticipants } from '../ai-sdk/experiment-providers.js';
 import { fromLanguageModel } from '../ai-sdk/from-language-model.js';
 import { resolveProviderModel } from '../ai-sdk/provider-packages.js';
 import type { LanguageBackend } from '../backends/language-backend.js';
 import { loadExperiment } from '../evaluation/experiment-file.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
+import { experimentProviderBackends, hasProviderParticipants } from '../evaluation/experiment-providers.js';
 import { experimentTournament } from '../evaluation/experiment-tournament.js';
+import type { ParticipantLabel } from '../evaluation/participant-label.js';
+import { loadSuite } from '../evaluation/suite.js';
+import type { TournamentOptions } from '../evaluation/tournament.js';
 import {
   isMultiIssueBaselineName,
   MULTI_ISSUE_BASELINES,
   type MultiIssueBaselineName,
-} from '../evaluation/multi-issue-baseline-registry.js';
-import { MultiIssueLlmAgent } from '../evaluation/multi-issue-llm-agent.js';
-import type { MultiIssueNegotiator } from '../evaluation/multi-issue-turn.js';
-import type { ParticipantLabel } from '../evaluation/participant-label.js';
-import { loadSuite } from '../evaluation/suite.js';
-import type { TournamentOptions } from '../evaluation/tournament.js';
+} from '../multi-issue/multi-issue-baseline-registry.js';
+import { MultiIssueLlmAgent } from '../multi-issue/multi-issue-llm-agent.js';
+import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import type { Shard } from '../simulation/shard.js';
 import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';

@@ -9,10 +9,10 @@ import {
   isAnalysisMetric,
 } from '../evaluation/analysis/analysis-metric.js';
 import { type AnalysisTable, analysisTables, pooledVerdicts } from '../evaluation/analysis/analysis-rows.js';
-import { formatEstimate } from '../evaluation/statistics.js';
 import type { ArmScore, TournamentResults } from '../evaluation/tournament-results.js';
 import { textTable, wrapText } from '../internal/text-table.js';
 import { writeTournamentReportFile } from '../report/tournament-report.js';
+import { formatEstimate } from '../simulation/metrics/estimates.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { commaList } from './options.js';

@@ -5,4 +5,4 @@ export {
   MULTI_ISSUE_BASELINE_NAMES as MULTI_ISSUE_AGENT_NAMES,
   MULTI_ISSUE_BASELINES as MULTI_ISSUE_AGENTS,
   type MultiIssueBaselineName as MultiIssueAgentName,
-} from '../evaluation/multi-issue-baseline-registry.js';
+} from '../multi-issue/multi-issue-baseline-registry.js';

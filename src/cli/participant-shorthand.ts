@@ -4,7 +4,7 @@ import {
   isMultiIssueBaselineName,
   MULTI_ISSUE_BASELINE_NAMES,
   type MultiIssueBaselineName,
-} from '../evaluation/multi-issue-baseline-registry.js';
+} from '../multi-issue/multi-issue-baseline-registry.js';
 import { CliUsageError } from './cli-error.js';
 import { commaList } from './options.js';
 

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { PARTICIPANT_NAME } from '../evaluation/experiment-schema.js';
-import { SECONDARY_ISSUE_NAMES } from '../evaluation/scenario-generator.js';
 import {
   DEFAULT_SUITE_OPPONENTS,
   type GenerateSuiteOptions,
   generateSuite,
   saveSuite,
 } from '../evaluation/suite.js';
+import { SECONDARY_ISSUE_NAMES } from '../multi-issue/scenario-generator.js';
 import { CliUsageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';

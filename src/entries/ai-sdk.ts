@@ -10,3 +10,10 @@
  * @module haggle/ai-sdk
  */
 export * from '../ai-sdk/index.js';
+// An experiment's `provider` participants are an evaluation concern (src/evaluation/), built on this
+// subpath's `fromLanguageModel`; they are offered here, where a user of AI SDK providers looks for them.
+export {
+  type ExperimentProviderOptions,
+  experimentProviderBackends,
+  hasProviderParticipants,
+} from '../evaluation/experiment-providers.js';

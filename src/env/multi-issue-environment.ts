@@ -1,19 +1,6 @@
 import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import type { JsonSchema } from '../contract/json-schema.js';
-import type { IssueSpace } from '../evaluation/issue-space.js';
-import { type MultiIssueResult, runMultiIssueNegotiation } from '../evaluation/multi-issue-negotiation.js';
-import { multiIssueMessages } from '../evaluation/multi-issue-prompt.js';
-import {
-  type MultiIssueInput,
-  type MultiIssueNegotiator,
-  type MultiIssueTurn,
-  multiIssueTurnJsonSchema,
-  standingProposal,
-} from '../evaluation/multi-issue-turn.js';
-import { validateMultiIssueText } from '../evaluation/multi-issue-validation.js';
-import { bargainingReward } from '../evaluation/reward.js';
-import { type Scenario, type ScenarioGeometry, scenarioGeometry } from '../evaluation/scenario.js';
 import {
   DEFAULT_FIRST_MOVER,
   DEFAULT_MAX_ROUNDS,
@@ -21,8 +8,21 @@ import {
   type SuiteMatch,
   suiteMatches,
 } from '../evaluation/suite.js';
-import { scoreMatch } from '../evaluation/tournament.js';
 import { redact } from '../internal/redact.js';
+import type { IssueSpace } from '../multi-issue/issue-space.js';
+import { scoreMatch } from '../multi-issue/match-metrics.js';
+import { type MultiIssueResult, runMultiIssueNegotiation } from '../multi-issue/multi-issue-negotiation.js';
+import { multiIssueMessages } from '../multi-issue/multi-issue-prompt.js';
+import {
+  type MultiIssueInput,
+  type MultiIssueNegotiator,
+  type MultiIssueTurn,
+  multiIssueTurnJsonSchema,
+  standingProposal,
+} from '../multi-issue/multi-issue-turn.js';
+import { validateMultiIssueText } from '../multi-issue/multi-issue-validation.js';
+import { bargainingReward } from '../multi-issue/reward.js';
+import { type Scenario, type ScenarioGeometry, scenarioGeometry } from '../multi-issue/scenario.js';
 import { renderQwen3NoThink } from '../prompt/qwen3-chat-format.js';
 import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
 import type { EnvironmentObservation, EnvironmentStepInfo, EpisodeRunHeader } from './environment.js';

@@ -3,6 +3,12 @@ import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
 import type { BackendLogger } from '../backends/openai/openai-options.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
+import {
+  MULTI_ISSUE_BASELINES,
+  type MultiIssueBaselineName,
+} from '../multi-issue/multi-issue-baseline-registry.js';
+import { MultiIssueLlmAgent } from '../multi-issue/multi-issue-llm-agent.js';
+import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import { ExperimentFileError } from './experiment-file.js';
 import {
   type Experiment,
@@ -10,9 +16,6 @@ import {
   type ExperimentParticipant,
   isProviderParticipant,
 } from './experiment-schema.js';
-import { MULTI_ISSUE_BASELINES, type MultiIssueBaselineName } from './multi-issue-baseline-registry.js';
-import { MultiIssueLlmAgent } from './multi-issue-llm-agent.js';
-import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import type { ParticipantLabel, ParticipantLabels } from './participant-label.js';
 
 /** Where an experiment's players look up their keys and report retries. */

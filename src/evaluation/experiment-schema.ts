@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { DIALECT_NAMES, type DialectName } from '../backends/openai/dialect.js';
-import { isMultiIssueBaselineName, MULTI_ISSUE_BASELINE_NAMES } from './multi-issue-baseline-registry.js';
+import {
+  isMultiIssueBaselineName,
+  MULTI_ISSUE_BASELINE_NAMES,
+} from '../multi-issue/multi-issue-baseline-registry.js';
 
 /** The `format` an experiment file may state, marking it as haggle's. */
 export const EXPERIMENT_FORMAT = 'haggle-experiment';

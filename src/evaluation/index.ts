@@ -1,5 +1,14 @@
-export type { AdaptiveConcessionOptions } from './adaptive-concession-negotiator.js';
-export { AdaptiveConcessionNegotiator } from './adaptive-concession-negotiator.js';
+// The multi-issue game (src/multi-issue/) is its own layer below evaluation/ and env/; haggle/evaluation
+// keeps exporting it so that a user's imports did not change when it moved out.
+export * from '../multi-issue/index.js';
+export type { Estimate, PairedComparison } from '../simulation/metrics/estimates.js';
+export {
+  bootstrapMean,
+  formatEstimate,
+  pairedComparison,
+  pairedProportionEstimate,
+  proportionEstimate,
+} from '../simulation/metrics/estimates.js';
 export type {
   AnalyseTournamentOptions,
   AnalysisMetric,
@@ -46,10 +55,6 @@ export {
   pooledVerdicts,
   signFlipPValue,
 } from './analysis/index.js';
-export type { UtilityPoint } from './bargaining-geometry.js';
-export { distanceToFrontier, nashPoint, paretoFrontier, utilityDistance } from './bargaining-geometry.js';
-export type { BayesianOpponentModelOptions } from './bayesian-opponent-model.js';
-export { BayesianOpponentModel } from './bayesian-opponent-model.js';
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
 export { scoreTrade } from './bilateral-trade.js';
 export { canonicalJson, contentHash } from './canonical-json.js';
@@ -76,81 +81,12 @@ export {
 } from './experiment-schema.js';
 export type { ExperimentRunOptions, ExperimentTournament } from './experiment-tournament.js';
 export { experimentTournament, runExperiment } from './experiment-tournament.js';
-export type { FrequencyOpponentModelOptions } from './frequency-opponent-model.js';
-export { FrequencyOpponentModel } from './frequency-opponent-model.js';
-export type { HardHeadedOptions } from './hard-headed-negotiator.js';
-export { HardHeadedNegotiator } from './hard-headed-negotiator.js';
-export type { Issue, IssueSpace, IssueSpaceInput, Outcome } from './issue-space.js';
-export {
-  checkOutcome,
-  enumerateOutcomes,
-  IssueSchema,
-  IssueSpaceSchema,
-  issueGrid,
-  MAX_ENUMERATED_OUTCOMES,
-} from './issue-space.js';
 export type { LoadedTournament } from './load-tournament.js';
 export { loadTournament } from './load-tournament.js';
-export type { MultiIssueBaselineName } from './multi-issue-baseline-registry.js';
-export {
-  isMultiIssueBaselineName,
-  MULTI_ISSUE_BASELINE_NAMES,
-  MULTI_ISSUE_BASELINES,
-} from './multi-issue-baseline-registry.js';
-export type { UtilityConcessionOptions, UtilityTitForTatOptions } from './multi-issue-baselines.js';
-export {
-  UtilityConcessionNegotiator,
-  UtilityTitForTatNegotiator,
-  utilityBoulware,
-  utilityConceder,
-  utilityLinear,
-} from './multi-issue-baselines.js';
-export type { MultiIssueLlmAgentOptions } from './multi-issue-llm-agent.js';
-export { MultiIssueLlmAgent } from './multi-issue-llm-agent.js';
-export type {
-  MultiIssueEndReason,
-  MultiIssueNegotiationOptions,
-  MultiIssueResult,
-} from './multi-issue-negotiation.js';
-export { runMultiIssueNegotiation } from './multi-issue-negotiation.js';
-export { multiIssueMessages } from './multi-issue-prompt.js';
-export type {
-  MultiIssueAction,
-  MultiIssueHistoryEntry,
-  MultiIssueInput,
-  MultiIssueNegotiator,
-  MultiIssueTurn,
-} from './multi-issue-turn.js';
-export {
-  MULTI_ISSUE_ACTIONS,
-  MultiIssueTurnSchema,
-  multiIssueTurnJsonSchema,
-  standingProposal,
-} from './multi-issue-turn.js';
-export type { NashSeekingOptions } from './nash-seeking-negotiator.js';
-export { estimatedNashPoint, NashSeekingNegotiator } from './nash-seeking-negotiator.js';
-export type { OpponentModel } from './opponent-model.js';
-export { learnFromHistory, offersOfOtherSide } from './opponent-model.js';
-export type { RankedOutcomes } from './outcome-ranking.js';
-export { outcomeDistance, proposalFor, rankOutcomes } from './outcome-ranking.js';
 export type { ParticipantLabel, ParticipantLabels } from './participant-label.js';
 export { plannedMatchCount } from './planned-matches.js';
-export type { RewardOptions } from './reward.js';
-export { bargainingReward } from './reward.js';
-export type { Scenario, ScenarioGeometry, ScenarioInput } from './scenario.js';
-export { parseScenario, ScenarioSchema, scenarioGeometry } from './scenario.js';
-export type { ScenarioGeneratorOptions } from './scenario-generator.js';
-export { generateScenario, SECONDARY_ISSUE_NAMES } from './scenario-generator.js';
 export type { SftExportOptions, ShareGptExample } from './sft-export.js';
 export { renderQwen3NoThinkTraining, sftExamples, turnTarget } from './sft-export.js';
-export type { Estimate, PairedComparison } from './statistics.js';
-export {
-  bootstrapMean,
-  formatEstimate,
-  pairedComparison,
-  pairedProportionEstimate,
-  proportionEstimate,
-} from './statistics.js';
 export type { GenerateSuiteOptions, Suite, SuiteMatch } from './suite.js';
 export {
   DEFAULT_FIRST_MOVER,
@@ -175,7 +111,6 @@ export type {
   TournamentRun,
 } from './tournament.js';
 export { runTournament } from './tournament.js';
-
 export { readTournamentFile } from './tournament-file.js';
 export type { ArmScore, PairedMetric, TournamentResults } from './tournament-results.js';
 export {
@@ -187,5 +122,3 @@ export {
 } from './tournament-results.js';
 export type { GrpoGroup } from './training-export.js';
 export { grpoGroups, toJsonl } from './training-export.js';
-export type { IssueValuation, SideUtility, SideUtilityInput } from './utility.js';
-export { IssueValuationSchema, parseSideUtility, SideUtilitySchema, utilityOf } from './utility.js';

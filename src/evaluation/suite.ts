@@ -5,13 +5,13 @@ import type { Role } from '../contract/history.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
 import { deriveSeed } from '../internal/random.js';
-import { contentHash } from './canonical-json.js';
-import { parseScenario, ScenarioSchema } from './scenario.js';
+import { parseScenario, ScenarioSchema } from '../multi-issue/scenario.js';
 import {
   checkScenarioGeneratorOptions,
   generateScenario,
   type ScenarioGeneratorOptions,
-} from './scenario-generator.js';
+} from '../multi-issue/scenario-generator.js';
+import { contentHash } from './canonical-json.js';
 
 /** The `format` of a suite file: marks a JSON file as a haggle suite. */
 export const SUITE_FORMAT = 'haggle-suite';

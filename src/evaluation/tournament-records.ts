@@ -1,26 +1,15 @@
 import type { Role } from '../contract/history.js';
+import type { MatchMetrics } from '../multi-issue/match-metrics.js';
+import type { MultiIssueResult } from '../multi-issue/multi-issue-negotiation.js';
 import type { RunProvenance } from '../simulation/provenance.js';
 import type { Shard } from '../simulation/shard.js';
 import type { ExperimentRecord } from './experiment-record.js';
-import type { MultiIssueResult } from './multi-issue-negotiation.js';
 import type { ParticipantLabels } from './participant-label.js';
 
 // The records a tournament file holds, apart from the code that writes them (tournament.ts) and the
 // code that reads them (tournament-file.ts, tournament-results.ts), so those need not import each other.
-
-/** How one match went, with the scores a paper reports. */
-export interface MatchMetrics {
-  deal: boolean;
-  /** The arm's utility of the result (its reservation value without a deal). */
-  armUtility: number;
-  opponentUtility: number;
-  /** Distance in utility space from the result to the Nash point and to the Pareto frontier (deals only). */
-  distanceToNash: number | null;
-  distanceToPareto: number | null;
-  /** The arm agreed to less than its reservation value. */
-  armIrViolation: boolean;
-  rounds: number;
-}
+// A match's scores are the game's (src/multi-issue/match-metrics.ts), the same a training episode reports.
+export type { MatchMetrics } from '../multi-issue/match-metrics.js';
 
 /** One match of a tournament as written to its file: who played, how it ended, and the utilities. */
 export interface MatchRecord {

@@ -5,7 +5,7 @@ import {
   type PairedComparison,
   pairedComparison,
   proportionEstimate,
-} from './statistics.js';
+} from '../simulation/metrics/estimates.js';
 import type { MatchRecord, TournamentHeader } from './tournament-records.js';
 
 /** True when a negotiator threw (reason `error`): infrastructure, not a move of the game. */

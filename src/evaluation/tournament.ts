@@ -2,20 +2,20 @@ import { HaggleAbortError, InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import { EventLoopYield } from '../internal/event-loop-yield.js';
 import { SafeEmitter } from '../internal/safe-emitter.js';
+import { scoreMatch } from '../multi-issue/match-metrics.js';
+import { runMultiIssueNegotiation } from '../multi-issue/multi-issue-negotiation.js';
+import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
+import { type Scenario, type ScenarioGeometry, scenarioGeometry } from '../multi-issue/scenario.js';
 import { EarlyStop, resolveEarlyStop } from '../simulation/early-stop.js';
 import { currentProvenance, withoutLocations } from '../simulation/provenance.js';
 import { holdsData, openRunOutput } from '../simulation/run-output.js';
 import { checkShard, inShard, type Shard } from '../simulation/shard.js';
-import { distanceToFrontier, utilityDistance } from './bargaining-geometry.js';
 import type { ExperimentRecord } from './experiment-record.js';
 import { checkExperimentResume } from './experiment-resume.js';
-import { type MultiIssueResult, runMultiIssueNegotiation } from './multi-issue-negotiation.js';
-import type { MultiIssueNegotiator } from './multi-issue-turn.js';
 import type { ParticipantLabels } from './participant-label.js';
-import { type Scenario, type ScenarioGeometry, scenarioGeometry } from './scenario.js';
 import { DEFAULT_FIRST_MOVER, DEFAULT_MAX_ROUNDS, type Suite, suiteMatches } from './suite.js';
 import { readTournamentFile } from './tournament-file.js';
-import type { MatchMetrics, MatchRecord, TournamentHeader } from './tournament-records.js';
+import type { MatchRecord, TournamentHeader } from './tournament-records.js';
 import { isFailedMatch, type TournamentResults, tabulateTournament } from './tournament-results.js';
 
 /** What `runTournament` plays: a suite, the arms, their opponents, and where to write the results. */
@@ -348,27 +348,4 @@ async function execute(
 
 function maxRoundsOf(options: TournamentOptions): number {
   return options.maxRounds ?? options.suite.maxRounds ?? DEFAULT_MAX_ROUNDS;
-}
-
-/**
- * The scores of one finished negotiation for the side `match.armRole` (a tournament's arm, or the trained
- * side of a training environment's episode): the same numbers a tournament writes for every match.
- */
-export function scoreMatch(
-  match: { armRole: Role; scenario: Scenario },
-  result: MultiIssueResult,
-  geometry: ScenarioGeometry,
-): MatchMetrics {
-  const opponentRole: Role = match.armRole === 'seller' ? 'buyer' : 'seller';
-  const deal = result.agreement !== null;
-  const point = result.utilities;
-  return {
-    deal,
-    armUtility: point[match.armRole],
-    opponentUtility: point[opponentRole],
-    distanceToNash: deal && geometry.nash ? utilityDistance(point, geometry.nash) : null,
-    distanceToPareto: deal ? distanceToFrontier(point, geometry.frontier) : null,
-    armIrViolation: deal && point[match.armRole] < match.scenario[match.armRole].reservation,
-    rounds: result.rounds,
-  };
 }

@@ -1,6 +1,6 @@
 import type { Role } from '../contract/history.js';
-import type { MultiIssueHistoryEntry } from './multi-issue-turn.js';
-import { bargainingReward, type RewardOptions } from './reward.js';
+import type { MultiIssueHistoryEntry } from '../multi-issue/multi-issue-turn.js';
+import { bargainingReward, type RewardOptions } from '../multi-issue/reward.js';
 import type { Suite } from './suite.js';
 import type { MatchRecord } from './tournament.js';
 

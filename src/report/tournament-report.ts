@@ -8,10 +8,10 @@ import {
 } from '../evaluation/analysis/analyse-tournament.js';
 import { analysisTables, pooledVerdicts } from '../evaluation/analysis/analysis-rows.js';
 import { loadTournament } from '../evaluation/load-tournament.js';
-import { type Estimate, formatEstimate } from '../evaluation/statistics.js';
 import type { TournamentHeader } from '../evaluation/tournament.js';
 import type { TournamentResults } from '../evaluation/tournament-results.js';
 import { firstLineType } from '../simulation/indexed-jsonl.js';
+import { type Estimate, formatEstimate } from '../simulation/metrics/estimates.js';
 import { type BarChartSpec, renderBarChart } from './bar-chart.js';
 import { renderFailures } from './failures-section.js';
 import { escapeHtml } from './html.js';

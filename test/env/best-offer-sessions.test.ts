@@ -9,8 +9,8 @@ import { bestOfferSessions } from '../../src/env/best-offer-sessions.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { EpisodeLog } from '../../src/env/episode-log.js';
 import { loadTournament } from '../../src/evaluation/load-tournament.js';
-import { MULTI_ISSUE_BASELINES } from '../../src/evaluation/multi-issue-baseline-registry.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
+import { MULTI_ISSUE_BASELINES } from '../../src/multi-issue/multi-issue-baseline-registry.js';
 import { RunFileError, readRunFile } from '../../src/simulation/run-file.js';
 import { scriptedBestOfferPolicy } from './policies.js';
 

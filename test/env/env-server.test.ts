@@ -15,13 +15,13 @@ import {
 } from '../../src/env/env-client.js';
 import { EnvironmentServer } from '../../src/env/env-server.js';
 import { EpisodeLog } from '../../src/env/episode-log.js';
-import { MULTI_ISSUE_BASELINES } from '../../src/evaluation/multi-issue-baseline-registry.js';
-import { MultiIssueLlmAgent } from '../../src/evaluation/multi-issue-llm-agent.js';
-import { bargainingReward } from '../../src/evaluation/reward.js';
 import { generateSuite, type Suite, suiteMatches } from '../../src/evaluation/suite.js';
 import { runTournament } from '../../src/evaluation/tournament.js';
 import { readTournamentFile } from '../../src/evaluation/tournament-file.js';
 import { deriveSeed } from '../../src/internal/random.js';
+import { MULTI_ISSUE_BASELINES } from '../../src/multi-issue/multi-issue-baseline-registry.js';
+import { MultiIssueLlmAgent } from '../../src/multi-issue/multi-issue-llm-agent.js';
+import { bargainingReward } from '../../src/multi-issue/reward.js';
 import { randomPolicy, scriptedPolicy } from './policies.js';
 
 // 25 scenarios x 8 seeds: 200 negotiations per opponent, so episode seeds 0..199 play each once.

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { OpenAICompatibleBackend } from '../../src/backends/openai/node-backend.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
-import { MultiIssueLlmAgent } from '../../src/evaluation/multi-issue-llm-agent.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
+import { MultiIssueLlmAgent } from '../../src/multi-issue/multi-issue-llm-agent.js';
 
 // The opponent is an LLM behind an OpenAI-compatible server on loopback. The server here stands in for
 // the user's model server (vLLM, haggle serve): it answers the buyer's turns from a script, or fails.

@@ -2,8 +2,8 @@ import { expect, it } from 'vitest';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import type { EnvironmentStepResult } from '../../src/env/environment.js';
 import { deepFreeze, observationMessageJson } from '../../src/env/observation-json.js';
-import { MULTI_ISSUE_BASELINES } from '../../src/evaluation/multi-issue-baseline-registry.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
+import { MULTI_ISSUE_BASELINES } from '../../src/multi-issue/multi-issue-baseline-registry.js';
 
 const plain = (result: EnvironmentStepResult) =>
   JSON.parse(JSON.stringify({ type: 'observation', data: result }));

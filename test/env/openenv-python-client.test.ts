@@ -3,8 +3,8 @@ import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { EnvironmentServer } from '../../src/env/env-server.js';
-import { MULTI_ISSUE_BASELINES } from '../../src/evaluation/multi-issue-baseline-registry.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
+import { MULTI_ISSUE_BASELINES } from '../../src/multi-issue/multi-issue-baseline-registry.js';
 
 // OpenEnv's own client is Python: this drives the server from a Python process that sends and parses
 // GenericEnvClient's messages (test/env/openenv_wire_client.py says what it follows), so the wire format

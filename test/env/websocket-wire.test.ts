@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEnvironment } from '../../src/env/create-environment.js';
 import { EnvironmentServer } from '../../src/env/env-server.js';
 import { MAX_UNREAD_BYTES } from '../../src/env/websocket-connection.js';
-import { utilityConceder } from '../../src/evaluation/multi-issue-baselines.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
+import { utilityConceder } from '../../src/multi-issue/multi-issue-baselines.js';
 import { clientFrame, closePayload, OPCODE, rawWebSocket } from './raw-websocket.js';
 
 // Raw bytes against the server's /ws, as a broken or hostile client would send them (the frames are

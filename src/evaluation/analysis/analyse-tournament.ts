@@ -1,10 +1,10 @@
+import { holm } from '../../simulation/metrics/holm.js';
 import { type ArmScore, tabulateTournament } from '../tournament-results.js';
 import { type AnalysisOptions, labelsOf, namesOf, type TournamentData } from './analysis-input.js';
 import { ANALYSIS_METRICS, type AnalysisMetric } from './analysis-metric.js';
 import { type ArmComparison, compareArmsByOpponent } from './arm-comparison.js';
 import type { GainContrast } from './gain-contrast.js';
 import { gainsOverBase } from './gain-over-base.js';
-import { holm } from './holm.js';
 import { armOpponentInteractions } from './interaction.js';
 import { groupedGains } from './opponent-groups.js';
 

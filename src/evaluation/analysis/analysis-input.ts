@@ -1,8 +1,8 @@
 import { deriveSeed, hashString } from '../../internal/random.js';
+import type { TestOptions } from '../../simulation/metrics/difference-tests.js';
 import type { ParticipantLabels } from '../participant-label.js';
 import type { MatchRecord, TournamentHeader } from '../tournament.js';
 import type { AnalysisMetric } from './analysis-metric.js';
-import type { TestOptions } from './difference-tests.js';
 
 /** What every analysis reads: a tournament's matches and (for labels) its header. */
 export interface TournamentData {

@@ -1,4 +1,4 @@
-import { type Estimate, formatEstimate } from '../statistics.js';
+import { type Estimate, formatEstimate } from '../../simulation/metrics/estimates.js';
 import type { TournamentAnalysis } from './analyse-tournament.js';
 import { METRIC_LABELS } from './analysis-metric.js';
 import type { ArmComparison } from './arm-comparison.js';

@@ -1,8 +1,8 @@
-import type { Estimate } from '../statistics.js';
+import { type PairedDifference, pairedDifference } from '../../simulation/metrics/difference-tests.js';
+import type { Estimate } from '../../simulation/metrics/estimates.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
-import { type PairedDifference, pairedDifference } from './difference-tests.js';
 import { pairedUnits } from './paired-units.js';
 
 /**

@@ -1,9 +1,16 @@
-import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
+import {
+  type DifferenceOfDifferences,
+  differenceOfDifferences,
+} from '../../simulation/metrics/difference-tests.js';
+import {
+  bootstrapMean,
+  type Estimate,
+  pairedProportionEstimate,
+} from '../../simulation/metrics/estimates.js';
 import type { MatchRecord } from '../tournament.js';
 import { type AnalysisOptions, testOptions } from './analysis-input.js';
 import type { AnalysisMetric } from './analysis-metric.js';
 import { negated } from './arm-comparison.js';
-import { type DifferenceOfDifferences, differenceOfDifferences } from './difference-tests.js';
 import { pairedUnits } from './paired-units.js';
 
 /**

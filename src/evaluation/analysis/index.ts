@@ -1,3 +1,16 @@
+export type {
+  DifferenceOfDifferences,
+  PairedDifference,
+  TestOptions,
+} from '../../simulation/metrics/difference-tests.js';
+export {
+  bootstrapDifferenceOfMeans,
+  differenceOfDifferences,
+  pairedDifference,
+} from '../../simulation/metrics/difference-tests.js';
+export { holm } from '../../simulation/metrics/holm.js';
+export type { PermutationOptions, PermutationPValue } from '../../simulation/metrics/permutation-test.js';
+export { labelPermutationPValue, signFlipPValue } from '../../simulation/metrics/permutation-test.js';
 export type { AnalyseTournamentOptions, TournamentAnalysis } from './analyse-tournament.js';
 export { analyseTournament } from './analyse-tournament.js';
 export type { AnalysisOptions, TournamentData } from './analysis-input.js';
@@ -13,16 +26,11 @@ export type { AnalysisTable } from './analysis-rows.js';
 export { analysisTables, comparisonVerdict, formatP, pooledVerdicts } from './analysis-rows.js';
 export type { ArmComparison } from './arm-comparison.js';
 export { compareArmsByOpponent } from './arm-comparison.js';
-export type { DifferenceOfDifferences, PairedDifference, TestOptions } from './difference-tests.js';
-export { bootstrapDifferenceOfMeans, differenceOfDifferences, pairedDifference } from './difference-tests.js';
 export type { GainContrast } from './gain-contrast.js';
 export { gainContrast } from './gain-contrast.js';
 export { armsWithBase, gainsOverBase } from './gain-over-base.js';
-export { holm } from './holm.js';
 export { armOpponentInteractions } from './interaction.js';
 export type { GroupedGains, OpponentGroup, OpponentGrouping } from './opponent-groups.js';
 export { groupedGains, opponentGroups } from './opponent-groups.js';
 export type { PairedUnit } from './paired-units.js';
 export { negotiationKey, pairedUnits } from './paired-units.js';
-export type { PermutationOptions, PermutationPValue } from './permutation-test.js';
-export { labelPermutationPValue, signFlipPValue } from './permutation-test.js';

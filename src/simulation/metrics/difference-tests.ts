@@ -1,7 +1,7 @@
 import { Random } from '../../internal/random.js';
-import { percentileInterval } from '../../simulation/metrics/bootstrap.js';
-import { differenceOfIntervals } from '../../simulation/metrics/paired-proportion-interval.js';
-import { bootstrapMean, type Estimate, pairedProportionEstimate } from '../statistics.js';
+import { percentileInterval } from './bootstrap.js';
+import { bootstrapMean, type Estimate, pairedProportionEstimate } from './estimates.js';
+import { differenceOfIntervals } from './paired-proportion-interval.js';
 import {
   labelPermutationPValue,
   type PermutationOptions,

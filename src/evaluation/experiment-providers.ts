@@ -1,10 +1,10 @@
+import { fromLanguageModel } from '../ai-sdk/from-language-model.js';
+import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from '../ai-sdk/provider-packages.js';
 import type { LanguageBackend } from '../backends/language-backend.js';
 import type { ValidationIssue } from '../contract/errors.js';
-import { ExperimentFileError } from '../evaluation/experiment-file-error.js';
-import { type Experiment, isProviderParticipant } from '../evaluation/experiment-schema.js';
 import { processEnvironment } from '../internal/environment.js';
-import { fromLanguageModel } from './from-language-model.js';
-import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from './provider-packages.js';
+import { ExperimentFileError } from './experiment-file-error.js';
+import { type Experiment, isProviderParticipant } from './experiment-schema.js';
 
 /** Where `experimentProviderBackends` reads keys. */
 export interface ExperimentProviderOptions {

@@ -1,7 +1,12 @@
-import { Random } from '../internal/random.js';
-import { bootstrapCi } from '../simulation/metrics/bootstrap.js';
-import { pairedProportionInterval } from '../simulation/metrics/paired-proportion-interval.js';
-import { clopperPearson } from '../simulation/metrics/proportion-tests.js';
+// Estimates with their intervals and paired comparisons of two arms, over plain numbers: the statistics a
+// tournament (src/evaluation/) reports, beside the bootstrap and proportion intervals they are built on, so
+// haggle's statistics live in one folder. Public through haggle/evaluation, where tournament results use
+// them; haggle/metrics keeps the names it had (haggle's choice: no entry's surface changed in the move).
+
+import { Random } from '../../internal/random.js';
+import { bootstrapCi } from './bootstrap.js';
+import { pairedProportionInterval } from './paired-proportion-interval.js';
+import { clopperPearson } from './proportion-tests.js';
 
 /** A mean (or a proportion) with its 95% confidence interval. */
 export interface Estimate {

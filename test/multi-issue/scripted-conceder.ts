@@ -1,6 +1,6 @@
-import { enumerateOutcomes, type IssueSpace, type Outcome } from '../../src/evaluation/issue-space.js';
-import { type SideUtility, utilityOf } from '../../src/evaluation/utility.js';
 import { Random } from '../../src/internal/random.js';
+import { enumerateOutcomes, type IssueSpace, type Outcome } from '../../src/multi-issue/issue-space.js';
+import { type SideUtility, utilityOf } from '../../src/multi-issue/utility.js';
 
 /**
  * A scripted opponent for opponent-model tests: its k-th of `count` offers is a random outcome (seeded)

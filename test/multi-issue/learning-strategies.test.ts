@@ -4,19 +4,24 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/contract/history.js';
-import { AdaptiveConcessionNegotiator } from '../../src/evaluation/adaptive-concession-negotiator.js';
-import { HardHeadedNegotiator } from '../../src/evaluation/hard-headed-negotiator.js';
-import { checkOutcome, type Issue, type IssueSpace, type Outcome } from '../../src/evaluation/issue-space.js';
+import { generateSuite } from '../../src/evaluation/suite.js';
+import { runTournament } from '../../src/evaluation/tournament.js';
+import { AdaptiveConcessionNegotiator } from '../../src/multi-issue/adaptive-concession-negotiator.js';
+import { HardHeadedNegotiator } from '../../src/multi-issue/hard-headed-negotiator.js';
+import {
+  checkOutcome,
+  type Issue,
+  type IssueSpace,
+  type Outcome,
+} from '../../src/multi-issue/issue-space.js';
 import {
   MULTI_ISSUE_BASELINE_NAMES,
   MULTI_ISSUE_BASELINES,
-} from '../../src/evaluation/multi-issue-baseline-registry.js';
-import type { MultiIssueHistoryEntry, MultiIssueNegotiator } from '../../src/evaluation/multi-issue-turn.js';
-import { NashSeekingNegotiator } from '../../src/evaluation/nash-seeking-negotiator.js';
-import { rankOutcomes } from '../../src/evaluation/outcome-ranking.js';
-import { generateSuite } from '../../src/evaluation/suite.js';
-import { runTournament } from '../../src/evaluation/tournament.js';
-import { type SideUtility, utilityOf } from '../../src/evaluation/utility.js';
+} from '../../src/multi-issue/multi-issue-baseline-registry.js';
+import type { MultiIssueHistoryEntry, MultiIssueNegotiator } from '../../src/multi-issue/multi-issue-turn.js';
+import { NashSeekingNegotiator } from '../../src/multi-issue/nash-seeking-negotiator.js';
+import { rankOutcomes } from '../../src/multi-issue/outcome-ranking.js';
+import { type SideUtility, utilityOf } from '../../src/multi-issue/utility.js';
 
 const NEW = ['utility-hard-headed', 'utility-nash-seeker', 'utility-adaptive-concession'] as const;
 

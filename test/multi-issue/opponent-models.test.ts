@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BayesianOpponentModel } from '../../src/evaluation/bayesian-opponent-model.js';
-import { FrequencyOpponentModel } from '../../src/evaluation/frequency-opponent-model.js';
-import type { IssueSpace } from '../../src/evaluation/issue-space.js';
-import { learnFromHistory, type OpponentModel } from '../../src/evaluation/opponent-model.js';
-import type { SideUtility } from '../../src/evaluation/utility.js';
+import { BayesianOpponentModel } from '../../src/multi-issue/bayesian-opponent-model.js';
+import { FrequencyOpponentModel } from '../../src/multi-issue/frequency-opponent-model.js';
+import type { IssueSpace } from '../../src/multi-issue/issue-space.js';
+import { learnFromHistory, type OpponentModel } from '../../src/multi-issue/opponent-model.js';
+import type { SideUtility } from '../../src/multi-issue/utility.js';
 import { scriptedConcessions } from './scripted-conceder.js';
 
 const SPACE: IssueSpace = {
