@@ -27,6 +27,8 @@ export interface FixtureOptions extends GraphOptions {
   externalData?: boolean;
   /** Also write `onnx/model_q4f16.onnx`: 4-bit `MatMulNBits` projections behind the fp16 interface. */
   q4f16?: boolean;
+  /** Also write `onnx/model_q4.onnx`: 4-bit `MatMulNBits` projections and head, float32 activations. */
+  q4?: boolean;
 }
 
 export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
@@ -48,6 +50,12 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
     writeGraph(
       'model_q4f16.onnx',
       buildQwen3Graph(TINY_QWEN3, weights, { ...options, interfaceType: 'float16', quantize: 'q4' }),
+    );
+  }
+  if (options.q4) {
+    writeGraph(
+      'model_q4.onnx',
+      buildQwen3Graph(TINY_QWEN3, weights, { ...options, quantize: 'q4', quantizeHead: true }),
     );
   }
   if (options.fp16) {
