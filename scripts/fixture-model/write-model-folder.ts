@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { dtypeGraphOptions } from '../../src/onnx/model-build/dtype-graph-options.js';
 import { configJson, GENERATION_CONFIG, TINY_QWEN3 } from './config.js';
 import { withExternalData } from './external-data.js';
 import { buildQwen3Graph, type GraphOptions } from './qwen3-graph.js';
@@ -55,7 +56,7 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
   if (options.q4) {
     writeGraph(
       'model_q4.onnx',
-      buildQwen3Graph(TINY_QWEN3, weights, { ...options, quantize: 'q4', quantizeHead: true }),
+      buildQwen3Graph(TINY_QWEN3, weights, { ...options, ...dtypeGraphOptions('q4') }),
     );
   }
   if (options.fp16) {

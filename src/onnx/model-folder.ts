@@ -70,7 +70,8 @@ export function findModelFiles(
       return { modelPath, dtype: wanted, externalData };
     }
   }
-  const names = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`).join(' or ');
+  const files = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`);
+  const names = files.length > 1 ? `${files.slice(0, -1).join(', ')} or ${files.at(-1)}` : files.join('');
   throw new OnnxModelFolderError(folder, `no ${names} (${MAKE_ONE})`);
 }
 

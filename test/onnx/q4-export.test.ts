@@ -2,11 +2,14 @@ import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { writeHfCheckpoint } from '../../scripts/fixture-model/hf-checkpoint.js';
+import { OnnxWeightsReader } from '../../scripts/fixture-model/onnx-weights-reader.js';
 import { checkFixtureModel } from '../../scripts/fixture-model/reference-check.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
-import { CHECK_TOLERANCE } from '../../src/onnx/model-build/build-check.js';
+import { CHECK_TOLERANCE, compareLogits, graphLogits } from '../../src/onnx/model-build/build-check.js';
 import { buildModel } from '../../src/onnx/model-build/index.js';
+import { referenceLogits } from '../../src/onnx/model-build/reference-forward.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
 import { fixtureModel } from './fixture-model.js';
 import { prefillFromEmpty } from './half-precision.js';
@@ -78,6 +81,24 @@ describe('the fixture q4 export', () => {
     expect(check.relative).toBeLessThanOrEqual(CHECK_TOLERANCE.q4);
     expect(check.ok).toBe(true);
     expect(check.sameArgmax).toBe(check.tokens);
+    // The tolerance still tells a wrong weight: the same graph against a reference whose head is the
+    // float32 embedding (the 4-bit head's own error) is far outside it.
+    const ids = [151644, 872, 198, 9707, 11, 1879, 0];
+    const reader = new OnnxWeightsReader(join(folder, 'onnx', 'model_q4.onnx'), TINY_QWEN3);
+    try {
+      const unquantizedHead = {
+        projection: reader.projection.bind(reader),
+        norm: reader.norm.bind(reader),
+        finalNorm: reader.finalNorm.bind(reader),
+        embedChunks: reader.embedChunks.bind(reader),
+      };
+      const got = await graphLogits(join(folder, 'onnx', 'model_q4.onnx'), TINY_QWEN3, ids);
+      const wrong = compareLogits(got, referenceLogits(TINY_QWEN3, unquantizedHead, ids), 'q4');
+      expect(wrong.relative).toBeGreaterThan(2 * CHECK_TOLERANCE.q4);
+      expect(wrong.ok).toBe(false);
+    } finally {
+      reader.close();
+    }
   });
 
   it('OnnxBackend on a CPU picks q4 over fp32 when both are there, with a float32 KV cache, and says so', async () => {

@@ -2,6 +2,14 @@ import type { GraphOptions } from './qwen3-graph.js';
 import { type ModelDtype, Q4F16_BLOCK } from './stored-weights.js';
 
 /**
+ * q4's `MatMulNBits` `accuracy_level`: 4, activations quantized to int8 per block inside the operator,
+ * which onnxruntime's CPU kernels multiply with int8 dot products (haggle's choice: twice the tokens a
+ * second of the float32 path on the qwen3-0.6b preset, docs/benchmarks.md; onnxruntime-genai builds its
+ * CPU int4 models the same way). It costs exactness: --check's q4 tolerance is set for it.
+ */
+export const Q4_ACCURACY_LEVEL = 4;
+
+/**
  * How each dtype's graph is built, one place for `haggle model build` and the fixture presets:
  * fp16 and q4f16 compute in half precision throughout, as real exports of those dtypes do; q4 keeps
  * float32 activations and KV cache around 4-bit `MatMulNBits` projections (onnxruntime's CPU provider
@@ -17,7 +25,7 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
     case 'q4f16':
       return { computeType: 'float16', interfaceType: 'float16', quantize: 'q4', blockSize: Q4F16_BLOCK };
     case 'q4':
-      return { quantize: 'q4', blockSize: Q4F16_BLOCK, quantizeHead: true };
+      return { quantize: 'q4', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
   }
 }
 

@@ -46,6 +46,11 @@ export interface GraphOptions {
    * head's float32 bytes, the one matrix every token reads whole (151,936 x 1,024 in Qwen3-0.6B).
    */
   quantizeHead?: boolean;
+  /**
+   * `MatMulNBits`' `accuracy_level` (onnxruntime's: 0 unset, 1 float32, 4 int8 activations, which its
+   * CPU kernels compute with int8 dot products); absent, the attribute is left out.
+   */
+  accuracyLevel?: number;
   /** Inputs per 4-bit block for `quantize: 'q4'` (default `Q4_BLOCK`; real q4f16 exports use 32). */
   blockSize?: number;
   /** Where large initializers go (external data, written as the graph is built); default inline. */
@@ -78,6 +83,8 @@ export function qwen3GraphBuilder(
       ? g.floats(name, dims, data)
       : g.halves(name, dims, () => mapMaybeAsync(data(), (values) => toHalfArray(values)));
   const block = options.blockSize ?? Q4_BLOCK;
+  const accuracy: Record<string, number> =
+    options.accuracyLevel === undefined ? {} : { accuracy_level: options.accuracyLevel };
   // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
   const linear = (x: string, name: string, k: number, n: number, data: Weight) => {
     if (options.quantize !== 'q4') return g.op('MatMul', [x, weight(name, [k, n], data)]);
@@ -97,7 +104,7 @@ export function qwen3GraphBuilder(
     return g.op(
       'MatMulNBits',
       [x, g.bytes(name, [n, blocks, block / 2], packed), weight(`${name}.scales`, [n * blocks], scales)],
-      { K: k, N: n, bits: 4, block_size: block },
+      { K: k, N: n, bits: 4, block_size: block, ...accuracy },
       undefined,
       'com.microsoft',
     );
@@ -289,7 +296,7 @@ export function qwen3GraphBuilder(
     return g.op(
       'MatMulNBits',
       [x, packed, joined],
-      { K: d, N: vocab, bits: 4, block_size: block },
+      { K: d, N: vocab, bits: 4, block_size: block, ...accuracy },
       undefined,
       'com.microsoft',
     );
