@@ -31,7 +31,12 @@ const SMALL: TinyQwen3Config = {
 const TOKENS = [1, 17, 300, 4095, 2, 2048];
 const dir = mkdtempSync(join(tmpdir(), 'haggle-presets-'));
 const folder = join(dir, 'small');
-writePresetModel(folder, { preset: 'qwen3-0.6b', config: SMALL, seed: 3, dtypes: ['fp32', 'fp16', 'q4f16', 'q4'] });
+writePresetModel(folder, {
+  preset: 'qwen3-0.6b',
+  config: SMALL,
+  seed: 3,
+  dtypes: ['fp32', 'fp16', 'q4f16', 'q4'],
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the real-size presets', () => {
