@@ -7,7 +7,7 @@
 // then ONE JSON line (last).
 //   npx tsx --expose-gc bench/onnx.ts            (about a minute and a half on two cores)
 //   npx tsx bench/onnx.ts --quick                (fewer turns and rounds; no memory run)
-//   npx tsx bench/onnx.ts --model DIR [--turns N] [--dtype fp32|fp16|q4f16]
+//   npx tsx bench/onnx.ts --model DIR [--turns N] [--dtype fp32|fp16|q4f16|q4]
 //        a real-size model folder (npm run fixture:model -- --preset qwen3-0.6b --out DIR): N turns
 //        per row at batch 1 and 8 N at batch 8 (default 2), one round, shorter turns (maxTokens 48,
 //        messages of at most 16 characters); no prefix-cache or 2,000-turn memory sections (minutes
@@ -52,10 +52,15 @@ if (realSize && !existsSync(join(folder, 'config.json'))) {
   );
   process.exit(2);
 }
-const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16';
-const modelFile = { fp32: 'model.onnx', fp16: 'model_fp16.onnx', q4f16: 'model_q4f16.onnx' }[dtype];
+const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16' | 'q4';
+const modelFile = {
+  fp32: 'model.onnx',
+  fp16: 'model_fp16.onnx',
+  q4f16: 'model_q4f16.onnx',
+  q4: 'model_q4.onnx',
+}[dtype];
 if (!modelFile) {
-  console.error(`--dtype must be fp32, fp16 or q4f16, got ${args.dtype}`);
+  console.error(`--dtype must be fp32, fp16, q4f16 or q4, got ${args.dtype}`);
   process.exit(2);
 }
 const config = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as Record<string, number>;
@@ -67,7 +72,7 @@ const shape = {
 };
 /** Ids past the tokenizer's last real token are padding rows of the embedding: never chosen. */
 const realVocab = Math.min(shape.vocab, 151_669);
-const kvType = dtype === 'fp32' ? 'float32' : 'float16';
+const kvType = dtype === 'fp32' || dtype === 'q4' ? 'float32' : 'float16';
 const startLoad = loadavg()[0] as number;
 /** CPU milliseconds (user + system, all threads) since `since`. */
 const cpuMs = (since: NodeJS.CpuUsage) => {

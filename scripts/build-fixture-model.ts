@@ -1,7 +1,7 @@
 /**
  * Writes a Qwen3-shaped ONNX model folder with seeded random weights; nothing is downloaded.
  *   npm run fixture:model -- --out .cache/fixture-model --seed 1        the tiny model the tests use
- *   npm run fixture:model -- --preset qwen3-0.6b --out DIR [--dtype fp32|fp16|q4f16[,...]]
+ *   npm run fixture:model -- --preset qwen3-0.6b --out DIR [--dtype fp32|fp16|q4f16|q4[,...]]
  *   npm run fixture:model -- --preset qwen3-4b --out DIR --dtype fp16   (about 8 GB on disk)
  * Real-size presets stream their weights to `onnx/<model>.onnx_data` tensor by tensor, so the 4B one
  * builds in well under a gigabyte of memory. `--check` then runs the reference forward pass on it
@@ -20,7 +20,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     // tiny (default), qwen3-0.6b or qwen3-4b.
     preset: { type: 'string', default: 'tiny' },
-    // fp32, fp16, q4f16, or several separated by commas (presets; the tiny one has the flags below).
+    // fp32, fp16, q4f16, q4, or several separated by commas (presets; the tiny one has the flags below).
     dtype: { type: 'string' },
     // After writing, compare the graph's logits with the reference forward pass.
     check: { type: 'boolean', default: false },
@@ -30,13 +30,15 @@ const { values } = parseArgs({
     fp16: { type: 'boolean', default: false },
     // Also write onnx/model_q4f16.onnx: 4-bit MatMulNBits projections behind the fp16 interface.
     q4f16: { type: 'boolean', default: false },
+    // Also write onnx/model_q4.onnx: 4-bit MatMulNBits projections and head, float32 activations.
+    q4: { type: 'boolean', default: false },
     // Weights in onnx/model.onnx_data beside the graph, as an export over the 2 GB protobuf limit has.
     'external-data': { type: 'boolean', default: false },
   },
 });
 const usage =
-  'usage: build-fixture-model --out DIR [--preset tiny|qwen3-0.6b|qwen3-4b] [--dtype fp32|fp16|q4f16[,...]] [--seed S] [--check]\n' +
-  '       (tiny only: [--optimum-strict] [--fp16] [--q4f16] [--external-data])';
+  'usage: build-fixture-model --out DIR [--preset tiny|qwen3-0.6b|qwen3-4b] [--dtype fp32|fp16|q4f16|q4[,...]] [--seed S] [--check]\n' +
+  '       (tiny only: [--optimum-strict] [--fp16] [--q4f16] [--q4] [--external-data])';
 const fail = (message: string): never => {
   console.error(`${message}\n${usage}`);
   process.exit(2);
@@ -50,7 +52,8 @@ if (!isPreset(preset))
   throw fail(`--preset must be one of ${Object.keys(QWEN3_PRESETS).join(', ')}, got ${preset}`);
 const dtypes = (values.dtype ?? 'fp32').split(',').map((d) => d.trim());
 for (const dtype of dtypes)
-  if (!['fp32', 'fp16', 'q4f16'].includes(dtype)) fail(`--dtype must be fp32, fp16 or q4f16, got ${dtype}`);
+  if (!['fp32', 'fp16', 'q4f16', 'q4'].includes(dtype))
+    fail(`--dtype must be fp32, fp16, q4f16 or q4, got ${dtype}`);
 
 const started = Date.now();
 if (preset === 'tiny') {
@@ -58,12 +61,13 @@ if (preset === 'tiny') {
     logitsToKeep: !values['optimum-strict'],
     fp16: values.fp16 || dtypes.includes('fp16'),
     q4f16: values.q4f16 || dtypes.includes('q4f16'),
+    q4: values.q4 || dtypes.includes('q4'),
     externalData: values['external-data'],
   });
 } else {
-  if (values.fp16 || values.q4f16 || values['optimum-strict'] || values['external-data'])
+  if (values.fp16 || values.q4f16 || values.q4 || values['optimum-strict'] || values['external-data'])
     fail(
-      '--fp16, --q4f16, --optimum-strict and --external-data are for the tiny model; presets take --dtype',
+      '--fp16, --q4f16, --q4, --optimum-strict and --external-data are for the tiny model; presets take --dtype',
     );
   writePresetModel(out, {
     preset,

@@ -88,6 +88,30 @@ export class OnnxWeightsReader implements WeightSource {
     }
   }
 
+  /** The LM head: a q4 export's own 4-bit head (`lm_head.weight_Q4`, row n = column n), or the embedding. */
+  *headChunks(): Iterable<Float32Array> {
+    const tensor = this.tensors.get('lm_head.weight_Q4');
+    if (!tensor) {
+      yield* this.embedChunks();
+      return;
+    }
+    const [n, blocks, halfBlock] = (tensor.dims ?? []).map(Number) as [number, number, number];
+    const block = 2 * halfBlock;
+    const d = blocks * block;
+    const rows = Math.max(1, Math.floor((1 << 22) / d));
+    for (let row = 0; row < n; row += rows) {
+      const count = Math.min(rows, n - row);
+      const packed = this.bytes(tensor, row * blocks * halfBlock, count * blocks * halfBlock);
+      const scales = this.floats('lm_head.weight_scales', row * blocks, count * blocks);
+      const out = new Float32Array(count * d);
+      for (let i = 0; i < count * d; i++) {
+        const byte = packed[i >> 1] as number;
+        out[i] = ((i & 1 ? byte >> 4 : byte & 15) - 8) * (scales[Math.floor(i / block)] as number);
+      }
+      yield out;
+    }
+  }
+
   close(): void {
     for (const fd of this.files.values()) closeSync(fd);
     this.files.clear();

@@ -1,6 +1,7 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { dtypeGraphOptions } from '../../src/onnx/model-build/dtype-graph-options.js';
 import { configJson, GENERATION_CONFIG, TINY_QWEN3 } from './config.js';
 import { withExternalData } from './external-data.js';
 import { buildQwen3Graph, type GraphOptions } from './qwen3-graph.js';
@@ -27,6 +28,8 @@ export interface FixtureOptions extends GraphOptions {
   externalData?: boolean;
   /** Also write `onnx/model_q4f16.onnx`: 4-bit `MatMulNBits` projections behind the fp16 interface. */
   q4f16?: boolean;
+  /** Also write `onnx/model_q4.onnx`: 4-bit `MatMulNBits` projections and head, float32 activations. */
+  q4?: boolean;
 }
 
 export function writeFixtureModel(out: string, seed: number, options: FixtureOptions = {}): void {
@@ -48,6 +51,12 @@ export function writeFixtureModel(out: string, seed: number, options: FixtureOpt
     writeGraph(
       'model_q4f16.onnx',
       buildQwen3Graph(TINY_QWEN3, weights, { ...options, interfaceType: 'float16', quantize: 'q4' }),
+    );
+  }
+  if (options.q4) {
+    writeGraph(
+      'model_q4.onnx',
+      buildQwen3Graph(TINY_QWEN3, weights, { ...options, ...dtypeGraphOptions('q4') }),
     );
   }
   if (options.fp16) {

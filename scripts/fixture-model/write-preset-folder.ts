@@ -1,5 +1,7 @@
 import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { dtypeGraphOptions, KV_CACHE_DTYPE } from '../../src/onnx/model-build/dtype-graph-options.js';
+import type { ModelDtype } from '../../src/onnx/model-build/stored-weights.js';
 import { configJson, GENERATION_CONFIG, type TinyQwen3Config } from './config.js';
 import { ExternalDataWriter } from './external-data-writer.js';
 import { QWEN3_PRESETS, type Qwen3Preset } from './presets.js';
@@ -8,17 +10,15 @@ import { seededWeights } from './seeded-weights.js';
 import { qwen3TokenizerFolder } from './write-model-folder.js';
 
 /** The exports a preset can be written as, named as transformers.js names its `dtype`s. */
-export type PresetDtype = 'fp32' | 'fp16' | 'q4f16';
+export type PresetDtype = ModelDtype;
 
 /** The file each dtype is written to, as transformers.js looks for it in `onnx/`. */
 export const DTYPE_FILE: Record<PresetDtype, string> = {
   fp32: 'model.onnx',
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
+  q4: 'model_q4.onnx',
 };
-
-/** Inputs per 4-bit block in the presets' q4f16: 32, as transformers.js's q4f16 exports use. */
-export const PRESET_Q4_BLOCK = 32;
 
 export interface PresetOptions {
   preset: Qwen3Preset;
@@ -36,7 +36,7 @@ export interface PresetOptions {
  * `onnx/<file>.onnx` (the graph, a few hundred kB) and `onnx/<file>.onnx_data` (the weights, streamed
  * tensor by tensor), `config.json` with the preset's sizes, `generation_config.json` and the real
  * Qwen3 tokenizer. fp16 and q4f16 compute in half precision throughout, as real exports of those
- * dtypes do (the fp16 interface alone, the tiny fixture's `--fp16`, would not halve what is read).
+ * dtypes do; q4 computes in float32 around 4-bit weights (src/onnx/model-build/dtype-graph-options.ts) (the fp16 interface alone, the tiny fixture's `--fp16`, would not halve what is read).
  */
 export function writePresetModel(out: string, options: PresetOptions): void {
   const config = options.config ?? QWEN3_PRESETS[options.preset];
@@ -51,8 +51,7 @@ export function writePresetModel(out: string, options: PresetOptions): void {
       const sink = new ExternalDataWriter(join(staging, 'onnx', `${file}_data`));
       const graphOptions: GraphOptions = {
         sink,
-        ...(dtype === 'fp32' ? {} : { computeType: 'float16', interfaceType: 'float16' }),
-        ...(dtype === 'q4f16' ? { quantize: 'q4', blockSize: PRESET_Q4_BLOCK } : {}),
+        ...dtypeGraphOptions(dtype),
       };
       let graph: Uint8Array;
       try {
@@ -64,10 +63,10 @@ export function writePresetModel(out: string, options: PresetOptions): void {
       options.onWritten?.(file, sink.bytes + graph.length, Date.now() - started);
     }
     const json = configJson(config);
-    json.torch_dtype = dtypes.includes('fp32') ? 'float32' : 'float16';
+    json.torch_dtype = dtypes.includes('fp32') || dtypes.includes('q4') ? 'float32' : 'float16';
     json['transformers.js_config'] = {
       use_external_data_format: Object.fromEntries(dtypes.map((dtype) => [DTYPE_FILE[dtype], 1])),
-      kv_cache_dtype: { fp32: 'float32', fp16: 'float16', q4f16: 'float16' },
+      kv_cache_dtype: KV_CACHE_DTYPE,
     };
     writeFileSync(join(staging, 'config.json'), `${JSON.stringify(json, null, 2)}\n`);
     writeFileSync(join(staging, 'generation_config.json'), `${JSON.stringify(GENERATION_CONFIG, null, 2)}\n`);

@@ -84,8 +84,8 @@ export function addBackendOptions(command: Command, options: { required?: boolea
     )
     .option(
       '--dtype <name>',
-      'which export --backend onnx loads: fp32, fp16 or q4f16',
-      parseChoice('dtype', ['fp32', 'fp16', 'q4f16'] as const),
+      'which export --backend onnx loads: fp32, fp16, q4f16 or q4 (default: the fastest the folder has)',
+      parseChoice('dtype', ['fp32', 'fp16', 'q4f16', 'q4'] as const),
     );
 }
 

@@ -6,7 +6,7 @@ import type {
   GenerateResult,
   LanguageBackend,
 } from '../backends/language-backend.js';
-import { findModelFiles, readModelShape } from './model-folder.js';
+import { dtypePreference, findModelFiles, readModelShape } from './model-folder.js';
 import type { OnnxBackend } from './onnx-backend.js';
 import { describeOnnxBackend, type OnnxBackendDescription } from './onnx-description.js';
 import type { OnnxLoadOptions } from './onnx-options.js';
@@ -33,11 +33,7 @@ export class DeferredOnnxBackend implements LanguageBackend {
   ) {
     // A missing onnxruntime-node fails the command now, not every session once it starts.
     assertOnnxRuntimeInstalled();
-    const files = findModelFiles(
-      folder,
-      options.dtype,
-      options.device && options.device !== 'cpu' ? 'fp16' : 'fp32',
-    );
+    const files = findModelFiles(folder, options.dtype, dtypePreference(options.device ?? 'cpu'));
     const shape = readModelShape(folder, files.dtype);
     this.modelId = options.modelId ?? basename(resolve(folder));
     // Described as asked, before loading: a run header is written before the first request loads it.

@@ -2,7 +2,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../internal/model-folder-file.js';
 import { OnnxModelFolderError } from './onnx-errors.js';
-import type { OnnxDtype, OnnxModelShape } from './onnx-options.js';
+import type { OnnxDevice, OnnxDtype, OnnxModelShape } from './onnx-options.js';
 
 /** Where a model folder comes from, for the messages that find none. */
 const MAKE_ONE =
@@ -13,7 +13,19 @@ const FILE_BY_DTYPE: Record<OnnxDtype, string> = {
   fp32: 'model.onnx',
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
+  q4: 'model_q4.onnx',
 };
+
+/**
+ * The exports tried, in order, when no dtype was asked for (haggle's choice, measured on the qwen3-0.6b
+ * preset in docs/benchmarks.md). On a CPU: q4 (4-bit weights, float32 activations) is the fastest;
+ * fp32 next, ahead of q4f16, which is little faster on a CPU (onnxruntime's CPU provider computes
+ * float16 slowly) and less exact; fp16 last, half-precision arithmetic without the smaller weights.
+ * On a GPU: fp16, then fp32, as before.
+ */
+export function dtypePreference(device: OnnxDevice): readonly OnnxDtype[] {
+  return device === 'cpu' ? ['q4', 'fp32', 'q4f16', 'fp16'] : ['fp16', 'fp32'];
+}
 
 export interface ModelFiles {
   modelPath: string;
@@ -24,19 +36,22 @@ export interface ModelFiles {
 
 /**
  * Finds the graph for `dtype` under `folder/onnx/` (or `folder/` for a flat Optimum export). When no
- * dtype was asked for, the preferred one is tried, then fp32. External data files are listed so
- * that a missing one is reported here rather than as an opaque onnxruntime error.
+ * dtype was asked for, the `preferred` ones are tried in order (`dtypePreference`), then fp32.
+ * External data files are listed so that a missing one is reported here rather than as an opaque
+ * onnxruntime error.
  */
 export function findModelFiles(
   folder: string,
   dtype: OnnxDtype | undefined,
-  preferred: OnnxDtype,
+  preferred: OnnxDtype | readonly OnnxDtype[],
 ): ModelFiles {
   // A mistyped path is the commonest first failure: say so, rather than list files a folder lacks.
   const stat = statSync(folder, { throwIfNoEntry: false });
   if (stat === undefined) throw new OnnxModelFolderError(folder, `no such folder (${MAKE_ONE})`);
   if (!stat.isDirectory()) throw new OnnxModelFolderError(folder, `is a file, not a folder (${MAKE_ONE})`);
-  const candidates: OnnxDtype[] = dtype ? [dtype] : [...new Set<OnnxDtype>([preferred, 'fp32'])];
+  const candidates: OnnxDtype[] = dtype
+    ? [dtype]
+    : [...new Set<OnnxDtype>([...(typeof preferred === 'string' ? [preferred] : preferred), 'fp32'])];
   for (const wanted of candidates) {
     for (const dir of [join(folder, 'onnx'), folder]) {
       const modelPath = join(dir, FILE_BY_DTYPE[wanted]);
@@ -55,7 +70,8 @@ export function findModelFiles(
       return { modelPath, dtype: wanted, externalData };
     }
   }
-  const names = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`).join(' or ');
+  const files = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`);
+  const names = files.length > 1 ? `${files.slice(0, -1).join(', ')} or ${files.at(-1)}` : files.join('');
   throw new OnnxModelFolderError(folder, `no ${names} (${MAKE_ONE})`);
 }
 
@@ -87,6 +103,6 @@ export function readModelShape(folder: string, dtype: OnnxDtype): OnnxModelShape
     headDim,
     vocabSize: int('vocab_size'),
     maxPositions: typeof maxPositions === 'number' ? maxPositions : undefined,
-    kvDtype: dtype === 'fp32' ? 'float32' : 'float16',
+    kvDtype: dtype === 'fp32' || dtype === 'q4' ? 'float32' : 'float16',
   };
 }

@@ -11,14 +11,20 @@ export const DEFAULT_ABORT_GRACE_MS = 5_000;
 /** Where the model runs. `cuda` and `webgpu` fall back to `cpu` unless `fallback: false`. */
 export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
 
-/** Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx` or `model_q4f16.onnx`. */
-export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16';
+/**
+ * Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx`, `model_q4f16.onnx` or
+ * `model_q4.onnx` (4-bit weights, float32 activations and KV cache: the CPU's fastest).
+ */
+export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4';
 
 /** Options of `OnnxBackend.load`: device, precision, fallback, batching, prefix cache and threads. */
 export interface OnnxLoadOptions {
   /** Default `cpu`. */
   device?: OnnxDevice;
-  /** Default `fp32` on cpu, `fp16` on cuda and webgpu (falling back to `fp32` when that file is absent). */
+  /**
+   * Default: the fastest export the folder has for the device: on cpu `q4`, then `fp32`, then `q4f16`,
+   * then `fp16`; on cuda and webgpu `fp16`, then `fp32`. The backend's `describe().dtype` says which.
+   */
   dtype?: OnnxDtype;
   /** Run on the CPU when the device cannot be had, with a warning (default true). */
   fallback?: boolean;

@@ -14,7 +14,7 @@ import { decoderVocabulary } from '../decoding/vocabulary/vocabulary.js';
 import { loadTokenizer, type Tokenizer } from '../prompt/tokenizer.js';
 import { BatchDecoder } from './batch-decoder.js';
 import { decodersFor } from './generation-job.js';
-import { findModelFiles, readModelShape } from './model-folder.js';
+import { dtypePreference, findModelFiles, readModelShape } from './model-folder.js';
 import { useNativeGate } from './native-gate.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
@@ -66,8 +66,7 @@ const send = (message: FromWorker) => port.postMessage(message);
 async function load(message: LoadMessage): Promise<void> {
   compileBudgetMs = message.compileBudgetMs;
   if (message.nativeGate) useNativeGate(message.nativeGate);
-  const preferred = message.device === 'cpu' ? 'fp32' : 'fp16';
-  const files = findModelFiles(message.folder, message.dtype, preferred);
+  const files = findModelFiles(message.folder, message.dtype, dtypePreference(message.device));
   shape = readModelShape(message.folder, files.dtype);
   const created = await createSession(files.modelPath, message.device, {
     fallback: message.fallback,

@@ -31,7 +31,12 @@ const SMALL: TinyQwen3Config = {
 const TOKENS = [1, 17, 300, 4095, 2, 2048];
 const dir = mkdtempSync(join(tmpdir(), 'haggle-presets-'));
 const folder = join(dir, 'small');
-writePresetModel(folder, { preset: 'qwen3-0.6b', config: SMALL, seed: 3, dtypes: ['fp32', 'fp16', 'q4f16'] });
+writePresetModel(folder, {
+  preset: 'qwen3-0.6b',
+  config: SMALL,
+  seed: 3,
+  dtypes: ['fp32', 'fp16', 'q4f16', 'q4'],
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the real-size presets', () => {
@@ -59,6 +64,7 @@ describe('a preset written through the streaming writer', () => {
       'model.onnx': 1,
       'model_fp16.onnx': 1,
       'model_q4f16.onnx': 1,
+      'model_q4.onnx': 1,
     });
     for (const file of Object.values(DTYPE_FILE)) {
       const model = proto.ModelProto.decode(readFileSync(join(folder, 'onnx', file)));
@@ -81,10 +87,12 @@ describe('a preset written through the streaming writer', () => {
     const size = (file: string) => statSync(join(folder, 'onnx', `${file}_data`)).size;
     expect(size('model_fp16.onnx')).toBeLessThan(0.6 * size('model.onnx'));
     expect(size('model_q4f16.onnx')).toBeLessThan(size('model_fp16.onnx'));
+    // q4: the float32 embedding, and the 4-bit head and projections beside it.
+    expect(size('model_q4.onnx')).toBeLessThan(size('model.onnx'));
   });
 
-  it('matches the float64 reference forward pass in fp32, fp16 and q4f16', async () => {
-    for (const dtype of ['fp32', 'fp16', 'q4f16'] as const) {
+  it('matches the float64 reference forward pass in fp32, fp16, q4f16 and q4', async () => {
+    for (const dtype of ['fp32', 'fp16', 'q4f16', 'q4'] as const) {
       const result = await checkFixtureModel(folder, { dtype, tokens: TOKENS });
       expect(result.ok, `${dtype}: ${result.relative}`).toBe(true);
       expect(result.sameArgmax).toBe(TOKENS.length);

@@ -8,19 +8,21 @@ import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
 import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js';
 import { CheckpointFolder } from './checkpoint-folder.js';
 import { checkpointWeights } from './checkpoint-weights.js';
+import { dtypeGraphOptions, KV_CACHE_DTYPE } from './dtype-graph-options.js';
 import { ExternalDataWriter } from './external-data-writer.js';
 import { combinedHash, sha256OfFile } from './file-hash.js';
 import { LoraAdapter } from './lora-adapter.js';
 import { BuildOutputExistsError, CheckpointFormatError } from './model-build-errors.js';
 import { onnxruntimeMergeProduct } from './onnxruntime-merge.js';
 import { type GraphOptions, qwen3GraphBuilder } from './qwen3-graph.js';
-import { MODEL_DTYPES, type ModelDtype, Q4F16_BLOCK, storedWeights } from './stored-weights.js';
+import { MODEL_DTYPES, type ModelDtype, storedWeights } from './stored-weights.js';
 
 /** The graph file of each dtype, as transformers.js and `OnnxBackend` look for it in `onnx/`. */
 export const MODEL_FILE: Record<ModelDtype, string> = {
   fp32: 'model.onnx',
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
+  q4: 'model_q4.onnx',
 };
 
 /** The build record written beside the model. */
@@ -114,7 +116,8 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     ...new Set<ModelDtype>(typeof options.dtype === 'string' ? [options.dtype] : (options.dtype ?? ['fp32'])),
   ];
   for (const dtype of dtypes)
-    if (!MODEL_DTYPES.includes(dtype)) throw new TypeError(`dtype must be fp32, fp16 or q4f16, got ${dtype}`);
+    if (!MODEL_DTYPES.includes(dtype))
+      throw new TypeError(`dtype must be fp32, fp16, q4f16 or q4, got ${dtype}`);
   if (existsSync(out) && readdirSync(out).length > 0 && !options.overwrite)
     throw new BuildOutputExistsError(out);
   const signal = options.signal;
@@ -157,8 +160,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
       const sink = new ExternalDataWriter(join(staging, 'onnx', `${file}_data`));
       const graphOptions: GraphOptions = {
         sink,
-        ...(dtype === 'fp32' ? {} : { computeType: 'float16', interfaceType: 'float16' }),
-        ...(dtype === 'q4f16' ? { quantize: 'q4', blockSize: Q4F16_BLOCK } : {}),
+        ...dtypeGraphOptions(dtype),
       };
       let graph: Uint8Array;
       try {
@@ -185,7 +187,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
     const config = { ...checkpoint.config };
     config['transformers.js_config'] = {
       use_external_data_format: Object.fromEntries(dtypes.map((dtype) => [MODEL_FILE[dtype], 1])),
-      kv_cache_dtype: { fp32: 'float32', fp16: 'float16', q4f16: 'float16' },
+      kv_cache_dtype: KV_CACHE_DTYPE,
     };
     writeFileSync(join(staging, 'config.json'), `${JSON.stringify(config, null, 2)}\n`);
     const tokenizerFiles: Record<string, 'base' | 'adapter'> = {};

@@ -44,3 +44,34 @@ export function quantize4(weight: Float32Array, k: number, n: number, blockSize 
   }
   return { packed, scales, dequantized };
 }
+
+/**
+ * The same quantization for weights stored row by row as [N, K] (the embedding, read as the tied LM
+ * head: row n is output column n): `packed` and `scales` come out in `MatMulNBits`' layout at once,
+ * `dequantized` in the rows' own [N, K] layout. Chunks of whole rows quantize independently, so an
+ * embedding streamed in pieces gives the same bytes as one pass over all of it.
+ */
+export function quantizeRows4(rows: Float32Array, k: number, blockSize = Q4_BLOCK): Quantized4 {
+  const B = blockSize;
+  if (k % B !== 0) throw new Error(`K = ${k} is not a multiple of the block size ${B}`);
+  const blocks = k / B;
+  const n = rows.length / k;
+  const packed = new Uint8Array(n * blocks * (B / 2));
+  const scales = new Float32Array(n * blocks);
+  const dequantized = new Float32Array(n * k);
+  for (let row = 0; row < n; row++)
+    for (let block = 0; block < blocks; block++) {
+      const start = row * k + block * B;
+      let max = 0;
+      for (let i = 0; i < B; i++) max = Math.max(max, Math.abs(rows[start + i] as number));
+      const scale = Math.fround(max > 0 ? max / 7 : 1);
+      scales[row * blocks + block] = scale;
+      for (let i = 0; i < B; i++) {
+        const q = Math.min(15, Math.max(0, Math.round((rows[start + i] as number) / scale) + 8));
+        dequantized[start + i] = (q - 8) * scale;
+        const at = (row * blocks + block) * (B / 2) + (i >> 1);
+        packed[at] = (packed[at] as number) | (i & 1 ? q << 4 : q);
+      }
+    }
+  return { packed, scales, dequantized };
+}

@@ -1,6 +1,6 @@
 import { GraphBuilder, type InitializerSink, mapMaybeAsync, TENSOR_TYPE } from './graph-builder.js';
 import { toHalfArray } from './half-precision.js';
-import { Q4_BLOCK, type Quantized4, quantize4 } from './quantize-4bit.js';
+import { Q4_BLOCK, type Quantized4, quantize4, quantizeRows4 } from './quantize-4bit.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import type { WeightSource } from './weight-source.js';
 
@@ -40,6 +40,17 @@ export interface GraphOptions {
    * rotary angles alone are computed in float32 and cast, as exports do. Default `float`.
    */
   computeType?: 'float' | 'float16';
+  /**
+   * With `quantize: 'q4'`, the tied LM head as a 4-bit `MatMulNBits` of its own (the embedding's rows,
+   * quantized) beside the embedding the `Gather` keeps reading: each token then reads an eighth of the
+   * head's float32 bytes, the one matrix every token reads whole (151,936 x 1,024 in Qwen3-0.6B).
+   */
+  quantizeHead?: boolean;
+  /**
+   * `MatMulNBits`' `accuracy_level` (onnxruntime's: 0 unset, 1 float32, 4 int8 activations, which its
+   * CPU kernels compute with int8 dot products); absent, the attribute is left out.
+   */
+  accuracyLevel?: number;
   /** Inputs per 4-bit block for `quantize: 'q4'` (default `Q4_BLOCK`; real q4f16 exports use 32). */
   blockSize?: number;
   /** Where large initializers go (external data, written as the graph is built); default inline. */
@@ -72,6 +83,8 @@ export function qwen3GraphBuilder(
       ? g.floats(name, dims, data)
       : g.halves(name, dims, () => mapMaybeAsync(data(), (values) => toHalfArray(values)));
   const block = options.blockSize ?? Q4_BLOCK;
+  const accuracy: Record<string, number> =
+    options.accuracyLevel === undefined ? {} : { accuracy_level: options.accuracyLevel };
   // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
   const linear = (x: string, name: string, k: number, n: number, data: Weight) => {
     if (options.quantize !== 'q4') return g.op('MatMul', [x, weight(name, [k, n], data)]);
@@ -91,7 +104,7 @@ export function qwen3GraphBuilder(
     return g.op(
       'MatMulNBits',
       [x, g.bytes(name, [n, blocks, block / 2], packed), weight(`${name}.scales`, [n * blocks], scales)],
-      { K: k, N: n, bits: 4, block_size: block },
+      { K: k, N: n, bits: 4, block_size: block, ...accuracy },
       undefined,
       'com.microsoft',
     );
@@ -255,6 +268,39 @@ export function qwen3GraphBuilder(
       linear(act, name('mlp.down_proj.weight'), m, d, () => w.projection('down')),
     ]);
   }
+  // The head's 4-bit blocks, streamed from the embedding's rows; the scales, gathered on the way, are
+  // written right after (tensors are made in the order they are declared).
+  const quantizedHead = (x: string) => {
+    const scales: Float32Array[] = [];
+    const packed = g.tensor(
+      'lm_head.weight_Q4',
+      [vocab, d / block, block / 2],
+      TENSOR_TYPE.uint8,
+      (function* () {
+        for (const piece of source.embedChunks()) {
+          const q = quantizeRows4(piece, d, block);
+          scales.push(q.scales);
+          yield q.packed;
+        }
+      })(),
+    );
+    const joined = weight('lm_head.weight_scales', [vocab * (d / block)], () => {
+      const all = new Float32Array(vocab * (d / block));
+      let at = 0;
+      for (const piece of scales.splice(0)) {
+        all.set(piece, at);
+        at += piece.length;
+      }
+      return all;
+    });
+    return g.op(
+      'MatMulNBits',
+      [x, packed, joined],
+      { K: d, N: vocab, bits: 4, block_size: block, ...accuracy },
+      undefined,
+      'com.microsoft',
+    );
+  };
   let final = rmsNorm(
     hidden,
     weight('model.norm.weight', [d], () => source.finalNorm()),
@@ -268,7 +314,10 @@ export function qwen3GraphBuilder(
   // Tied head: Gemm with transB reads the embedding as is; flattening to 2-D makes one GEMM of the
   // whole batch rather than one matrix-vector product per row.
   const flat = g.op('Reshape', [final, g.ints([-1, d])]);
-  const head = g.op('Gemm', [flat, embed], { transB: 1 });
+  const head =
+    options.quantize === 'q4' && options.quantizeHead
+      ? quantizedHead(flat)
+      : g.op('Gemm', [flat, embed], { transB: 1 });
   const logits = g.op('Reshape', [
     head,
     g.op(

@@ -90,7 +90,7 @@ export function referenceLogits(
   const normed = hidden.map((x) => rmsNorm(x, finalNorm, config.rmsNormEps));
   const out = normed.map(() => new Float64Array(vocab));
   let first = 0;
-  for (const piece of source.embedChunks()) {
+  for (const piece of source.headChunks?.() ?? source.embedChunks()) {
     const rows = piece.length / d;
     normed.forEach((y, p) => {
       const logits = out[p] as Float64Array;

@@ -38,4 +38,9 @@ export interface WeightSource {
   finalNorm(): Float32Array;
   /** The embedding [vocab, hidden] (also the tied head), in pieces of whole rows, in order. */
   embedChunks(): Iterable<Float32Array>;
+  /**
+   * The LM head [vocab, hidden] in the same pieces, where it differs from the embedding as a graph
+   * stores it (q4: a 4-bit head beside the float32 embedding); absent, the head is the embedding.
+   */
+  headChunks?(): Iterable<Float32Array>;
 }
