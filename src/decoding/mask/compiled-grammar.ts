@@ -1,5 +1,4 @@
 import { BoundedCache } from '../../internal/bounded-cache.js';
-import type { SchemaCompileOptions } from '../compiler/schema-compiler.js';
 import { KeyLeaf } from '../grammar/key-leaf.js';
 import { LiteralLeaf, WhitespaceLeaf } from '../grammar/literal-leaf.js';
 import {
@@ -26,32 +25,10 @@ import {
   stepFrames,
 } from '../grammar/stack-machine.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
-import { GrammarMatcher } from '../matcher/grammar-matcher.js';
-import type { MatcherGrammar } from '../matcher/matcher-grammar.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import type { InsideCache } from './inside-cache.js';
-
-/** Options of `compileSchema`: the schema compiler's and how much to precompute. */
-export interface CompileOptions extends SchemaCompileOptions {
-  /**
-   * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
-   * start of the document and the inside of the strings (for patterns, a few of their states), at most
-   * `WARM_LIMIT` of the latter, starting walks for at most 20 ms after the first mask (each may finish
-   * within 25 ms), so a schema with hundreds of patterns, or a few slow ones, does not pay for all of them.
-   */
-  warm?: boolean;
-  /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
-   * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
-   * booleans), explored breadth first from the start until either limit, stored compactly (a list of
-   * token ids where that is smaller than a bitset). A sequence that stays within them never walks the
-   * token trie; one that leaves them walks it as before. `{ positions: 0 }` keeps only the warm-up above.
-   */
-  precompute?: { positions?: number; timeMs?: number };
-  /** Most masks kept per grammar (default 1024, about 19 MB for Qwen3); the oldest go first. */
-  maskCacheSize?: number;
-}
+import type { MatcherGrammar } from './matcher-grammar.js';
 
 /**
  * What a grammar reads of its vocabulary's state, built once per vocabulary by its `GrammarCompiler`:
@@ -111,14 +88,11 @@ export class CompiledGrammar implements MatcherGrammar {
     this.inside = parts.inside;
   }
 
-  /**
-   * A fresh matcher at the start of the document; its masks and searches look at `signal` as they go
-   * (a search inside one token's work cannot wait for an abort event).
-   */
-  matcher(signal?: AbortSignal): GrammarMatcher {
+  /** @internal The positions at the start of the document, where every `GrammarMatcher` begins. */
+  startFrames(): Frame[] {
     const start: Frame[] = [];
     enter(this.root, null, start);
-    return new GrammarMatcher(this, start, signal);
+    return start;
   }
 
   /**
@@ -129,7 +103,7 @@ export class CompiledGrammar implements MatcherGrammar {
    * not pay sixteen times over.
    */
   warm(nodes: readonly GrammarNode[]): void {
-    this.matcher().mask();
+    this.maskFor(this.startFrames());
     // One deadline for all of it, also handed to the walks themselves: the inside mask of one long
     // pattern state can take tens of milliseconds, so checking between masks alone let warming run
     // far past its budget (a walk cut short is dropped, and decoding computes it when it needs it).
