@@ -1,12 +1,8 @@
 import { InvalidInputError } from '../../contract/errors.js';
 import { BoundedCache } from '../../internal/bounded-cache.js';
-import {
-  CompiledGrammar,
-  type GrammarVocabulary,
-  PRECOMPUTE_MS,
-  PRECOMPUTE_POSITIONS,
-} from '../mask/compiled-grammar.js';
+import { CompiledGrammar, type GrammarVocabulary } from '../mask/compiled-grammar.js';
 import { InsideCache, KEY_SHAPE_LIMIT } from '../mask/inside-cache.js';
+import { PRECOMPUTE_MS, PRECOMPUTE_POSITIONS } from '../mask/mask-precompute.js';
 import { TokenTrie } from '../vocabulary/token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import type { CompileOptions } from './compile-options.js';
