@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } from '../src/decoding/index.js';
+import { GrammarMatcher } from '../src/decoding/matcher/grammar-matcher.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
@@ -116,7 +117,7 @@ const engines: Engine[] = [];
     setupMs: now() - t,
     compile: (schema) => compileSchema(schema, vocabulary),
     async walk(compiled, ids, times) {
-      const matcher = (compiled as ReturnType<typeof compileSchema>).matcher();
+      const matcher = new GrammarMatcher(compiled as ReturnType<typeof compileSchema>);
       for (const id of [...ids, -1]) {
         const start = now();
         matcher.fillMask(buffer); // a copy, as the peers return one
@@ -312,7 +313,7 @@ const overhead = { tokens: 0, maskAcceptMs: 0, sampleMaskedMs: 0, sampleFreeMs: 
   const free = new TokenSampler({ seed: 1 });
   for (let round = 0; round < 3; round++) {
     for (const text of turnTexts) {
-      const matcher = turnGrammar.matcher();
+      const matcher = new GrammarMatcher(turnGrammar);
       for (const id of encode(text)) {
         let t = now();
         const mask = matcher.mask();

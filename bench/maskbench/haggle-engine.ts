@@ -1,4 +1,5 @@
 import { type CompiledGrammar, compileSchema, prepareVocabulary } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import type { Engine, EngineMatcher, EngineSetup } from './engine.js';
 import { SchemaRefused } from './engine.js';
 
@@ -37,7 +38,7 @@ export function haggleEngine(setup: EngineSetup): Engine {
       }
     },
     matcher(compiled): EngineMatcher {
-      const matcher = (compiled as CompiledGrammar).matcher();
+      const matcher = new GrammarMatcher(compiled as CompiledGrammar);
       return {
         // A copy, as XGrammar hands back one: the same work for the caller on both sides.
         mask: () => matcher.fillMask(buffer),

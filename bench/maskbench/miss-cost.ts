@@ -8,7 +8,7 @@
 //   npx tsx bench/maskbench/miss-cost.ts
 import { compileSchema } from '../../src/decoding/compiler/grammar-compiler.js';
 import type { Frame } from '../../src/decoding/grammar/stack-machine.js';
-import type { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { loadTokenizer } from '../../src/prompt/tokenizer.js';
 import { loadEngineSetup, QWEN3_FOLDER } from './engine-setup.js';
 import { MASKBENCH_OPTIONS } from './haggle-engine.js';
@@ -39,7 +39,7 @@ for (const [label, text] of [
   ['inside a number', '{"size": 1'],
   ['after a value', '{"size": 12'],
 ] as const) {
-  const matcher = grammar.matcher();
+  const matcher = new GrammarMatcher(grammar);
   for (const id of tokenizer.encode(text)) if (!matcher.accept(id)) throw new Error(`refused: ${text}`);
   const frames = framesOf(matcher);
   const times: number[] = [];

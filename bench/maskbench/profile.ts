@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { compileSchema } from '../../src/decoding/compiler/grammar-compiler.js';
 import type { Frame } from '../../src/decoding/grammar/stack-machine.js';
 import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
-import type { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { loadEngineSetup } from './engine-setup.js';
 import { MASKBENCH_OPTIONS } from './haggle-engine.js';
 import { type PyObject, type PyValue, parsePythonJson, pythonDumps, toPlain } from './python-json.js';
@@ -90,7 +90,7 @@ for (const file of files) {
     const test = raw as PyObject;
     if (test.get('valid') !== true) continue;
     const ids = tokenizer.encode(pythonDumps(test.get('data') ?? null));
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (let step = 0; step <= ids.length; step++) {
       const frames = framesOf(matcher);
       const misses = grammar.stats.misses;

@@ -65,6 +65,79 @@ function wrongWay(graph: SourceGraph): string[] {
   return found.sort();
 }
 
+/**
+ * The decoder's roles under src/decoding/, lowest first, as docs/decoding.md's "Architecture" gives them:
+ * a module may import its own role and the roles below it, type-only imports included. `errors.ts` sits
+ * below every role; `testing/` (the tests' hooks) and `index.ts` (the layer's entry) above them all.
+ */
+const DECODER_ROLES = [
+  'errors',
+  'vocabulary',
+  'regex',
+  'grammar',
+  'schema',
+  'mask',
+  'compiler',
+  'sampling',
+  'matcher',
+  'testing',
+  'index',
+] as const;
+
+/** The role of a module of src/decoding/ (its folder, or its file name less `.ts`), or null outside. */
+function roleOf(module: string): string | null {
+  if (!module.startsWith('decoding/')) return null;
+  return (module.split('/')[1] as string).replace(/\.ts$/, '');
+}
+
+function roleRank(module: string): number {
+  const role = roleOf(module) as string;
+  const rank = DECODER_ROLES.indexOf(role as (typeof DECODER_ROLES)[number]);
+  if (rank < 0)
+    throw new Error(`src/decoding/${role} has no role: add it to DECODER_ROLES in ${import.meta.url}`);
+  return rank;
+}
+
+/** Each import between decoder roles that runs up the order, as "from -> to". */
+function decoderWrongWay(graph: SourceGraph): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph.imports) {
+    if (roleOf(from) === null) continue;
+    for (const to of targets) {
+      if (roleOf(to) === null || roleOf(to) === roleOf(from)) continue;
+      if (roleRank(to) > roleRank(from))
+        found.push(`${from} -> ${to} (${roleOf(from)} is below ${roleOf(to)})`);
+    }
+  }
+  return found.sort();
+}
+
+describe("import direction: the decoder's roles only import downwards", () => {
+  const graph = sourceGraph();
+
+  it('places every module of src/decoding/ in a role', () => {
+    const decoding = graph.modules.filter((module) => roleOf(module) !== null);
+    // A scanner that found no decoder module would pass the check below.
+    expect(decoding.length).toBeGreaterThan(50);
+    for (const module of decoding) expect(roleRank(module)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has no import that runs up the roles, type-only imports included', () => {
+    expect(decoderWrongWay(graph)).toEqual([]);
+  });
+
+  it('catches an upward import when there is one', () => {
+    const imports = new Map(graph.imports);
+    imports.set('decoding/vocabulary/token-trie.ts', [
+      ...(imports.get('decoding/vocabulary/token-trie.ts') ?? []),
+      'decoding/matcher/grammar-matcher.ts',
+    ]);
+    expect(decoderWrongWay({ modules: graph.modules, imports })).toContain(
+      'decoding/vocabulary/token-trie.ts -> decoding/matcher/grammar-matcher.ts (vocabulary is below matcher)',
+    );
+  });
+});
+
 describe('import direction: layers only import downwards, and no module imports itself back', () => {
   const graph = sourceGraph();
 

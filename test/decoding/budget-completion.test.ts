@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileSchema, decodeConstrained, TokenSampler } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { qwen3 } from './qwen3.js';
 
 // decodeConstrained promises a complete document whatever the budget: near the end it follows
@@ -88,7 +89,7 @@ describe('a complete, valid document at any budget', () => {
       '{"postcode":"12345","pickup":"3893\\u002',
     ];
     for (const prefix of prefixes) {
-      const matcher = grammar.matcher();
+      const matcher = new GrammarMatcher(grammar);
       for (const id of q.encode(prefix)) expect(matcher.accept(id), prefix).toBe(true);
       const text = prefix + new TextDecoder().decode(matcher.completionBytes());
       expect(check(JSON.parse(text) as Record<string, unknown>), text).toBe(true);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import { GrammarCompiler } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { allowedTokenIds } from '../../src/decoding/vocabulary/vocabulary.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 
@@ -43,7 +44,7 @@ describe('GrammarCompiler: one per vocabulary, a bounded cache of compiled gramm
   });
 
   it('compiles grammars that decode over its vocabulary', () => {
-    const matcher = compiler.compile(offer(100)).matcher();
+    const matcher = new GrammarMatcher(compiler.compile(offer(100)));
     for (const token of q.encode('{"action":"offer","price":12}')) expect(matcher.accept(token)).toBe(true);
     expect(allowedTokenIds(matcher.mask())).toEqual(expect.arrayContaining([...q.vocabulary.eosTokenIds]));
   });
@@ -73,7 +74,7 @@ describe('GrammarCompiler: every per-vocabulary cache is its own, and bounded', 
    * any order, so the key is a `KeyLeaf` over the names, not the first name as a literal).
    */
   function maskInsideKey(compiler: GrammarCompiler, schema: unknown): number[] {
-    const matcher = compiler.build(schema, { warm: false, propertyOrder: 'any' }).matcher();
+    const matcher = new GrammarMatcher(compiler.build(schema, { warm: false, propertyOrder: 'any' }));
     for (const token of q.encode('{"')) expect(matcher.accept(token)).toBe(true);
     return allowedTokenIds(matcher.mask());
   }

@@ -8,6 +8,7 @@ import {
   jumpForward,
   TokenSampler,
 } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { Random } from '../../src/internal/random.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 import {
@@ -72,7 +73,7 @@ describe('masks', () => {
     const special = q.vocabulary.specialTokenIds as ReadonlySet<number>;
     const quoteIds = q.vocabulary.tokens.flatMap((bytes, id) => (bytes.includes(0x22) ? [id] : []));
     for (let cut = 0; cut <= ids.length; cut += 3) {
-      const matcher = turn.matcher();
+      const matcher = new GrammarMatcher(turn);
       for (const id of ids.slice(0, cut)) expect(matcher.accept(id)).toBe(true);
       const mask = matcher.mask();
       const sample = [
@@ -104,7 +105,7 @@ describe('masks', () => {
     );
     const candidates = q.encode('0123456789.,}-"').concat(q.encode(' 5'), q.encode('.5'));
     for (const text of ['{"p":899.9', '{"p":640.5', '{"p":1999.', '{"p":2000', '{"p":19', '{"p":200.']) {
-      const m = g.matcher();
+      const m = new GrammarMatcher(g);
       for (const id of q.encode(text)) expect(m.accept(id)).toBe(true);
       const mask = m.mask();
       for (const id of candidates) {
@@ -116,7 +117,7 @@ describe('masks', () => {
   });
   it('are cached per grammar state: the same state twice costs one computation', () => {
     const g = compileSchema({ type: 'array', items: { type: 'integer' } }, q.vocabulary);
-    const m = g.matcher();
+    const m = new GrammarMatcher(g);
     for (const id of q.encode('[1,2,3,4')) {
       m.mask();
       m.accept(id);
@@ -131,7 +132,7 @@ describe('masks', () => {
   });
   it('never allow special tokens; end-of-sequence only once the JSON is complete', () => {
     const g = compileSchema({ type: 'string' }, q.vocabulary);
-    const m = g.matcher();
+    const m = new GrammarMatcher(g);
     const imEnd = q.tokenizer.tokenId('<|im_end|>') as number;
     expect(q.vocabulary.eosTokenIds).toContain(imEnd);
     const imStart = q.tokenizer.tokenId('<|im_start|>') as number;
@@ -152,7 +153,7 @@ describe('masks', () => {
 
 describe('matcher API', () => {
   it('rollback(n) returns to an earlier position', () => {
-    const m = turn.matcher();
+    const m = new GrammarMatcher(turn);
     const ids = q.encode(EXAMPLE);
     for (const id of ids.slice(0, 10)) m.accept(id);
     const before = m.mask().slice();
@@ -163,7 +164,7 @@ describe('matcher API', () => {
     expect(() => m.rollback(11)).toThrow(/rollback/);
   });
   it('forcedText() is what the grammar forces next', () => {
-    const m = turn.matcher();
+    const m = new GrammarMatcher(turn);
     expect(m.forcedText()).toBe('{"action":"');
     for (const id of q.encode('{"action":"offer_with')) m.accept(id);
     expect(m.forcedText()).toBe('_message","price":');
@@ -173,7 +174,7 @@ describe('matcher API', () => {
   it('completionBytes() finishes any position with a valid document', () => {
     const ids = q.encode(EXAMPLE);
     for (let cut = 0; cut < ids.length; cut += 2) {
-      const m = turn.matcher();
+      const m = new GrammarMatcher(turn);
       for (const id of ids.slice(0, cut)) m.accept(id);
       const text = new TextDecoder().decode(
         new Uint8Array([
@@ -189,11 +190,11 @@ describe('matcher API', () => {
 
 describe('jump-forward', () => {
   it('appends forced text as the tokenizer would tokenise it, re-tokenising the last token', () => {
-    const m = turn.matcher();
+    const m = new GrammarMatcher(turn);
     const first = jumpForward(m, q.encode);
     expect(first?.rollback).toBe(0);
     expect(q.tokenizer.decode(first?.tokens ?? [])).toBe('{"action":"');
-    const m2 = turn.matcher();
+    const m2 = new GrammarMatcher(turn);
     for (const id of q.encode('{"action":"offer_with_message')) m2.accept(id);
     const jf = jumpForward(m2, q.encode);
     expect(jf).not.toBeNull();

@@ -7,6 +7,7 @@ import {
   type DecoderVocabulary,
   isAllowed,
 } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../src/decoding/testing/reference-mask.js';
 import { Random } from '../../src/internal/random.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
@@ -98,7 +99,7 @@ function checkRandomPositions(
   const blank = (id: number) => (vocabulary.tokens[id] as Uint8Array).some((b) => b <= 0x20);
   let checked = 0;
   for (let s = 0; s < sequences; s++) {
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     const spelled: number[] = [];
     for (let step = 0; step < 48 && !matcher.isTerminated(); step++) {
       // fillMask first: it writes a precomputed mask straight from its ids, mask() keeps a bitset.
@@ -170,7 +171,7 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       precompute: { positions: 0 },
     });
     const maskAfter = (text: string) => {
-      const matcher = grammar.matcher();
+      const matcher = new GrammarMatcher(grammar);
       for (const id of q.encode(text)) expect(matcher.accept(id)).toBe(true);
       return matcher.mask();
     };
@@ -195,7 +196,7 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       whitespace: 'flexible',
       precompute: { positions: 0 },
     });
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (const id of q.encode('[1')) expect(matcher.accept(id)).toBe(true);
     // After "1": more digits, or whitespace, then "," or "]". No generic walk (trie nodes stepped one
     // by one), and the same tokens as the walk: whitespace runs, ",", "]", " ]" and the like.
@@ -218,7 +219,7 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       ['-0.5', true],
       ['-0.05', true],
     ] as const) {
-      const matcher = grammar.matcher();
+      const matcher = new GrammarMatcher(grammar);
       for (const id of q.encode(text)) expect(matcher.accept(id)).toBe(true);
       expect(isAllowed(matcher.mask(), eos), text).toBe(complete);
       expect(matcher.isComplete(), text).toBe(complete);
@@ -228,7 +229,7 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
   it('let a sequence that stays on the schema read only precomputed masks: no trie walk at decode time', () => {
     const grammar = compileSchema(SCHEMAS[0]?.schema, q.vocabulary);
     const text = '{"price":23450.5,"days":14,"financing":"loan_60","trade_in":true,"share":0.25}';
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     const misses = grammar.stats.misses;
     for (const id of q.encode(text)) {
       expect(isAllowed(matcher.mask(), id)).toBe(true);
@@ -259,7 +260,7 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       // ends the precomputation before the message opening (a CI run at load 20 failed here).
       { precompute: { positions: 512, timeMs: Number.POSITIVE_INFINITY } },
     );
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (const id of q.encode('{"price":45.5,"labels":["a"],"message":"')) {
       expect(matcher.accept(id)).toBe(true);
     }

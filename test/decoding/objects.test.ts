@@ -6,6 +6,7 @@ import {
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
 } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
 
@@ -25,7 +26,7 @@ const compile = (schema: unknown, options: SchemaCompileOptions = validatorLike)
 
 /** Walks the shortest completion from the start: it must be a whole document the grammar accepts. */
 function expectCompletable(grammar: CompiledGrammar): string {
-  const matcher = grammar.matcher();
+  const matcher = new GrammarMatcher(grammar);
   const text = new TextDecoder().decode(matcher.completionBytes());
   expectAccepted(grammar, q, text);
   return text;
@@ -370,7 +371,7 @@ describe('no dead ends', () => {
     ];
     for (const schema of schemas) expectCompletable(compile(schema));
     const g = compile(schemas[1]);
-    const matcher = g.matcher();
+    const matcher = new GrammarMatcher(g);
     for (const id of q.encode('{"q')) expect(matcher.accept(id)).toBe(true);
     const rest = new TextDecoder().decode(matcher.completionBytes());
     expectAccepted(g, q, `{"q${rest}`);

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { CompiledGrammar } from '../../src/decoding/index.js';
 import { isAllowed } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import type { Random } from '../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
@@ -15,7 +16,7 @@ export function randomDecode(
   random: Random,
   maxTokens = 120,
 ): { text: string; complete: boolean } {
-  const matcher = grammar.matcher();
+  const matcher = new GrammarMatcher(grammar);
   const eos = q.vocabulary.eosTokenIds[0] as number;
   const ids: number[] = [];
   for (let step = 0; step < maxTokens; step++) {

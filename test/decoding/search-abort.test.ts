@@ -7,6 +7,7 @@ import {
   SchemaLimitError,
   TokenSampler,
 } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { type Qwen3, qwen3 } from './qwen3.js';
 
 // Issue 40: a search inside the decoder runs on the model worker's thread, which every request of a
@@ -70,7 +71,7 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
       },
       reason: signal.reason,
     } as AbortSignal;
-    const timedMatcher = grammar.matcher(timed);
+    const timedMatcher = new GrammarMatcher(grammar, timed);
     for (const id of q.encode('["1')) expect(timedMatcher.accept(id)).toBe(true);
     const error = thrown(() => timedMatcher.completionBytes());
     const ms = performance.now() - started;
@@ -81,7 +82,7 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
 
   it('without an abort, a completion search that cannot finish is a SchemaLimitError (search) by its deadline, not a hang', () => {
     const grammar = compileSchema(UNIQUE, q.vocabulary, { warm: false });
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (const id of q.encode('["1')) expect(matcher.accept(id)).toBe(true);
     const started = performance.now();
     const error = thrown(() => matcher.completionBytes());
@@ -98,17 +99,17 @@ describe('searches inside the decoder look at the abort flag and a deadline', ()
     const grammar = compileSchema({ enum: values }, q.vocabulary, { warm: false });
     const { signal, reads, set } = flagSignal();
     set();
-    const error = thrown(() => grammar.matcher(signal).mask());
+    const error = thrown(() => new GrammarMatcher(grammar, signal).mask());
     expect(error).toBeInstanceOf(HaggleAbortError);
     expect(reads()).toBeGreaterThan(0);
     // Not aborted: the same walk gives the mask, every value's first token allowed.
-    const mask = grammar.matcher().mask();
+    const mask = new GrammarMatcher(grammar).mask();
     expect(mask.some((word) => word !== 0)).toBe(true);
   });
 
   it('a list of 200 unique strings is finished structurally, in milliseconds, each value new', () => {
     const grammar = compileSchema({ ...UNIQUE, items: { type: 'string' } }, q.vocabulary, { warm: false });
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (const id of q.encode('["a","","b')) expect(matcher.accept(id)).toBe(true);
     const started = performance.now();
     const rest = new TextDecoder().decode(matcher.completionBytes());

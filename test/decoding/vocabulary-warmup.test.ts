@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { compileSchema, GrammarCompiler } from '../../src/decoding/compiler/grammar-compiler.js';
 import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../src/decoding/testing/reference-mask.js';
 import { maskWords } from '../../src/decoding/vocabulary/vocabulary.js';
 import { qwen3 } from './qwen3.js';
@@ -37,7 +38,7 @@ describe('prepareVocabulary', () => {
       fresh,
       { warm: false },
     );
-    const matcher = grammar.matcher();
+    const matcher = new GrammarMatcher(grammar);
     for (const id of encode('{"message":"')) expect(matcher.accept(id)).toBe(true);
     const computed = vi.spyOn(StringLeaf.prototype, 'insideMask');
     try {

@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { CompiledGrammar } from '../../src/decoding/index.js';
 import { compileSchema, isAllowed } from '../../src/decoding/index.js';
+import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import type { Random } from '../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
@@ -14,7 +15,7 @@ export function walk(
   q: Qwen3,
   text: string,
 ): { refusedAt: number; complete: boolean } {
-  const matcher = grammar.matcher();
+  const matcher = new GrammarMatcher(grammar);
   const ids = q.encode(text);
   for (const [index, id] of ids.entries()) {
     const allowed = isAllowed(matcher.mask(), id);
@@ -69,7 +70,7 @@ export function expectMasksMatchBytesAtEveryCut(
     const g = compileSchema(schema, q.vocabulary);
     const bytes = new TextEncoder().encode(text);
     for (let cut = 1; cut <= bytes.length; cut++) {
-      const m = g.matcher();
+      const m = new GrammarMatcher(g);
       let ok = true;
       for (const b of bytes.subarray(0, cut)) ok &&= m.accept(byteToken(b));
       expect(ok, `${cut} of ${text}`).toBe(true);

@@ -1,7 +1,7 @@
 import type { DynamicIds } from '../grammar/dynamic-ids.js';
 import type { LiteralLeaf } from '../grammar/literal-leaf.js';
 import type { GrammarNode } from '../grammar/nodes.js';
-import type { CompileBudget } from './compile-budget.js';
+import type { CompileBudget } from '../schema/compile-budget.js';
 import type { PatternCache } from './pattern-cache.js';
 
 /**

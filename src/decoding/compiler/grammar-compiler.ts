@@ -1,18 +1,14 @@
 import { InvalidInputError } from '../../contract/errors.js';
 import { BoundedCache } from '../../internal/bounded-cache.js';
-import {
-  CompiledGrammar,
-  type CompileOptions,
-  type GrammarVocabulary,
-  PRECOMPUTE_MS,
-  PRECOMPUTE_POSITIONS,
-} from '../mask/compiled-grammar.js';
+import { CompiledGrammar, type GrammarVocabulary } from '../mask/compiled-grammar.js';
 import { InsideCache, KEY_SHAPE_LIMIT } from '../mask/inside-cache.js';
+import { PRECOMPUTE_MS, PRECOMPUTE_POSITIONS } from '../mask/mask-precompute.js';
 import { TokenTrie } from '../vocabulary/token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
-import { warmVocabulary } from '../vocabulary/vocabulary-warmup.js';
+import type { CompileOptions } from './compile-options.js';
 import { PatternCache } from './pattern-cache.js';
 import { SchemaCompiler } from './schema-compiler.js';
+import { warmVocabulary } from './vocabulary-warmup.js';
 
 /** Options of a `GrammarCompiler`. */
 export interface GrammarCompilerOptions {
@@ -60,7 +56,7 @@ export interface GrammarCompilerMemory {
  * per tokenizer, it owns everything that depends on the vocabulary alone (the token trie, the trie of
  * the tokens that can end a string, the inside-string masks shared by every grammar, their warm-up)
  * and a size-bounded cache of compiled grammars, and reports their memory. The grammars it returns are
- * immutable and shared: each sequence gets its own `matcher()`.
+ * immutable and shared: each sequence gets its own `new GrammarMatcher(grammar)`.
  */
 export class GrammarCompiler implements GrammarVocabulary {
   /** The vocabulary's token trie, built once (about 0.2 s for Qwen3). */
@@ -213,7 +209,7 @@ export function prepareVocabulary(vocabulary: DecoderVocabulary): TokenTrie {
  * Compiles a JSON Schema into a grammar over `vocabulary`'s tokens. Throws `UnsupportedSchemaError`
  * (naming the keyword and its path) for anything it cannot enforce exactly, and
  * `UnsatisfiableSchemaError` when nothing matches. The grammar is immutable and can be shared: each
- * sequence being decoded gets its own `matcher()`. A convenience over the vocabulary's
+ * sequence being decoded gets its own `GrammarMatcher`. A convenience over the vocabulary's
  * `GrammarCompiler` (`build`: each call compiles).
  */
 export function compileSchema(

@@ -9,6 +9,7 @@ import {
   type Shortest,
 } from '../grammar/nodes.js';
 import { NumberLeaf } from '../grammar/number-leaf.js';
+import { CompileBudget } from '../schema/compile-budget.js';
 import { checkExclusive } from '../schema/oneof-exclusivity.js';
 import { SchemaAlgebra, valuesOf } from '../schema/schema-algebra.js';
 import {
@@ -23,7 +24,6 @@ import {
 import { resolveReferences } from '../schema/schema-references.js';
 import { canonical, satisfies } from '../schema/value-check.js';
 import { compileArray } from './compile-array.js';
-import { CompileBudget } from './compile-budget.js';
 import type { CompileContext } from './compile-context.js';
 import { compileNumber } from './compile-number.js';
 import { compileObject } from './compile-object.js';

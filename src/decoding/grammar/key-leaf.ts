@@ -1,9 +1,9 @@
-import type { InsideKeys } from '../mask/inside-keys.js';
-import { keyInsideMask } from '../mask/key-inside.js';
 import type { PatternAutomaton } from '../regex/regex.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { InsideKeys } from './inside-keys.js';
 import { BETWEEN_CHARACTERS, midCharacter } from './json-string-machine.js';
 import type { KeyExtras } from './key-extras.js';
+import { keyInsideMask } from './key-inside.js';
 import type { NameTrie } from './name-trie.js';
 import { DEAD } from './nodes.js';
 import { characterText, STRING_START, StringLeaf } from './string-leaf.js';

@@ -1,8 +1,8 @@
-import type { InsideKeys } from '../mask/inside-keys.js';
 import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { InsideKeys } from './inside-keys.js';
 import {
   BETWEEN_CHARACTERS,
   bytesKey,

@@ -1,9 +1,9 @@
 import { BoundedCache } from '../../internal/bounded-cache.js';
+import { InsideKeys } from '../grammar/inside-keys.js';
 import type { StringLeaf } from '../grammar/string-leaf.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { allowedTokenIds } from '../vocabulary/vocabulary.js';
-import { InsideKeys } from './inside-keys.js';
 
 /**
  * Default most key-leaf shapes an inside cache numbers (haggle's choice: the module-level table this

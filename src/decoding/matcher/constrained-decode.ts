@@ -2,7 +2,7 @@ import { throwIfAborted } from '../../contract/errors.js';
 import type { CompiledGrammar } from '../mask/compiled-grammar.js';
 import type { TokenSampler } from '../sampling/token-sampler.js';
 import { isAllowed } from '../vocabulary/vocabulary.js';
-import type { GrammarMatcher } from './grammar-matcher.js';
+import { GrammarMatcher } from './grammar-matcher.js';
 import { type EncodeText, jumpForward } from './jump-forward.js';
 
 /** What `decodeConstrained` needs: the grammar, a sampler and a function giving the next logits. */
@@ -48,7 +48,7 @@ const decoder = new TextDecoder();
 export async function decodeConstrained(options: ConstrainedDecodeOptions): Promise<ConstrainedDecodeResult> {
   const { grammar, sampler, nextLogits, encode, signal } = options;
   const maxTokens = options.maxTokens ?? 1024;
-  const matcher = grammar.matcher(signal);
+  const matcher = new GrammarMatcher(grammar, signal);
   const tokens: number[] = [];
   let forwardPasses = 0;
   let forcedTokens = 0;
@@ -124,18 +124,8 @@ function prefixMask(matcher: GrammarMatcher, bytes: Uint8Array): Uint32Array {
   const allowed = matcher.mask();
   let node = 0;
   for (const b of bytes) {
-    let child = node + 1;
-    const stop = trie.end[node] as number;
-    let found = -1;
-    while (child < stop) {
-      if (trie.byte[child] === b) {
-        found = child;
-        break;
-      }
-      child = trie.end[child] as number;
-    }
-    if (found < 0) break;
-    node = found;
+    node = trie.child(node, b);
+    if (node < 0) break;
     const id = trie.token[node] as number;
     if (id >= 0 && isAllowed(allowed, id)) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
   }

@@ -3,7 +3,7 @@ import { SchemaLimitError } from '../errors.js';
 import { LiteralLeaf } from '../grammar/literal-leaf.js';
 import { SEARCH_BUDGET_MS, SearchBudget } from '../grammar/search-budget.js';
 import { COMPLETE, canComplete, dedupe, type Frame, stepAll } from '../grammar/stack-machine.js';
-import type { MatcherGrammar } from './matcher-grammar.js';
+import type { CompiledGrammar } from '../mask/compiled-grammar.js';
 
 interface Position {
   frames: Frame[];
@@ -24,16 +24,19 @@ export class GrammarMatcher {
   private readonly special: ReadonlySet<number>;
   private readonly eos: ReadonlySet<number>;
 
+  /**
+   * A fresh matcher at the start of `grammar`'s document (`new GrammarMatcher(grammar)`), one per
+   * sequence; the grammar is shared and never written to by its matchers.
+   */
   constructor(
-    readonly grammar: MatcherGrammar,
-    start: Frame[],
+    readonly grammar: CompiledGrammar,
     /**
      * Looked at inside every search that can run long (masks, completions, forced bytes), not only
      * between tokens: in a model worker it reads the request's shared abort flag.
      */
     private readonly signal?: AbortSignal,
   ) {
-    this.positions = [{ frames: start, ended: false }];
+    this.positions = [{ frames: grammar.startFrames(), ended: false }];
     this.special = new Set(grammar.vocabulary.specialTokenIds ?? []);
     this.eos = new Set(grammar.vocabulary.eosTokenIds);
   }

@@ -75,10 +75,8 @@ function longerTokenAllowed(matcher: GrammarMatcher, tokenId: number): boolean {
   if (!bytes) return false;
   const node = trie.find(bytes);
   if (node < 0) return false;
-  const end = trie.end[node] as number;
-  for (let i = node + 1; i < end; i++) {
-    const id = trie.token[i] as number;
-    if (id >= 0 && matcher.acceptsBytes(vocabulary.tokens[id] as Uint8Array)) return true;
+  for (const id of trie.tokensBelow(node)) {
+    if (matcher.acceptsBytes(vocabulary.tokens[id] as Uint8Array)) return true;
   }
   return false;
 }

@@ -1,5 +1,5 @@
-import type { CompileBudget } from '../compiler/compile-budget.js';
 import { UnsupportedSchemaError } from '../errors.js';
+import type { CompileBudget } from './compile-budget.js';
 import { ALL_TYPES, type Flat, type Schema } from './schema-keywords.js';
 import { patternMatches, satisfies } from './value-check.js';
 

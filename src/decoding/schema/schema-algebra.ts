@@ -1,5 +1,5 @@
-import { type CompileBudget, UNBOUNDED } from '../compiler/compile-budget.js';
 import { UnsupportedSchemaError } from '../errors.js';
+import { type CompileBudget, UNBOUNDED } from './compile-budget.js';
 import { checkExclusive, type SchemaMeet } from './oneof-exclusivity.js';
 import { intersect, isTrue } from './schema-intersection.js';
 import { ALL_TYPES, assertionsOf, type Flat, type Schema } from './schema-keywords.js';

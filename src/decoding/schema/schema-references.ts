@@ -1,5 +1,5 @@
-import { type CompileBudget, UNBOUNDED } from '../compiler/compile-budget.js';
 import { SchemaLimitError, UnsupportedSchemaError } from '../errors.js';
+import { type CompileBudget, UNBOUNDED } from './compile-budget.js';
 import { escapePointer, type Schema } from './schema-keywords.js';
 
 /**

@@ -175,6 +175,18 @@ export class TokenTrie {
     return node;
   }
 
+  /**
+   * The tokens strictly below `node` (longer tokens that start with its bytes), in trie order, lazily: a
+   * caller looking for one that fits stops at the first. Duplicate entries of a token's bytes left out.
+   */
+  *tokensBelow(node: number): Generator<number> {
+    const stop = this.end[node] as number;
+    for (let i = node + 1; i < stop; i++) {
+      const id = this.token[i] as number;
+      if (id >= 0) yield id;
+    }
+  }
+
   /** Sets in `mask` the bit of every token whose bytes end at `node` (usually none or one). */
   markTokens(mask: Uint32Array, node: number): void {
     const id = this.token[node] as number;

@@ -2,9 +2,9 @@ import { DEAD } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { InsideCache } from '../mask/inside-cache.js';
 import { PatternAutomaton } from '../regex/regex.js';
-import { PlainStringLengths } from './plain-string-lengths.js';
-import type { TokenTrie } from './token-trie.js';
-import { maskWords } from './vocabulary.js';
+import { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
+import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { maskWords } from '../vocabulary/vocabulary.js';
 
 /**
  * Work done once per vocabulary when its token index is built (`prepareVocabulary`), so that the first

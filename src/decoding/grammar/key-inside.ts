@@ -1,7 +1,7 @@
-import { type InsideWalker, walkInsideString } from '../grammar/json-string-machine.js';
-import type { KeyExtras } from '../grammar/key-extras.js';
-import type { NameTrie } from '../grammar/name-trie.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { type InsideWalker, walkInsideString } from './json-string-machine.js';
+import type { KeyExtras } from './key-extras.js';
+import type { NameTrie } from './name-trie.js';
 
 /**
  * What the inside pass asks of a key leaf (KeyLeaf implements it): its names, what undeclared keys may be,

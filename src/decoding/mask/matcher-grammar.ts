@@ -6,7 +6,7 @@ import type { DecoderVocabulary } from '../vocabulary/vocabulary.js';
 /**
  * What a `GrammarMatcher` reads of its compiled grammar: the vocabulary and its trie, the masks of a
  * position, and the shortest completions (for what the grammar forces). `CompiledGrammar` implements it;
- * a record of its own so that the grammar, which makes matchers, and the matcher do not import each other.
+ * kept as the public name of what a matcher relies on (the matcher itself takes a `CompiledGrammar`).
  */
 export interface MatcherGrammar {
   readonly vocabulary: DecoderVocabulary;

@@ -1,0 +1,94 @@
+import { BoundedCache } from '../../internal/bounded-cache.js';
+
+/**
+ * A compiled grammar's masks by position key: the ones kept after use (bounded, the oldest go first)
+ * and the ones computed at compile time (`precompute`), stored compactly (token ids ascending, as an
+ * Int32Array, where fewer than a bitset's words, else the bitset) and never evicted: they are what a
+ * sequence that stays on the schema's beaten track reads.
+ */
+export class MaskCache {
+  private readonly recent: BoundedCache<string, Uint32Array>;
+  private readonly precomputed = new Map<string, Int32Array | Uint32Array>();
+
+  constructor(
+    /** Most masks kept after use. */
+    size: number,
+    /** Words of a mask. */
+    private readonly words: number,
+  ) {
+    this.recent = new BoundedCache(size);
+  }
+
+  /** The mask kept after use at `key`, if any (shared: read it, do not write to it). */
+  recentMask(key: string): Uint32Array | undefined {
+    return this.recent.get(key);
+  }
+
+  /** The precomputed mask at `key` as a fresh bitset, if any. */
+  precomputedMask(key: string): Uint32Array | undefined {
+    const stored = this.precomputed.get(key);
+    return stored === undefined ? undefined : expand(stored, this.words);
+  }
+
+  /** Keeps a mask after use. */
+  keep(key: string, mask: Uint32Array): void {
+    this.recent.set(key, mask);
+  }
+
+  /** Stores a mask computed at compile time, compactly. */
+  storePrecomputed(key: string, mask: Uint32Array): void {
+    this.precomputed.set(key, compact(mask));
+  }
+
+  /**
+   * Writes the known mask at `key` (kept or precomputed) into `out`, all words; false when neither is
+   * known. A precomputed one is written straight from its token ids, without a bitset to keep.
+   */
+  fill(key: string, out: Uint32Array): boolean {
+    const cached = this.recent.get(key) ?? this.precomputed.get(key);
+    if (cached === undefined) return false;
+    if (cached instanceof Uint32Array) out.set(cached);
+    else {
+      out.fill(0);
+      for (let i = 0; i < cached.length; i++) {
+        const id = cached[i] as number;
+        out[id >>> 5] = (out[id >>> 5] as number) | (1 << (id & 31));
+      }
+    }
+    return true;
+  }
+
+  /** Bytes of both kinds of masks, with their keys. */
+  bytes(): number {
+    let bytes = 0;
+    for (const [key, mask] of this.recent) bytes += mask.byteLength + 2 * key.length;
+    for (const [key, mask] of this.precomputed) bytes += mask.byteLength + 2 * key.length;
+    return bytes;
+  }
+}
+
+/** A mask as stored by `precompute`: its token ids when they take less room than the bitset. */
+function compact(mask: Uint32Array): Int32Array | Uint32Array {
+  const ids: number[] = [];
+  for (let w = 0; w < mask.length; w++) {
+    let x = mask[w] as number;
+    if (x === 0) continue;
+    if (ids.length > mask.length) return mask.slice(); // denser than a bitset: keep the bitset
+    while (x !== 0) {
+      ids.push((w << 5) + (31 - Math.clz32(x & -x)));
+      x &= x - 1;
+    }
+  }
+  return Int32Array.from(ids);
+}
+
+/** A stored mask as a bitset (a fresh array: the stored form is kept). */
+function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
+  if (stored instanceof Uint32Array) return stored.slice();
+  const mask = new Uint32Array(words);
+  for (let i = 0; i < stored.length; i++) {
+    const id = stored[i] as number;
+    mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+  }
+  return mask;
+}

@@ -1,0 +1,329 @@
+import { LiteralLeaf, WhitespaceLeaf } from '../grammar/literal-leaf.js';
+import { DEAD, type Leaf, ListNode, type ListState } from '../grammar/nodes.js';
+import type { AbortCheck } from '../grammar/search-budget.js';
+import {
+  canComplete,
+  Frame,
+  finish,
+  ownKey,
+  seenValues,
+  stepFrame,
+  stepFrames,
+} from '../grammar/stack-machine.js';
+import { StringLeaf } from '../grammar/string-leaf.js';
+import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { hasShortcut, isInsideString } from './frame-kinds.js';
+import type { InsideCache } from './inside-cache.js';
+
+/**
+ * The masks of a compiled grammar computed from its positions by walking the token trie, each position
+ * the cheapest way its leaf allows (see `below`), without a cache of its own: `CompiledGrammar` keeps
+ * what it computes (mask-cache.ts) and asks it again only on a miss.
+ */
+export class TrieWalk {
+  /** The abort check of the mask being computed (set by `CompiledGrammar.maskFor` for one walk). */
+  abortCheck: AbortCheck | undefined;
+
+  constructor(
+    private readonly trie: TokenTrie,
+    /** The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
+    private readonly quotes: TokenTrie,
+    /** Tokens that stay inside a string, by the string's own state (shared by all grammars). */
+    private readonly inside: InsideCache,
+    private readonly eos: readonly number[],
+    private readonly maskWords: number,
+    /** The grammar's mask of positions outside strings, from its cache (`unionMask` reads it). */
+    private readonly cachedMask: (frames: readonly Frame[]) => Uint32Array,
+    /** The grammar's counters; the walk adds the trie nodes it visits. */
+    private readonly stats: { nodesVisited: number },
+  ) {}
+
+  /**
+   * The mask of a position computed afresh by the generic pass over the whole trie, without the caches
+   * or the per-leaf shortcuts of `computeMask`: the reference the tests hold the shortcuts to.
+   */
+  referenceMask(frames: readonly Frame[]): Uint32Array {
+    const mask = new Uint32Array(this.maskWords);
+    this.walk(this.trie, frames, mask, 0, false);
+    if (frames.some(canComplete)) {
+      for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    }
+    return mask;
+  }
+
+  /** The mask of `frames` by the cheapest walk their leaves allow (no cache: `CompiledGrammar.maskFor`'s). */
+  computeMask(frames: readonly Frame[]): Uint32Array {
+    // Near a repeat that would fill a unique string, the shared inside masks would let it through.
+    if (frames.some((frame) => this.mayFillRepeat(frame))) return this.referenceMask(frames);
+    if (frames.length > 1 && frames.some(isInsideString)) return this.unionMask(frames);
+    const top = frames.length === 1 ? (frames[0] as Frame) : null;
+    if (top && top.node instanceof StringLeaf && top.node.isInside(top.state)) {
+      // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
+      // only tokens holding a quote can reach what follows, and they are few.
+      const mask = this.inside.mask(top.node, top.state).slice();
+      this.walk(this.quotes, frames, mask);
+      return mask;
+    }
+    return this.outsideMask(frames, new Uint32Array(this.maskWords));
+  }
+
+  private mayFillRepeat(frame: Frame): boolean {
+    const leaf = frame.node;
+    if (!(leaf instanceof StringLeaf) || !leaf.keepsValue) return false;
+    const seen = seenValues(frame);
+    return seen !== null && seen.length > 0 && leaf.mayFillRepeat(frame.state, seen, this.trie.maxTokenBytes);
+  }
+
+  /** The mask of positions outside strings, set in `mask` (all zero on entry). */
+  outsideMask(frames: readonly Frame[], mask: Uint32Array): Uint32Array {
+    this.below(0, frames, mask);
+    if (frames.some(canComplete)) {
+      for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    }
+    return mask;
+  }
+
+  /**
+   * A token is allowed from a set of positions when one of them takes it, so the mask of a set is the
+   * union of its members' masks. Inside the strings of several alternatives (`"name": "` of an anyOf of
+   * objects) each string gets its cached fast path this way, where one walk of the whole set would step
+   * every alternative through the whole vocabulary.
+   */
+  private unionMask(frames: readonly Frame[]): Uint32Array {
+    const rest = frames.filter((frame) => !isInsideString(frame));
+    const mask = rest.length > 0 ? this.cachedMask(rest).slice() : new Uint32Array(this.maskWords);
+    // The strings' staying tokens, once per string state; then one walk of the quote tokens for all
+    // of them together, where frames that share a state are stepped once per trie node (stepFrames).
+    const strings = shareStates(frames.filter(isInsideString), this.trie.maxTokenBytes);
+    let last: Frame | null = null;
+    for (const frame of strings) {
+      if (last !== null && frame.node === last.node && frame.state === last.state) continue;
+      last = frame;
+      const part = this.inside.mask(frame.node as StringLeaf, frame.state);
+      for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) | (part[w] as number);
+    }
+    this.walk(this.quotes, strings, mask);
+    return mask;
+  }
+
+  /**
+   * Sets the bits of the tokens below trie node `node` (their bytes after it) that `frames` accept, one
+   * frame at a time (a token is allowed when one of the positions takes it), each the cheapest way its
+   * leaf allows: a literal (key, punctuation, enum value) follows its own bytes down the trie, a leaf of
+   * a few bytes (number, whitespace) looks up only those bytes, and where either ends, what follows
+   * goes on from that trie node the same way. Other leaves (strings) take the generic walk, together.
+   */
+  private below(node: number, frames: readonly Frame[], mask: Uint32Array): void {
+    const generic: Frame[] = [];
+    const check = this.abortCheck;
+    for (const frame of frames) {
+      check?.tick();
+      const leaf = frame.node;
+      if (leaf === null) continue; // the document is complete: it reads nothing more
+      if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
+      else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
+        // Whitespace before a value: what follows it is walked from every whitespace run of the trie,
+        // which costs more than stepping the whitespace along in one walk.
+        generic.push(frame);
+      } else if (leaf.kind === 'leaf' && leaf.alphabet() !== null) {
+        this.alphabetBelow(node, frame, leaf, frame.state, frame, mask);
+      } else generic.push(frame);
+    }
+    if (generic.length > 0) this.walk(this.trie, generic, mask, node);
+  }
+
+  /**
+   * A literal's tokens below `node`: those spelling a prefix of the rest of the literal (one trie path),
+   * and those that run past its end, from the trie node where it ends with the positions that follow.
+   */
+  private literalBelow(node: number, frame: Frame, mask: Uint32Array): void {
+    const leaf = frame.node as LiteralLeaf;
+    const bytes = leaf.bytes;
+    let at = node;
+    for (let k = frame.state as number; k < bytes.length; k++) {
+      at = this.trie.child(at, bytes[k] as number);
+      if (at < 0) return;
+      if (k + 1 < bytes.length) {
+        this.setToken(at, mask);
+        continue;
+      }
+      const after: Frame[] = [];
+      stepFrame(new Frame(leaf, k, frame.parent), bytes[k] as number, after);
+      if (after.length === 0) return;
+      this.setToken(at, mask);
+      this.below(at, after, mask);
+    }
+  }
+
+  /**
+   * A leaf of a small alphabet (a number) below trie node `at`, in `state` (`here`: its frame, when
+   * there is one): only its bytes are looked up in the trie, the leaf stepped along each path it takes;
+   * wherever it may end, what follows it goes on from there.
+   */
+  private alphabetBelow(
+    at: number,
+    frame: Frame,
+    leaf: Leaf,
+    state: unknown,
+    here: Frame | null,
+    mask: Uint32Array,
+  ): void {
+    const ended = here ?? new Frame(leaf, state, frame.parent);
+    if (ended.canEnd()) this.below(at, ended.endings(), mask);
+    const trie = this.trie;
+    const stop = trie.end[at] as number;
+    if (stop - at > CROWDED_SUBTREE) {
+      // The root and other crowded nodes: look the leaf's few bytes up.
+      for (const b of leaf.alphabet() as readonly number[]) {
+        const child = trie.child(at, b);
+        if (child >= 0) this.alphabetStep(child, b, frame, leaf, state, mask);
+      }
+    } else {
+      // A node with few children (most): scan them for the leaf's bytes.
+      const bytes = byteSet(leaf.alphabet() as readonly number[]);
+      for (let child = at + 1; child < stop; child = trie.end[child] as number) {
+        const b = trie.byte[child] as number;
+        if (bytes[b] === 1) this.alphabetStep(child, b, frame, leaf, state, mask);
+      }
+    }
+  }
+
+  /** `alphabetBelow`'s leaf reading byte `b` along the trie edge into `child`. */
+  private alphabetStep(
+    child: number,
+    b: number,
+    frame: Frame,
+    leaf: Leaf,
+    state: unknown,
+    mask: Uint32Array,
+  ): void {
+    const next = leaf.step(state, b);
+    if (next === DEAD) return;
+    if (!leaf.mustEnd(next)) {
+      this.setToken(child, mask);
+      this.alphabetBelow(child, frame, leaf, next, null, mask);
+      return;
+    }
+    const after: Frame[] = [];
+    finish(frame.parent, leaf.valueKey(next), after);
+    if (after.length === 0) return;
+    this.setToken(child, mask);
+    this.below(child, after, mask);
+  }
+
+  private setToken(node: number, mask: Uint32Array): void {
+    const id = this.trie.token[node] as number;
+    if (id < 0) return;
+    mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    const more = this.trie.duplicates.get(node);
+    if (more)
+      for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+  }
+
+  /**
+   * Sets the bits of the tokens of `trie` below node `root` (default: all) that the parser accepts from
+   * `frames`, the positions after the bytes that lead to `root`.
+   *
+   * Where a path opens a free-running string mid-token (`"`, ` "`, `, "`: a key of an open object, a
+   * string value), its subtree holds thousands of tokens that stay inside the string; they are the same
+   * for every grammar, so they come from the shared cache as a list, and only the children that lead
+   * to a `"` (the tokens that may close the string, which depend on what follows) are walked on.
+   */
+  private walk(trie: TokenTrie, frames: readonly Frame[], mask: Uint32Array, root = 0, shared = true): void {
+    const { byte, depth, end, quoteBelow } = trie;
+    const strings = shared && trie === this.trie;
+    // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
+    // are reused from node to node (only frames are allocated).
+    const positions: Frame[][] = [];
+    for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
+    // covered[d]: the path's first d bytes end inside a string whose staying tokens are already set.
+    const covered = new Uint8Array(trie.maxTokenBytes + 1);
+    positions[depth[root] as number] = [...frames];
+    const nodeCount = end[root] as number;
+    let visited = 0;
+    let i = root + 1;
+    const check = this.abortCheck;
+    while (i < nodeCount) {
+      check?.tick();
+      const d = depth[i] as number;
+      const b = byte[i] as number;
+      if (covered[d - 1] === 1 && b !== 0x22 && quoteBelow[i] === 0) {
+        i = end[i] as number; // no quote ahead: these tokens stay inside (already set) or are refused
+        continue;
+      }
+      visited++;
+      const from = positions[d - 1] as Frame[];
+      const next = positions[d] as Frame[];
+      next.length = 0;
+      stepFrames(from, b, next);
+      if (next.length === 0) {
+        i = end[i] as number; // the whole subtree shares a refused prefix
+        continue;
+      }
+      trie.markTokens(mask, i);
+      covered[d] = 0;
+      if (strings && (end[i] as number) - i > 1 && next.every(isInsideString)) {
+        // Inside one string, or several (the alternatives of an anyOf): a token stays open when one of
+        // them keeps it open, so the staying tokens are the union of each string's.
+        if (covered[d - 1] === 1) covered[d] = 1;
+        else if ((end[i] as number) - i >= OPENING_SUBTREE) {
+          for (const frame of next) {
+            for (const id of this.inside.idsBelow(i, frame.node as StringLeaf, frame.state)) {
+              mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+            }
+          }
+          covered[d] = 1;
+        }
+      }
+      i++;
+    }
+    this.stats.nodesVisited += visited;
+  }
+}
+
+/**
+ * The frames of a set with one state object per own key, grouped together: frames whose own keys are
+ * equal under the same parent accept the same tokens whichever of the states they hold (the invariant
+ * the mask cache rests on), so they may hold the same one, and `stepFrames` then reads it once per byte
+ * for all of them. A string that keeps its value (uniqueItems), or whose list keeps the values seen,
+ * keeps its own state: the value it closes with, or the key, differs from frame to frame.
+ */
+function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
+  const groups = new Map<string, Frame[]>();
+  const alone: Frame[] = [];
+  for (const frame of frames) {
+    const parent = frame.parent;
+    const keepsValue = (frame.node as StringLeaf).valueKey(frame.state) !== undefined;
+    if (keepsValue || (parent?.node instanceof ListNode && (parent.state as ListState).seen !== null)) {
+      alone.push(frame);
+      continue;
+    }
+    const key = ownKey(frame, horizon);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [frame]);
+    else group.push(new Frame(frame.node, (group[0] as Frame).state, parent));
+  }
+  return [...[...groups.values()].flat(), ...alone];
+}
+
+/** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
+const CROWDED_SUBTREE = 4096;
+
+/**
+ * Module-level on purpose: keyed by the leaves' alphabets, a few module constants (number bytes,
+ * whitespace), so it holds a few 256-byte tables whatever the vocabulary or the schemas.
+ */
+const byteSets = new WeakMap<readonly number[], Uint8Array>();
+/** An alphabet as a 256-entry membership table (cached: alphabets are constant arrays). */
+function byteSet(alphabet: readonly number[]): Uint8Array {
+  let set = byteSets.get(alphabet);
+  if (set === undefined) {
+    set = new Uint8Array(256);
+    for (const b of alphabet) set[b] = 1;
+    byteSets.set(alphabet, set);
+  }
+  return set;
+}
+
+/** Subtrees this large (in trie nodes) where a string opens take its staying tokens from the cache. */
+const OPENING_SUBTREE = 64;
