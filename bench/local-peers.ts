@@ -470,15 +470,28 @@ for (const dtype of pairs) {
       return { text: response, tokens };
     };
     await runTurns(batch, batch, (c, s) => llamaTurn(c, s, 4));
-    record(
-      row(
+    const llamaRow = row(
+      'node-llama-cpp',
+      type,
+      ggufBytesPerToken(config, type),
+      llamaLoadRssMB,
+      await runTurns(batch, count, llamaTurn),
+    );
+    record(llamaRow);
+    if (args.profile) {
+      // As many tokens a turn with no grammar: node-llama-cpp's forward passes and sampling alone.
+      const bare = row(
         'node-llama-cpp',
-        type,
+        `${type} (no grammar)`,
         ggufBytesPerToken(config, type),
         llamaLoadRssMB,
-        await runTurns(batch, count, llamaTurn),
-      ),
-    );
+        await runTurns(batch, count, (c, s) => llamaTurn(c, s, Math.round(llamaRow.tokensPerTurn), false)),
+      );
+      profileRows.push(bare);
+      console.error(
+        `  profile: node-llama-cpp ${bare.dtype} batch ${batch}: ${bare.tokensPerSecond.toFixed(2)} tokens/s, ${bare.cpuMsPerToken.toFixed(0)} CPU ms/token`,
+      );
+    }
     for (const completion of completions) completion.dispose();
     await context.dispose();
   }
