@@ -281,8 +281,13 @@ if (ggufOnly !== undefined) {
   }
   process.exit(0);
 }
-const bandwidthGBs = measureBandwidthGBs();
-console.error(`memory bandwidth (one core, memcmp over 2 x 512 MiB): ${bandwidthGBs.toFixed(1)} GB/s`);
+// With as many readers as the engines have threads: what their threads could read together (one
+// reader's figure is printed beside it).
+const bandwidthOneReaderGBs = await measureBandwidthGBs(1);
+const bandwidthGBs = threads === 1 ? bandwidthOneReaderGBs : await measureBandwidthGBs(threads);
+console.error(
+  `memory bandwidth (memcmp over 2 x 256 MiB per reader): ${bandwidthGBs.toFixed(1)} GB/s with ${threads} readers, ${bandwidthOneReaderGBs.toFixed(1)} GB/s with one`,
+);
 const llamaCpp: LlamaModule = await loadNodeLlamaCpp(cacheFolder);
 const llama = await llamaCpp.getLlama({ gpu: false, build: 'never', logLevel: 'error' });
 
@@ -507,7 +512,7 @@ console.log(
     `${cpus().length} cores (${cpus()[0]?.model}); load average ${startLoad.toFixed(1)} at start, ${endLoad.toFixed(1)} at end`,
 );
 console.log(
-  `memory bandwidth ${bandwidthGBs.toFixed(1)} GB/s; node-llama-cpp's grammar lacks: ${[...droppedKeywords].join(', ')}`,
+  `memory bandwidth ${bandwidthGBs.toFixed(1)} GB/s with ${threads} readers (${bandwidthOneReaderGBs.toFixed(1)} with one); node-llama-cpp's grammar lacks: ${[...droppedKeywords].join(', ')}`,
 );
 for (const check of sameModelChecks)
   console.log(
@@ -549,6 +554,7 @@ console.log(
     ratios,
     ...(args.profile ? { profileRows } : {}),
     bandwidthGBs,
+    bandwidthOneReaderGBs,
     sameModel: sameModelChecks,
     threads,
     grammarKeywordsDropped: [...droppedKeywords],
