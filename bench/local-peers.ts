@@ -228,6 +228,8 @@ interface Row {
   cpuMsPerToken: number;
   tokensPerTurn: number;
   validTurns: number;
+  /** The first turn that failed the full schema (160 characters), to show why. */
+  firstInvalid?: string;
   peakRssMB: number;
   /** RSS the engine added when it loaded this model (its weights and buffers). */
   loadRssMB: number;
@@ -239,11 +241,19 @@ async function runTurns(
   batch: number,
   count: number,
   turn: (client: number, seed: number) => Promise<{ text: string; tokens: number }>,
-): Promise<{ seconds: number; cpu: number; tokens: number; valid: number; peakRssMB: number }> {
+): Promise<{
+  seconds: number;
+  cpu: number;
+  tokens: number;
+  valid: number;
+  peakRssMB: number;
+  firstInvalid: string | undefined;
+}> {
   const started = performance.now();
   const cpu = process.cpuUsage();
   let tokens = 0;
   let valid = 0;
+  let firstInvalid: string | undefined;
   let next = 0;
   const { peakRssMB } = await withPeakRss(() =>
     Promise.all(
@@ -253,11 +263,19 @@ async function runTurns(
           const result = await turn(client, seed);
           tokens += result.tokens;
           if (validTurn(result.text)) valid++;
+          else firstInvalid ??= result.text.slice(0, 160);
         }
       }),
     ),
   );
-  return { seconds: (performance.now() - started) / 1000, cpu: cpuMs(cpu), tokens, valid, peakRssMB };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    cpu: cpuMs(cpu),
+    tokens,
+    valid,
+    peakRssMB,
+    firstInvalid,
+  };
 }
 
 /** Weight bytes one decode step reads whole, per haggle dtype (layers' matrices and the tied head). */
@@ -441,6 +459,7 @@ for (const dtype of pairs) {
         cpuMsPerToken: m.cpu / m.tokens,
         tokensPerTurn: m.tokens / count,
         validTurns: m.valid,
+        ...(m.firstInvalid === undefined ? {} : { firstInvalid: m.firstInvalid }),
         peakRssMB: m.peakRssMB,
         loadRssMB,
         threads,
@@ -529,6 +548,11 @@ for (const r of [...rows, ...profileRows])
       `${(r.ofCeiling * 100).toFixed(0)}% | ${r.cpuMsPerToken.toFixed(0)} | ${r.tokensPerTurn.toFixed(1)} | ${r.validTurns}/${r.turns} | ${r.peakRssMB.toFixed(0)} |`,
   );
 // Ratios haggle / node-llama-cpp per class and batch: the issue's targets.
+for (const r of rows)
+  if (r.firstInvalid !== undefined)
+    console.log(
+      `first invalid turn of ${r.engine} ${r.dtype} batch ${r.batch}: ${JSON.stringify(r.firstInvalid)}`,
+    );
 const ratios = rows
   .filter((r) => r.engine === 'haggle')
   .map((h) => {
