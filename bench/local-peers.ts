@@ -3,7 +3,7 @@
 // --threads: the same count for both engines (default: every core); on a machine shared with other work
 // take 1 (docs/benchmarks.md: llama.cpp's threads collapse when a neighbour holds a core).
 // DIR is a fixture preset folder (npm run fixture:model -- --preset qwen3-0.6b --out DIR --dtype fp32,q4).
-// The bench writes GGUF files (F32, Q4_0; --gguf-only F16,Q8_0 as well) from the very weights the
+// The bench writes GGUF files (F32, Q4_0; --also or --gguf-only F16,Q8_0 as well) from the very weights the
 // preset's ONNX files were built from (the preset's seeded weights, fixture.json's seed) with the real
 // Qwen3 tokenizer as metadata, into .cache/peers/, and installs node-llama-cpp there on first use
 // (bench/peers/node-llama-cpp-peer.ts says why it is no devDependency).
@@ -50,6 +50,8 @@ const { values: args } = parseArgs({
     // haggle's decode profile on stderr (OnnxLoadOptions.profile), and node-llama-cpp rows without a
     // grammar beside the rows with one: where each engine's time goes.
     profile: { type: 'boolean', default: false },
+    // GGUF types with no haggle counterpart (F16, Q8_0): their logits against haggle's fp32, for information.
+    also: { type: 'string' },
     // Only write the GGUF files of these types (F32,Q4_0,F16,Q8_0) and stop.
     'gguf-only': { type: 'string' },
   },
@@ -341,7 +343,7 @@ interface SameModel {
   maxTopLogitError: number;
   logitScale: number;
 }
-async function sameModel(dtype: HaggleDtype): Promise<SameModel> {
+async function sameModel(dtype: HaggleDtype, type: GgmlTypeName = PAIRS[dtype]): Promise<SameModel> {
   const session = await ort.InferenceSession.create(
     join(folder, 'onnx', dtype === 'fp32' ? 'model.onnx' : 'model_q4.onnx'),
     { graphOptimizationLevel: 'all', intraOpNumThreads: threads },
@@ -367,7 +369,7 @@ async function sameModel(dtype: HaggleDtype): Promise<SameModel> {
       ]);
   const ours = (await session.run(feeds)).logits?.data as Float32Array;
   await session.release();
-  const model = await llama.loadModel({ modelPath: ensureGguf(PAIRS[dtype]) });
+  const model = await llama.loadModel({ modelPath: ensureGguf(type) });
   const context = await model.createContext({ contextSize: 256, sequences: 1, threads });
   const sequence = context.getSequence();
   const theirs = await sequence.controlledEvaluate(
@@ -392,8 +394,8 @@ async function sameModel(dtype: HaggleDtype): Promise<SameModel> {
   await context.dispose();
   await model.dispose();
   return {
-    ...(dtype === 'fp32' ? { ok: agree === n && maxError <= SAME_MODEL_TOLERANCE } : {}),
-    pair: `${dtype} vs ${PAIRS[dtype]}`,
+    ...(dtype === 'fp32' && type === 'F32' ? { ok: agree === n && maxError <= SAME_MODEL_TOLERANCE } : {}),
+    pair: `${dtype} vs ${type}`,
     positions: n,
     topTokenAgreement: agree / n,
     maxTopLogitError: maxError,
@@ -401,8 +403,16 @@ async function sameModel(dtype: HaggleDtype): Promise<SameModel> {
   };
 }
 const sameModelChecks: SameModel[] = [];
-for (const dtype of pairs) {
-  const check = await sameModel(dtype);
+const alsoTypes = (args.also ?? '').split(',').filter((t) => t !== '');
+for (const type of alsoTypes) if (!['F16', 'Q8_0'].includes(type)) fail(`--also: ${type} is not F16 or Q8_0`);
+if (alsoTypes.length > 0 && !fixture.dtypes?.includes('fp32'))
+  fail('--also compares with the fp32 export: build it');
+const checks: [HaggleDtype, GgmlTypeName][] = [
+  ...pairs.map((dtype): [HaggleDtype, GgmlTypeName] => [dtype, PAIRS[dtype]]),
+  ...alsoTypes.map((type): [HaggleDtype, GgmlTypeName] => ['fp32', type as GgmlTypeName]),
+];
+for (const [dtype, type] of checks) {
+  const check = await sameModel(dtype, type);
   sameModelChecks.push(check);
   console.error(
     `  same model, ${check.pair}: top token equal at ${(check.topTokenAgreement * check.positions).toFixed(0)}/${check.positions} positions, ` +
