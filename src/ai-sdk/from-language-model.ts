@@ -22,7 +22,7 @@ import { sleep } from '../backends/openai/sleep.js';
 import { BackendError, HaggleAbortError, InvalidInputError, throwIfAborted } from '../contract/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { Redactor } from '../internal/redact.js';
-import { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
+import { UnsupportedLanguageModelError } from './errors.js';
 import { languageModelV4Of } from './language-model-views.js';
 import { backendFinishOf, backendUsageOf, backendWarningOf, specPromptOf } from './spec-conversions.js';
 import {

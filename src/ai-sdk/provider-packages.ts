@@ -1,6 +1,5 @@
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
-import { InvalidInputError } from '../contract/errors.js';
-import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
+import { InvalidInputError, OptionalDependencyMissingError } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
 
 /**

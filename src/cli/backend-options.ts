@@ -1,15 +1,15 @@
 import { type Command, Option } from 'commander';
 import { NegotiationAgent } from '../agent/negotiation-agent.js';
-import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
+import { BackendUnavailableError } from '../backends/errors.js';
 import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
+import { OptionalDependencyMissingError } from '../contract/errors.js';
 import type { Negotiator } from '../contract/negotiator.js';
-import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
+import { CliUsageError } from './errors.js';
 import { commaList, parseChoice, parseIntegerOption } from './options.js';
 import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 

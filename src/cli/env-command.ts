@@ -19,9 +19,9 @@ import {
 } from '../multi-issue/multi-issue-baseline-registry.js';
 import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
 import { registerEnvSessionsCommand } from './env-sessions-command.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption, withListenOptions } from './options.js';
 import { parseParticipantShorthand } from './participant-shorthand.js';

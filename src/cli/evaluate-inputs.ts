@@ -17,8 +17,8 @@ import {
 import { MultiIssueLlmAgent } from '../multi-issue/multi-issue-llm-agent.js';
 import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import type { Shard } from '../simulation/shard.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
+import { CliUsageError } from './errors.js';
 import { type ParticipantShorthand, parseParticipantShorthand } from './participant-shorthand.js';
 import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 

@@ -3,10 +3,10 @@ import { basename, join } from 'node:path';
 import type { Command } from 'commander';
 import { describeCheck } from '../onnx/model-build/build-check.js';
 import { buildModel } from '../onnx/model-build/build-model.js';
+import { BuildCheckFailedError } from '../onnx/model-build/errors.js';
 import { pullRepository, resolveHubRevision } from '../onnx/model-build/hub-pull.js';
-import { BuildCheckFailedError } from '../onnx/model-build/model-build-errors.js';
 import { MODEL_DTYPES, type ModelDtype } from '../onnx/model-build/stored-weights.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { ProgressBar } from './progress-bar.js';
 

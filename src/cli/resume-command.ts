@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { redactSecrets } from './redact-arguments.js';
 
 /** The arguments as typed (commander keeps them on the program as `rawArgs`, untyped). */

@@ -6,7 +6,7 @@ import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';
 import { OpenAIServer } from '../server/openai-server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption, withListenOptions } from './options.js';
 

@@ -4,7 +4,7 @@ import type { ListingContextInput } from '../contract/listing-context.js';
 import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
-import { RunFailedEarlyError } from '../simulation/early-stop.js';
+import { RunFailedEarlyError } from '../simulation/errors.js';
 import { isFinished } from '../simulation/failures.js';
 import { simulate } from '../simulation/node-simulate.js';
 import type { Shard } from '../simulation/shard.js';
@@ -17,7 +17,7 @@ import {
   createBackendNegotiators,
   printBackendWarning,
 } from './backend-options.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import { addFailureLimitOptions, enforceFailureLimit, printFailures } from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';

@@ -147,3 +147,16 @@ export class SchemaLimitError extends HaggleError {
     return new SchemaLimitError(this.limit, this.value, schemaPath, this.detail);
   }
 }
+
+/**
+ * A JSON Schema `pattern` outside the regular-expression syntax the decoder reads (see
+ * regex/regex-syntax.ts). The schema compiler turns it into an `UnsupportedSchemaError` naming the
+ * keyword and path, so users meet it only through that.
+ */
+export class PatternSyntaxError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.PatternSyntaxError';
+  constructor(message: string) {
+    super('pattern-syntax', message);
+    this.name = 'PatternSyntaxError';
+  }
+}

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
+import { RunFileError } from '../simulation/errors.js';
 import type { SessionRecord } from '../simulation/run-file.js';
-import { RunFileError } from '../simulation/run-file-error.js';
 import { SessionRecordSchema } from '../simulation/session-record-schema.js';
 
 /** The header format of a best-offer environment's run file (`haggle env serve --env best-offer-*`). */

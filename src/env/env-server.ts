@@ -6,8 +6,8 @@ import { HaggleError, InvalidInputError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { redact } from '../internal/redact.js';
 import type { Environment, EnvironmentStepResult } from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
 import type { EpisodeLog } from './episode-log.js';
+import { EnvironmentStateError } from './errors.js';
 import {
   MINIMAL_OBSERVATION_OMITS,
   type ObservationFields,

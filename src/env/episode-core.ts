@@ -10,8 +10,8 @@ import type {
   EpisodeRecord,
   EpisodeRunHeader,
 } from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
 import type { resolveEpisodeRewards } from './episode-rewards.js';
+import { EnvironmentStateError } from './errors.js';
 import { TurnHandoff } from './turn-handoff.js';
 
 /** The trained side's turn as the game asks for it: answered by the trainer's next `step`. */

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { lockRunFile, type RunFileLock } from '../simulation/run-file-lock.js';
 import type { EpisodeRecord } from './environment.js';
 

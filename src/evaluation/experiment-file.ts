@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { readablePath, type ValidationIssue } from '../contract/errors.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
-import { ExperimentFileError } from './experiment-file-error.js';
+import { ExperimentFileError } from './errors.js';
 import { type Experiment, ExperimentSchema } from './experiment-schema.js';
 
 export { ExperimentFileError };

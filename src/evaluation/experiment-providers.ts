@@ -3,7 +3,7 @@ import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from '../ai-sdk/
 import type { LanguageBackend } from '../backends/language-backend.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
-import { ExperimentFileError } from './experiment-file-error.js';
+import { ExperimentFileError } from './errors.js';
 import { type Experiment, isProviderParticipant } from './experiment-schema.js';
 
 /** Where `experimentProviderBackends` reads keys. */

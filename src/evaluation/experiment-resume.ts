@@ -1,5 +1,5 @@
+import { RunFileError } from '../simulation/errors.js';
 import { firstLineValue } from '../simulation/indexed-jsonl.js';
-import { RunFileError } from '../simulation/run-file-error.js';
 import { holdsData } from '../simulation/run-output.js';
 import type { ExperimentRecord } from './experiment-record.js';
 

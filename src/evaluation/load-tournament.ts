@@ -1,4 +1,4 @@
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { shardSize } from '../simulation/shard.js';
 import type { TournamentData } from './analysis/analysis-input.js';
 import type { MatchRecord, TournamentHeader } from './tournament.js';

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import * as z from 'zod';
-import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
@@ -12,6 +12,7 @@ import {
   type ScenarioGeneratorOptions,
 } from '../multi-issue/scenario-generator.js';
 import { contentHash } from './canonical-json.js';
+import { SuiteFileError } from './errors.js';
 
 /** The `format` of a suite file: marks a JSON file as a haggle suite. */
 export const SUITE_FORMAT = 'haggle-suite';
@@ -80,17 +81,6 @@ export interface SuiteMatch {
   opponent: string;
   /** Seed of this negotiation, the same for every arm: arms are compared on identical matches. */
   seed: number;
-}
-
-export class SuiteFileError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.SuiteFileError';
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super('suite-file', `${path}: ${message}`);
-    this.name = 'SuiteFileError';
-  }
 }
 
 /** The id of a suite: the SHA-256 of its canonical JSON, `id` left out. */

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../contract/errors.js';
 import type { Tokenizer } from '../prompt/tokenizer.js';
-import { ContextLengthExceededError } from './onnx-errors.js';
+import { ContextLengthExceededError } from './errors.js';
 import { Pace } from './pace.js';
 
 /**

@@ -1,9 +1,6 @@
 import { BackendError, HaggleAbortError, HaggleError } from '../contract/errors.js';
-import {
-  ContextLengthExceededError,
-  OnnxDeviceUnavailableError,
-  OnnxModelFolderError,
-} from './onnx-errors.js';
+import { ModelFolderError } from '../prompt/errors.js';
+import { ContextLengthExceededError, OnnxDeviceUnavailableError } from './errors.js';
 import type { SerializedError } from './worker-protocol.js';
 
 /** Errors cross the thread boundary as data; rebuild the typed ones a caller acts on. */
@@ -14,8 +11,13 @@ export function rebuildError(error: SerializedError): Error {
       error.fields.reason ?? error.message,
     );
   }
-  if (error.code === 'onnx-model-folder')
-    return new OnnxModelFolderError(error.fields.folder ?? '', error.fields.problem ?? error.message);
+  if (error.code === 'model-folder') {
+    return new ModelFolderError({
+      path: error.fields.path ?? '',
+      problem: error.fields.problem ?? error.message,
+      message: error.message,
+    });
+  }
   if (error.code === 'aborted') return new HaggleAbortError(error.message);
   if (error.code === 'context-length-exceeded') {
     return new ContextLengthExceededError(

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../contract/chat-message.js';
 import { type ComposedPromptTemplate, createPromptTemplate } from './create-template.js';
+import { PromptTemplateError } from './errors.js';
 import { type JinjaChatFormatOptions, jinjaChatFormat } from './jinja-chat-format.js';
-import { PromptTemplateError } from './prompt-errors.js';
 import type {
   ChatFormat,
   PromptInput,

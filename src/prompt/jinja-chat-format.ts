@@ -1,6 +1,6 @@
 import { Template } from '@huggingface/jinja';
 import type { ChatMessage } from '../contract/chat-message.js';
-import { PromptTemplateError } from './prompt-errors.js';
+import { PromptTemplateError } from './errors.js';
 import type { ChatFormat, PromptInput } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
 

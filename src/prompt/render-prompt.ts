@@ -10,8 +10,8 @@ import {
 } from '../contract/history.js';
 import { type ListingContextInput, ListingContextSchema } from '../contract/listing-context.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
+import { PromptTemplateError, PromptTooLongError, UnsafePromptError } from './errors.js';
 import { checkJoinedFields } from './joined-field-check.js';
-import { PromptTemplateError, PromptTooLongError, UnsafePromptError } from './prompt-errors.js';
 import type { PromptInput, PromptTemplate, RenderedPrompt } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
 import { sanitizeContext, sanitizeHistory } from './sanitize-input.js';

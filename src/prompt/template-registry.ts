@@ -6,7 +6,7 @@ import {
   templateFromJinja,
 } from './custom-templates.js';
 import { chatmlTemplate, qwen3NoThinkTemplate, qwen3Template } from './default-template.js';
-import { PromptTemplateError } from './prompt-errors.js';
+import { PromptTemplateError } from './errors.js';
 import type { PromptTemplate } from './prompt-template.js';
 
 /**

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Tokenizer as HuggingFaceTokenizer } from '@huggingface/tokenizers';
 import { InvalidInputError } from '../contract/errors.js';
+import { ModelFolderError } from './errors.js';
 import {
   contextLengthOf,
   type JsonObject,
@@ -8,7 +9,6 @@ import {
   readModelJson,
   tokenText,
 } from './model-folder.js';
-import { ModelFolderError } from './prompt-errors.js';
 import { buildVocabulary, type TokenByteScheme } from './token-bytes.js';
 
 /** A token added on top of the model's vocabulary (control tokens, chat tags). */
@@ -107,11 +107,11 @@ export async function loadTokenizer(folder: string): Promise<Tokenizer> {
     inner = new HuggingFaceTokenizer(tokenizerJson, tokenizerConfig);
   } catch (error) {
     const path = join(folder, 'tokenizer.json');
-    throw new ModelFolderError(
+    throw new ModelFolderError({
       path,
-      `${path} could not be loaded by @huggingface/tokenizers: ${(error as Error).message}`,
-      { cause: error },
-    );
+      problem: `could not be loaded by @huggingface/tokenizers: ${(error as Error).message}`,
+      cause: error,
+    });
   }
   return new FolderTokenizer({
     folder,
@@ -211,10 +211,10 @@ class FolderTokenizer implements Tokenizer {
     if (types.some((t) => t === 'Metaspace' || t === 'ByteFallback' || t === 'Replace'))
       return 'sentencepiece';
     const path = join(this.folder, 'tokenizer.json');
-    throw new ModelFolderError(
+    throw new ModelFolderError({
       path,
-      `${path}: the byte vocabulary needs a ByteLevel decoder (GPT-2, Qwen, Llama 3) or a SentencePiece one (Metaspace, Replace, ByteFallback); this tokenizer's decoder is ${types.join(' + ') || 'missing'}`,
-    );
+      problem: `has no decoder the byte vocabulary can read: it needs a ByteLevel decoder (GPT-2, Qwen, Llama 3) or a SentencePiece one (Metaspace, Replace, ByteFallback); this tokenizer's decoder is ${types.join(' + ') || 'missing'}`,
+    });
   }
 
   private endOfTurnIds(generationConfig: JsonObject | undefined): number[] {

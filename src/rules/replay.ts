@@ -1,8 +1,7 @@
-import { InvalidInputError } from '../contract/errors.js';
+import { InvalidInputError, NotYourTurnError } from '../contract/errors.js';
 import type { History, Role } from '../contract/history.js';
 import type { LegalMove } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
-import { NotYourTurnError } from '../contract/turn-order-error.js';
 import type { NegotiationState, Rules } from './rules.js';
 import { checkEntryTurn, checkNextTurn } from './turn-order.js';
 

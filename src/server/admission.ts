@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** Durations remembered to estimate when a refused client should come back. */
 const RECENT = 32;

@@ -3,7 +3,7 @@ import type { ChatMessage, GenerateOptions, ResponseFormat } from '../backends/l
 import { readablePath } from '../contract/errors.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import { sanitizeUntrustedText } from '../prompt/sanitize.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 import { refuseUnhonouredFields } from './request-fields.js';
 import { type ToolCallPlan, ToolChoiceSchema, ToolSchema, toolCallPlan } from './tool-call-plan.js';
 

@@ -1,5 +1,5 @@
 import { HaggleError } from '../contract/errors.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * Backend errors that are the request's fault, answered 4xx so that clients do not retry them

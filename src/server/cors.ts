@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../contract/errors.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** Which web pages on other origins may call the server (`haggle serve --cors ORIGIN`). */
 export interface CorsOptions {

@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * A request's deadline: a timer from the request's arrival that aborts its model work when it

@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * Which top-level request fields `haggle serve` honours, and which it takes only at a value that asks

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../contract/json-schema.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** OpenAI's rule for function names: letters, digits, `_` and `-`, at most 64. */
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;

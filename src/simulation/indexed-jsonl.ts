@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { type FileLine, forEachLine, LineTooLongError } from '../internal/bounded-read.js';
+import { type FileLine, forEachLine } from '../internal/bounded-read.js';
 import { maxLineBytes } from '../internal/environment.js';
-import { fileStep, RunFileError } from './run-file-error.js';
+import { LineTooLongError } from '../internal/errors.js';
+import { fileStep, RunFileError } from './errors.js';
 
 /**
  * Reading the JSONL files that runs write (`simulate()`'s sessions, `runTournament()`'s matches): an

@@ -1,9 +1,9 @@
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
+import { fileStep, RunFileError } from './errors.js';
 import { firstLineType, type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
 import { readRunFile } from './run-file.js';
-import { fileStep, RunFileError } from './run-file-error.js';
 import { lockRunFile } from './run-file-lock.js';
 import { holdsData } from './run-output.js';
 import { readSegments, type Segment, writeAtomically } from './run-writer.js';

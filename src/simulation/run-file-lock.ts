@@ -12,8 +12,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { fileSystemError } from './run-file-error.js';
-import { RunFileLockedError, type RunFileLockHolder } from './run-file-locked-error.js';
+import { fileSystemError, RunFileLockedError, type RunFileLockHolder } from './errors.js';
 import { checkRunFileTarget } from './run-file-target.js';
 
 /**

@@ -1,6 +1,6 @@
 import { statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RunFileError } from './run-file-error.js';
+import { RunFileError } from './errors.js';
 
 // Linux's magic numbers of the kernel's own file systems (statfs(2)): their files are not storage.
 // /proc/self/mem, for one, stats as an empty regular file.

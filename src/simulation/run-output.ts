@@ -1,7 +1,7 @@
 import { closeSync, openSync, statSync } from 'node:fs';
+import { fileStep, RunFileError } from './errors.js';
 import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
 import { sameRunSettings } from './provenance.js';
-import { fileStep, RunFileError } from './run-file-error.js';
 import { lockRunFile, type RunFileLock } from './run-file-lock.js';
 import { RunWriter, readSegments, writeAtomically } from './run-writer.js';
 

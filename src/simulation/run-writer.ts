@@ -10,8 +10,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileStep, fileSystemError, RunFileError } from './errors.js';
 import type { RecordSpan } from './indexed-jsonl.js';
-import { fileStep, fileSystemError, RunFileError } from './run-file-error.js';
 import type { RunFileLock } from './run-file-lock.js';
 
 /**

@@ -1,10 +1,10 @@
-import { UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
+import { PatternSyntaxError, UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
 import type { KeyExtras } from '../grammar/key-extras.js';
 import { type GrammarNode, ListNode } from '../grammar/nodes.js';
 import { type NamedKey, ObjectNode } from '../grammar/object-node.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import { finiteMatches, mayOverlap } from '../regex/pattern-overlap.js';
-import { type PatternAutomaton, PatternSyntaxError } from '../regex/regex.js';
+import type { PatternAutomaton } from '../regex/regex.js';
 import { assertionsOf, escapePointer, nonNegativeInteger, type Schema } from '../schema/schema-keywords.js';
 import type { CompileContext } from './compile-context.js';
 

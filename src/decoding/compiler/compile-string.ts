@@ -1,8 +1,13 @@
-import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
+import {
+  PatternSyntaxError,
+  SchemaLimitError,
+  UnsatisfiableSchemaError,
+  UnsupportedSchemaError,
+} from '../errors.js';
 import type { GrammarNode } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { PatternLengths } from '../regex/pattern-lengths.js';
-import { type PatternAutomaton, PatternSyntaxError } from '../regex/regex.js';
+import type { PatternAutomaton } from '../regex/regex.js';
 import { nonNegativeInteger, type Schema } from '../schema/schema-keywords.js';
 import { formatRule } from '../schema/string-formats.js';
 import type { CompileContext } from './compile-context.js';

@@ -1,5 +1,5 @@
-import { SchemaLimitError } from '../errors.js';
-import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
+import { PatternSyntaxError, SchemaLimitError } from '../errors.js';
+import { ANY, type Ast, normalize, Parser, type Ranges } from './regex-syntax.js';
 
 /**
  * JSON Schema `pattern`s (the regular-expression subset in regex-syntax.ts) compiled to an automaton

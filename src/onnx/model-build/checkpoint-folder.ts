@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../../internal/model-folder-file.js';
-import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
+import { CheckpointFormatError, quoteValue } from './errors.js';
 import { QWEN3_BOUNDS, type Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
 import { NORM_KINDS, NORM_NAMES, PROJECTION_KINDS, PROJECTION_NAMES } from './weight-source.js';

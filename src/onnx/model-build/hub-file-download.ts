@@ -10,9 +10,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { HubDownloadError } from './errors.js';
 import { checksumHash, type ExpectedChecksum, etagHex, expectedChecksum } from './hub-checksum.js';
 import { abortedError, IdleWatch } from './idle-watch.js';
-import { HubDownloadError } from './model-build-errors.js';
 
 /**
  * Redirects followed for one file. The hub answers an LFS file's `resolve` URL with one redirect to

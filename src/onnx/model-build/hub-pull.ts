@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { type Environment, processEnvironment } from '../../internal/environment.js';
-import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
+import { ResponseOverLimitError } from '../../internal/errors.js';
+import { readLimited } from '../../internal/limited-body.js';
+import { HubDownloadError } from './errors.js';
 import { expectedChecksum } from './hub-checksum.js';
 import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
 import { wantedFile } from './hub-file-kinds.js';
 import { abortedError, DEFAULT_IDLE_TIMEOUT_MS, IdleWatch } from './idle-watch.js';
-import { HubDownloadError } from './model-build-errors.js';
 import { PullRecord } from './pull-record.js';
 
 /** The Hugging Face hub, unless `HF_ENDPOINT` (as the hub's own clients read it) or `endpoint` says otherwise. */
@@ -259,7 +260,7 @@ async function readJsonWithResponse(
     try {
       text = await readLimited(response, MAX_LISTING_PAGE_BYTES, () => watch.touch());
     } catch (error) {
-      if (error instanceof ResponseOverLimit)
+      if (error instanceof ResponseOverLimitError)
         throw new HubDownloadError(
           url,
           `${what === 'the listing' ? 'a page of the listing' : what} is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's ${what === 'the listing' ? 'listing' : 'API'} (check HF_ENDPOINT)`,

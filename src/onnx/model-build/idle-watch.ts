@@ -1,5 +1,5 @@
 import { HaggleAbortError } from '../../contract/errors.js';
-import { HubDownloadError } from './model-build-errors.js';
+import { HubDownloadError } from './errors.js';
 
 /**
  * haggle's choice: a download that receives no byte for a minute has stalled (the hub's storage sends

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from './checkpoint-folder.js';
-import { quoteValue, UnsupportedAdapterError } from './model-build-errors.js';
+import { quoteValue, UnsupportedAdapterError } from './errors.js';
 import type { MergeProduct } from './onnxruntime-merge.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';

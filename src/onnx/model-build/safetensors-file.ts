@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openModelFolderFile, parseModelFolderJson } from '../../internal/model-folder-file.js';
 import { halfBitsToNumber } from '../float16.js';
-import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
+import { CheckpointFormatError, quoteValue } from './errors.js';
 
 /** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
 const ELEMENT_BYTES = { BF16: 2, F16: 2, F32: 4 } as const;

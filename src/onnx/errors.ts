@@ -1,4 +1,5 @@
 import { HaggleError } from '../contract/errors.js';
+import { ModelFolderError } from '../prompt/errors.js';
 
 /**
  * The command that fetches onnxruntime-node's CUDA provider, whatever npm does with install scripts
@@ -34,19 +35,17 @@ export class OnnxDeviceUnavailableError extends HaggleError {
   }
 }
 
-/** The model folder lacks a file the backend needs, or holds a config it cannot read. */
-export class OnnxModelFolderError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.OnnxModelFolderError';
-  readonly folder: string;
-  /** What is wrong with it (the message without the folder). */
-  readonly problem: string;
-
-  constructor(folder: string, problem: string, options?: { cause?: unknown }) {
-    super('onnx-model-folder', `Cannot load the ONNX model folder ${folder}: ${problem}`, options);
-    this.name = 'OnnxModelFolderError';
-    this.folder = folder;
-    this.problem = problem;
-  }
+/**
+ * The ONNX backend's model folder lacks a file it needs, or holds a config it cannot read: a
+ * `ModelFolderError` (the one class for every model folder) whose message says what was being loaded.
+ */
+export function onnxModelFolderError(folder: string, problem: string, cause?: unknown): ModelFolderError {
+  return new ModelFolderError({
+    path: folder,
+    problem,
+    message: `Cannot load the ONNX model folder ${folder}: ${problem}`,
+    cause,
+  });
 }
 
 /**

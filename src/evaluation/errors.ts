@@ -1,6 +1,6 @@
-import { InvalidInputError, type ValidationIssue } from '../contract/errors.js';
+import { HaggleError, InvalidInputError, type ValidationIssue } from '../contract/errors.js';
 
-// Its own file, without node: imports, so code that reports on an experiment it did not read from
+// Without node: imports, so code that reports on an experiment it did not read from
 // disk (haggle/ai-sdk's provider participants) stays bundleable for any runtime.
 
 /**
@@ -38,3 +38,15 @@ const UNREADABLE: Readonly<Partial<Record<string, string>>> = {
   EISDIR: 'it is a folder, not a file',
   EACCES: 'permission denied',
 };
+
+/** A suite file that cannot be used; the message starts with its path. */
+export class SuiteFileError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.SuiteFileError';
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super('suite-file', `${path}: ${message}`);
+    this.name = 'SuiteFileError';
+  }
+}

@@ -1,17 +1,29 @@
 import { HaggleError } from '../contract/errors.js';
 
 /**
- * A model folder cannot be used: a file is missing, is not JSON, or describes something this SDK cannot
- * read. `path` is the file at fault, so the message can say exactly what to fix.
+ * A model folder cannot be used: the folder or a file in it is missing, is not JSON, or describes
+ * something haggle cannot read. Thrown by the tokenizer and templates read from a folder, and by
+ * `haggle/onnx`'s backend for its model folder. `path` is the file at fault (or the folder, when no one
+ * file is), so the message can say exactly what to fix.
  */
 export class ModelFolderError extends HaggleError {
   static override readonly marker: string = 'haggle.error.ModelFolderError';
+  /** The file at fault, or the folder when no one file is. */
   readonly path: string;
+  /** What is wrong with it (the message without the path). */
+  readonly problem: string;
 
-  constructor(path: string, message: string, options?: { cause?: unknown }) {
-    super('model-folder', message, options);
+  constructor(args: {
+    path: string;
+    problem: string;
+    /** The whole message, where `${path} ${problem}` does not read well. */
+    message?: string;
+    cause?: unknown;
+  }) {
+    super('model-folder', args.message ?? `${args.path} ${args.problem}`, { cause: args.cause });
     this.name = 'ModelFolderError';
-    this.path = path;
+    this.path = args.path;
+    this.problem = args.problem;
   }
 }
 

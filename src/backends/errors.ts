@@ -1,4 +1,4 @@
-import { BackendError } from '../../contract/errors.js';
+import { BackendError, HaggleError } from '../contract/errors.js';
 
 /** How one HTTP attempt failed; decides whether another attempt may help. */
 export type FailureKind = 'status' | 'timeout' | 'connection' | 'invalid-response' | 'too-large';
@@ -197,4 +197,30 @@ export function httpStatusError(
   if (status === 429) return new RateLimitError(args);
   if (status >= 500) return new InternalServerError(args);
   return new HttpStatusError(args);
+}
+
+/**
+ * A backend was asked for by name but cannot be used in this build or on this machine (for example
+ * the local ONNX backend before it ships). Thrown at configuration time, before any work starts, so a
+ * CLI run or a server fails fast with a sentence a person can act on.
+ */
+export class BackendUnavailableError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.BackendUnavailableError';
+  /** The backend's name as the user wrote it, e.g. `onnx`. */
+  readonly backendName: string;
+
+  constructor(backendName: string, reason: string) {
+    super('backend-unavailable', `The ${backendName} backend is not available: ${reason}`);
+    this.name = 'BackendUnavailableError';
+    this.backendName = backendName;
+  }
+}
+
+/** An SSE line (or one event's data) longer than the reader keeps. */
+export class SseLineTooLongError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.SseLineTooLongError';
+  constructor(readonly limitBytes: number) {
+    super('sse-line-too-long', `an event of the stream grew past the limit of ${limitBytes} characters`);
+    this.name = 'SseLineTooLongError';
+  }
 }
