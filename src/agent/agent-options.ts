@@ -161,7 +161,7 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
   }
 
   if (!parsed.success || profile === undefined || template === undefined || issues.length > 0) {
-    throw new InvalidInputError('NegotiationAgentOptions', issues);
+    throw new InvalidInputError({ subject: 'NegotiationAgentOptions', issues });
   }
   const { data } = parsed;
   const sampling: ResolvedSampling = {

@@ -209,8 +209,8 @@ export class BackendUnavailableError extends HaggleError {
   /** The backend's name as the user wrote it, e.g. `onnx`. */
   readonly backendName: string;
 
-  constructor(backendName: string, reason: string) {
-    super('backend-unavailable', `The ${backendName} backend is not available: ${reason}`);
+  constructor({ backendName, reason }: { backendName: string; reason: string }) {
+    super({ code: 'backend-unavailable', message: `The ${backendName} backend is not available: ${reason}` });
     this.name = 'BackendUnavailableError';
     this.backendName = backendName;
   }
@@ -220,7 +220,10 @@ export class BackendUnavailableError extends HaggleError {
 export class SseLineTooLongError extends HaggleError {
   static override readonly marker: string = 'haggle.error.SseLineTooLongError';
   constructor(readonly limitBytes: number) {
-    super('sse-line-too-long', `an event of the stream grew past the limit of ${limitBytes} characters`);
+    super({
+      code: 'sse-line-too-long',
+      message: `an event of the stream grew past the limit of ${limitBytes} characters`,
+    });
     this.name = 'SseLineTooLongError';
   }
 }

@@ -4,7 +4,7 @@ import { HaggleError } from '../contract/errors.js';
 export class CliUsageError extends HaggleError {
   static override readonly marker: string = 'haggle.error.CliUsageError';
   constructor(message: string) {
-    super('cli-usage', message);
+    super({ code: 'cli-usage', message });
     this.name = 'CliUsageError';
   }
 }
@@ -13,7 +13,7 @@ export class CliUsageError extends HaggleError {
 export class TooManyFailuresError extends HaggleError {
   static override readonly marker: string = 'haggle.error.TooManyFailuresError';
   constructor(message: string) {
-    super('too-many-failures', message);
+    super({ code: 'too-many-failures', message });
     this.name = 'TooManyFailuresError';
   }
 }

@@ -9,6 +9,7 @@ import { experimentTournament } from '../evaluation/experiment-tournament.js';
 import type { ParticipantLabel } from '../evaluation/participant-label.js';
 import { loadSuite } from '../evaluation/suite.js';
 import type { TournamentOptions } from '../evaluation/tournament.js';
+import { type Environment, processEnvironment } from '../internal/environment.js';
 import {
   isMultiIssueBaselineName,
   MULTI_ISSUE_BASELINES,
@@ -60,7 +61,7 @@ export async function evaluateTournament(
   options: EvaluateInputOptions,
   command: Command,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = processEnvironment(),
 ): Promise<TournamentOptions> {
   const run = {
     ...(options.shard ? { shard: options.shard } : {}),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { COMPILE_LIMITS } from '../decoding/compiler/schema-compiler.js';
+import { processEnvironment } from '../internal/environment.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { DEFAULT_WORKER_HEAP_MB } from '../onnx/onnx-options.js';
 import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';
@@ -93,7 +94,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });
     }
-    const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
+    const apiKey = options.serverApiKey ?? processEnvironment().HAGGLE_SERVE_API_KEY;
     if (options.cors?.includes('*') && !options.corsAllowAnyOrigin) {
       throw new CliUsageError(
         "--cors '*' lets every web page use the server: name the origins (--cors http://localhost:5173), or add --cors-allow-any-origin",

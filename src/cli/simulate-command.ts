@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
+import { processEnvironment } from '../internal/environment.js';
 import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
@@ -110,7 +111,12 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
           : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
       // The agent reports each distinct warning once (a CUDA-to-CPU fallback, a setting a server
       // ignores): the CLI says it on stderr rather than let it pass silently.
-      const llm = createBackendNegotiators(options, command, process.env, printBackendWarning(io.stderr));
+      const llm = createBackendNegotiators(
+        options,
+        command,
+        processEnvironment(),
+        printBackendWarning(io.stderr),
+      );
       if (options.resume && options.out) io.stderr.write(resumeProvenanceNote(options.out) ?? '');
       const startedAt = performance.now();
       const run = simulate({

@@ -41,8 +41,8 @@ export class InvalidInputError extends HaggleError {
   /** What was being validated, e.g. `ListingContext`. */
   readonly subject: string;
 
-  constructor(subject: string, issues: ValidationIssue[], options?: { cause?: unknown }) {
-    super('invalid-input', `Invalid ${subject}: ${describeIssues(issues)}`, options);
+  constructor({ subject, issues, cause }: { subject: string; issues: ValidationIssue[]; cause?: unknown }) {
+    super({ code: 'invalid-input', message: `Invalid ${subject}: ${describeIssues(issues)}`, cause });
     this.name = 'InvalidInputError';
     this.subject = subject;
     this.issues = issues;
@@ -62,11 +62,12 @@ export class InvalidModelOutputError extends HaggleError {
   constructor(args: { rawTexts: string[]; issues: ValidationIssue[]; attempts: number }) {
     const last = args.rawTexts[args.rawTexts.length - 1] ?? '';
     const preview = last.length > 200 ? `${last.slice(0, 200)}…` : last;
-    super(
-      'invalid-model-output',
-      `The model's output is not a valid turn after ${args.attempts} attempt(s): ${describeIssues(args.issues)}. ` +
+    super({
+      code: 'invalid-model-output',
+      message:
+        `The model's output is not a valid turn after ${args.attempts} attempt(s): ${describeIssues(args.issues)}. ` +
         `Last output: ${JSON.stringify(preview)}`,
-    );
+    });
     this.name = 'InvalidModelOutputError';
     this.rawText = last;
     this.rawTexts = args.rawTexts;
@@ -94,7 +95,7 @@ export class BackendError extends HaggleError {
     attempts?: number;
     cause?: unknown;
   }) {
-    super('backend-error', args.message, { cause: args.cause });
+    super({ code: 'backend-error', message: args.message, cause: args.cause });
     this.name = 'BackendError';
     this.status = args.status;
     this.retryable = args.retryable ?? false;
@@ -110,7 +111,7 @@ export class HaggleAbortError extends HaggleError {
 
   constructor(reason?: unknown) {
     const why = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
-    super('aborted', why ? `Aborted: ${why}` : 'Aborted', { cause: reason });
+    super({ code: 'aborted', message: why ? `Aborted: ${why}` : 'Aborted', cause: reason });
     this.name = 'HaggleAbortError';
     this.reason = reason;
   }
@@ -137,7 +138,7 @@ export class UnsatisfiableGuardrailsError extends InvalidInputError {
   readonly bounds: PriceBounds;
 
   constructor(args: { role: Role; bounds: PriceBounds; issue: ValidationIssue }) {
-    super('guardrails', [args.issue]);
+    super({ subject: 'guardrails', issues: [args.issue] });
     this.name = 'UnsatisfiableGuardrailsError';
     this.role = args.role;
     this.bounds = args.bounds;
@@ -164,7 +165,7 @@ export class NotYourTurnError extends InvalidInputError {
     nextRole: Role | null;
     issue: ValidationIssue;
   }) {
-    super(args.subject, [args.issue]);
+    super({ subject: args.subject, issues: [args.issue] });
     this.name = 'NotYourTurnError';
     this.role = args.role;
     this.nextRole = args.nextRole;
@@ -194,14 +195,15 @@ export class OptionalDependencyMissingError extends HaggleError {
     cause?: unknown;
   }) {
     const installCommand = `npm install ${args.packageName}`;
-    super(
-      'optional-dependency-missing',
-      `${args.neededFor} needs the ${args.optionalPeer ? 'optional ' : ''}package ${args.packageName}, which is not installed: run \`${installCommand}\` in your project` +
+    super({
+      code: 'optional-dependency-missing',
+      message:
+        `${args.neededFor} needs the ${args.optionalPeer ? 'optional ' : ''}package ${args.packageName}, which is not installed: run \`${installCommand}\` in your project` +
         (args.optionalPeer
           ? ' (haggle lists it as an optional peer dependency, so npm does not install it for you).'
           : '.'),
-      { cause: args.cause },
-    );
+      cause: args.cause,
+    });
     this.name = 'OptionalDependencyMissingError';
     this.packageName = args.packageName;
     this.installCommand = installCommand;

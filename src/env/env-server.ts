@@ -124,7 +124,8 @@ export class EnvironmentServer {
       problems.push({ path: 'observation', message: 'must be "full" or "minimal"' });
     if (typeof options.createEnvironment !== 'function')
       problems.push({ path: 'createEnvironment', message: 'must be a function that returns an Environment' });
-    if (problems.length > 0) throw new InvalidInputError('EnvironmentServerOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'EnvironmentServerOptions', issues: problems });
   }
 
   /** Episodes being played now (open connections). */

@@ -7,7 +7,7 @@ import { HaggleError } from '../contract/errors.js';
 export class EnvironmentStateError extends HaggleError {
   static override readonly marker: string = 'haggle.error.EnvironmentStateError';
   constructor(message: string) {
-    super('environment-state', message);
+    super({ code: 'environment-state', message });
     this.name = 'EnvironmentStateError';
   }
 }
@@ -19,10 +19,10 @@ export class EnvironmentServerError extends HaggleError {
   readonly data: Record<string, unknown>;
 
   constructor(data: Record<string, unknown>) {
-    super(
-      'environment-server',
-      `environment server error: ${String(data.message ?? 'unknown')} (code: ${String(data.code ?? 'UNKNOWN')})`,
-    );
+    super({
+      code: 'environment-server',
+      message: `environment server error: ${String(data.message ?? 'unknown')} (code: ${String(data.code ?? 'UNKNOWN')})`,
+    });
     this.name = 'EnvironmentServerError';
     this.serverCode = String(data.code ?? 'UNKNOWN');
     this.data = data;

@@ -12,8 +12,12 @@ export class ExperimentFileError extends InvalidInputError {
   /** The file, as the user named it; undefined for an experiment given as a value. */
   readonly file: string | undefined;
 
-  constructor(file: string | undefined, issues: ValidationIssue[], options?: { cause?: unknown }) {
-    super(file === undefined ? 'experiment' : `experiment ${file}`, issues, options);
+  constructor({
+    file,
+    issues,
+    cause,
+  }: { file: string | undefined; issues: ValidationIssue[]; cause?: unknown }) {
+    super({ subject: file === undefined ? 'experiment' : `experiment ${file}`, issues, cause });
     this.name = 'ExperimentFileError';
     this.file = file;
   }
@@ -27,7 +31,11 @@ export class ExperimentFileError extends InvalidInputError {
     const why =
       (typeof code === 'string' ? UNREADABLE[code] : undefined) ??
       (error instanceof Error ? error.message : String(error));
-    const unreadable = new ExperimentFileError(file, [{ path: '(file)', message: why }], { cause: error });
+    const unreadable = new ExperimentFileError({
+      file,
+      issues: [{ path: '(file)', message: why }],
+      cause: error,
+    });
     unreadable.message = `Cannot read the experiment file ${file}: ${why}`;
     return unreadable;
   }
@@ -42,11 +50,11 @@ const UNREADABLE: Readonly<Partial<Record<string, string>>> = {
 /** A suite file that cannot be used; the message starts with its path. */
 export class SuiteFileError extends HaggleError {
   static override readonly marker: string = 'haggle.error.SuiteFileError';
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super('suite-file', `${path}: ${message}`);
+  readonly path: string;
+
+  constructor({ path, message }: { path: string; message: string }) {
+    super({ code: 'suite-file', message: `${path}: ${message}` });
     this.name = 'SuiteFileError';
+    this.path = path;
   }
 }

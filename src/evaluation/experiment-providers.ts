@@ -51,7 +51,7 @@ export async function experimentProviderBackends(
       wanted.push({ path, participant });
     }
   }
-  if (issues.length > 0) throw new ExperimentFileError(options.file, issues);
+  if (issues.length > 0) throw new ExperimentFileError({ file: options.file, issues });
   const backends: Record<string, LanguageBackend> = {};
   for (const { path, participant } of wanted) {
     const apiKey = participant.apiKeyEnv !== undefined ? env[participant.apiKeyEnv] : undefined;
@@ -60,6 +60,7 @@ export async function experimentProviderBackends(
       model: participant.model,
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(participant.baseURL !== undefined ? { baseURL: participant.baseURL } : {}),
+      env,
     });
     backends[path] = fromLanguageModel(model, {
       ...(apiKey !== undefined ? { secrets: [apiKey] } : {}),

@@ -95,7 +95,7 @@ export function forEachLine(path: string, limitBytes: number, visit: (line: File
       while (from < read) {
         const newline = chunk.indexOf(0x0a, from);
         const stop = newline >= 0 && newline < read ? newline : read;
-        if (pending + (stop - from) > limitBytes) throw new LineTooLongError(lineNumber, limitBytes);
+        if (pending + (stop - from) > limitBytes) throw new LineTooLongError({ lineNumber, limitBytes });
         if (stop === read) {
           pieces.push(Buffer.from(chunk.subarray(from, read)));
           pending += read - from;

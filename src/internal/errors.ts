@@ -22,8 +22,9 @@ export class HaggleError extends Error {
   /** A stable machine-readable code, e.g. `invalid-input`. */
   readonly code: string;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor({ code, message, cause }: { code: string; message: string; cause?: unknown }) {
+    // An absent cause (a subclass passing on `cause: undefined`) leaves no `cause` property behind.
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'HaggleError';
     this.code = code;
     // new.target is the class constructed; its chain up to HaggleError gives every marker.
@@ -54,10 +55,10 @@ export class InputTooLargeError extends HaggleError {
   readonly limitBytes: number;
 
   constructor(limitBytes: number) {
-    super(
-      'input-too-large',
-      `it is larger than the ${formatBytes(limitBytes)} limit for inputs; pass a smaller file, or raise the limit with HAGGLE_MAX_INPUT_MIB`,
-    );
+    super({
+      code: 'input-too-large',
+      message: `it is larger than the ${formatBytes(limitBytes)} limit for inputs; pass a smaller file, or raise the limit with HAGGLE_MAX_INPUT_MIB`,
+    });
     this.name = 'InputTooLargeError';
     this.limitBytes = limitBytes;
   }
@@ -69,11 +70,11 @@ export class LineTooLongError extends HaggleError {
   readonly lineNumber: number;
   readonly limitBytes: number;
 
-  constructor(lineNumber: number, limitBytes: number) {
-    super(
-      'line-too-long',
-      `line ${lineNumber} is longer than the ${formatBytes(limitBytes)} limit for a line; is it a haggle JSONL file? (raise the limit with HAGGLE_MAX_LINE_MIB)`,
-    );
+  constructor({ lineNumber, limitBytes }: { lineNumber: number; limitBytes: number }) {
+    super({
+      code: 'line-too-long',
+      message: `line ${lineNumber} is longer than the ${formatBytes(limitBytes)} limit for a line; is it a haggle JSONL file? (raise the limit with HAGGLE_MAX_LINE_MIB)`,
+    });
     this.name = 'LineTooLongError';
     this.lineNumber = lineNumber;
     this.limitBytes = limitBytes;
@@ -91,13 +92,14 @@ export class ResponseOverLimitError extends HaggleError {
   /** What the server declared in `content-length`, when it did. */
   readonly declaredBytes: number | undefined;
 
-  constructor(limitBytes: number, declaredBytes?: number) {
-    super(
-      'response-over-limit',
-      declaredBytes !== undefined
-        ? `the response declares ${declaredBytes} bytes, over the limit of ${limitBytes}`
-        : `the response grew past the limit of ${limitBytes} bytes`,
-    );
+  constructor({ limitBytes, declaredBytes }: { limitBytes: number; declaredBytes?: number }) {
+    super({
+      code: 'response-over-limit',
+      message:
+        declaredBytes !== undefined
+          ? `the response declares ${declaredBytes} bytes, over the limit of ${limitBytes}`
+          : `the response grew past the limit of ${limitBytes} bytes`,
+    });
     this.name = 'ResponseOverLimitError';
     this.limitBytes = limitBytes;
     this.declaredBytes = declaredBytes;

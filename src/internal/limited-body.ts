@@ -18,7 +18,7 @@ export async function readLimited(response: Response, limit: number, onChunk?: (
     const text = await response.text();
     const bytes = new TextEncoder().encode(text);
     if (bytes.length <= limit) return text;
-    if (response.ok) throw new ResponseOverLimitError(limit);
+    if (response.ok) throw new ResponseOverLimitError({ limitBytes: limit });
     return new TextDecoder().decode(bytes.subarray(0, limit));
   }
   const reader = body.getReader();
@@ -35,7 +35,7 @@ export async function readLimited(response: Response, limit: number, onChunk?: (
       continue;
     }
     await reader.cancel().catch(() => undefined);
-    if (response.ok) throw new ResponseOverLimitError(limit);
+    if (response.ok) throw new ResponseOverLimitError({ limitBytes: limit });
     return text + decoder.decode(value.subarray(0, limit - size));
   }
 }

@@ -18,17 +18,18 @@ export class OnnxDeviceUnavailableError extends HaggleError {
   /** What onnxruntime said when the session was created. */
   readonly reason: string;
 
-  constructor(device: string, reason: string, options?: { cause?: unknown }) {
-    super(
-      'onnx-device-unavailable',
-      `The ${device} execution provider of onnxruntime-node is not available (${reason}). ` +
+  constructor({ device, reason, cause }: { device: string; reason: string; cause?: unknown }) {
+    super({
+      code: 'onnx-device-unavailable',
+      message:
+        `The ${device} execution provider of onnxruntime-node is not available (${reason}). ` +
         (device === 'cuda'
           ? 'onnxruntime-node fetches its CUDA provider with its install script (which npm 11 runs only ' +
             `when allowed): run \`${CUDA_INSTALL_COMMAND}\` on a machine with CUDA 12 and cuDNN 9, `
           : 'It needs a GPU and drivers that onnxruntime-node can reach; ') +
         "or pass `fallback: true` (the default) to run on the CPU, or `device: 'cpu'`.",
-      options,
-    );
+      cause,
+    });
     this.name = 'OnnxDeviceUnavailableError';
     this.device = device;
     this.reason = reason;
@@ -60,13 +61,22 @@ export class ContextLengthExceededError extends HaggleError {
   readonly contextLength: number;
   readonly counted: 'all' | 'at-least';
 
-  constructor(promptTokens: number, contextLength: number, counted: 'all' | 'at-least') {
-    super(
-      'context-length-exceeded',
-      `The prompt has ${counted === 'all' ? '' : 'at least '}${promptTokens} tokens; this model's context ` +
+  constructor({
+    promptTokens,
+    contextLength,
+    counted,
+  }: {
+    promptTokens: number;
+    contextLength: number;
+    counted: 'all' | 'at-least';
+  }) {
+    super({
+      code: 'context-length-exceeded',
+      message:
+        `The prompt has ${counted === 'all' ? '' : 'at least '}${promptTokens} tokens; this model's context ` +
         `is ${contextLength} tokens and must leave room for at least one generated token: shorten the prompt ` +
         `to at most ${contextLength - 1} tokens.`,
-    );
+    });
     this.name = 'ContextLengthExceededError';
     this.promptTokens = promptTokens;
     this.contextLength = contextLength;

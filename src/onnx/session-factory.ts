@@ -58,7 +58,7 @@ export async function createSession(
     // A broken folder is not a missing provider: say so rather than fall back.
     if (error instanceof ModelFolderError) throw error;
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    if (!options.fallback) throw new OnnxDeviceUnavailableError(device, reason, { cause: error });
+    if (!options.fallback) throw new OnnxDeviceUnavailableError({ device, reason, cause: error });
     const session = await open(modelPath, { ...base, executionProviders: ['cpu'] });
     const hint = device === 'cuda' ? ` Install the CUDA provider with \`${CUDA_INSTALL_COMMAND}\`.` : '';
     return {

@@ -20,7 +20,11 @@ export class ModelFolderError extends HaggleError {
     message?: string;
     cause?: unknown;
   }) {
-    super('model-folder', args.message ?? `${args.path} ${args.problem}`, { cause: args.cause });
+    super({
+      code: 'model-folder',
+      message: args.message ?? `${args.path} ${args.problem}`,
+      cause: args.cause,
+    });
     this.name = 'ModelFolderError';
     this.path = args.path;
     this.problem = args.problem;
@@ -33,8 +37,8 @@ export class PromptTemplateError extends HaggleError {
   /** The template id concerned. */
   readonly templateId: string;
 
-  constructor(templateId: string, message: string, options?: { cause?: unknown }) {
-    super('prompt-template', message, options);
+  constructor({ templateId, message, cause }: { templateId: string; message: string; cause?: unknown }) {
+    super({ code: 'prompt-template', message, cause });
     this.name = 'PromptTemplateError';
     this.templateId = templateId;
   }
@@ -52,11 +56,12 @@ export class PromptTooLongError extends HaggleError {
   readonly budget: number;
 
   constructor(args: { tokens: number; budget: number; templateId: string }) {
-    super(
-      'prompt-too-long',
-      `The prompt needs at least ${args.tokens} tokens with template "${args.templateId}" (the listing, the first offer and the latest turn), but the budget is ${args.budget}. ` +
+    super({
+      code: 'prompt-too-long',
+      message:
+        `The prompt needs at least ${args.tokens} tokens with template "${args.templateId}" (the listing, the first offer and the latest turn), but the budget is ${args.budget}. ` +
         'Shorten the listing description, raise maxPromptTokens, or use a model with a longer context.',
-    );
+    });
     this.name = 'PromptTooLongError';
     this.tokens = args.tokens;
     this.budget = args.budget;
@@ -90,7 +95,7 @@ export class UnsafePromptError extends HaggleError {
         'Put a separator (a space, a newline, quotes) between the fields in the template, and let the chat format, not the wording, write control tokens.'
       : `Message ${args.messageIndex} of template "${args.templateId}" encodes to special token(s) ${tokens}. ` +
         'Pass every untrusted text through sanitizeUntrustedText, and let the chat format, not the message text, add control tokens.';
-    super('unsafe-prompt', message);
+    super({ code: 'unsafe-prompt', message });
     this.name = 'UnsafePromptError';
     this.messageIndex = args.messageIndex;
     this.where = where;

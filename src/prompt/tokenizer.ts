@@ -91,9 +91,10 @@ export interface Tokenizer extends PromptTokenizer {
  */
 export async function loadTokenizer(folder: string): Promise<Tokenizer> {
   if (typeof folder !== 'string' || folder === '') {
-    throw new InvalidInputError('loadTokenizer', [
-      { path: 'folder', message: 'pass the path of a model folder that holds tokenizer.json' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'loadTokenizer',
+      issues: [{ path: 'folder', message: 'pass the path of a model folder that holds tokenizer.json' }],
+    });
   }
   const [tokenizerJson, tokenizerConfig, config, generationConfig] = await Promise.all([
     readModelJson(folder, 'tokenizer.json', true),
@@ -170,7 +171,10 @@ class FolderTokenizer implements Tokenizer {
 
   encode(text: string): number[] {
     if (typeof text !== 'string') {
-      throw new InvalidInputError('Tokenizer.encode', [{ path: 'text', message: 'must be a string' }]);
+      throw new InvalidInputError({
+        subject: 'Tokenizer.encode',
+        issues: [{ path: 'text', message: 'must be a string' }],
+      });
     }
     return this.inner.encode(text, { add_special_tokens: false }).ids;
   }
@@ -178,9 +182,12 @@ class FolderTokenizer implements Tokenizer {
   decode(ids: readonly number[], options?: { skipSpecialTokens?: boolean }): string {
     const bad = ids.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= this.vocabularySize);
     if (bad !== -1) {
-      throw new InvalidInputError('Tokenizer.decode', [
-        { path: `ids[${bad}]`, message: `${ids[bad]} is not a token id (0 to ${this.vocabularySize - 1})` },
-      ]);
+      throw new InvalidInputError({
+        subject: 'Tokenizer.decode',
+        issues: [
+          { path: `ids[${bad}]`, message: `${ids[bad]} is not a token id (0 to ${this.vocabularySize - 1})` },
+        ],
+      });
     }
     return this.inner.decode([...ids], { skip_special_tokens: options?.skipSpecialTokens ?? false });
   }

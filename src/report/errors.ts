@@ -4,12 +4,13 @@ import { HaggleError } from '../contract/errors.js';
 export class ChartLibraryError extends HaggleError {
   static override readonly marker: string = 'haggle.error.ChartLibraryError';
   constructor(cause: unknown) {
-    super(
-      'chart-library-missing',
-      'the report charts need @observablehq/plot and linkedom (dependencies of haggle) and Node 20.19 or ' +
+    super({
+      code: 'chart-library-missing',
+      message:
+        'the report charts need @observablehq/plot and linkedom (dependencies of haggle) and Node 20.19 or ' +
         'later, which loads them synchronously: reinstall haggle, or upgrade Node',
-      { cause },
-    );
+      cause,
+    });
     this.name = 'ChartLibraryError';
   }
 }

@@ -55,12 +55,15 @@ function replay(
     if (lapsed) state = { ...state, standingOffer: null };
     const ruling = rules.apply(state, entry);
     if (ruling.kind === 'illegal') {
-      throw new InvalidInputError('PredictInput', [
-        {
-          path: `history[${index}]`,
-          message: `breaks the ${rules.name} rules: ${ruling.violation} (pass legalMoves to play under other rules)`,
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'PredictInput',
+        issues: [
+          {
+            path: `history[${index}]`,
+            message: `breaks the ${rules.name} rules: ${ruling.violation} (pass legalMoves to play under other rules)`,
+          },
+        ],
+      });
     }
     if (ruling.kind === 'end') {
       throw new NotYourTurnError({

@@ -11,13 +11,18 @@ import { HttpError } from './errors.js';
 export function clientMistake(error: HaggleError, schemaParam = 'response_format'): HttpError | undefined {
   switch (error.code) {
     case 'invalid-input':
-      return new HttpError(400, error.message, { code: error.code });
+      return new HttpError({ status: 400, message: error.message, errorCode: error.code });
     case 'unsupported-schema':
     case 'unsatisfiable-schema':
     case 'schema-limit': // too deep, too large or too slow to compile: the same schema fails again
-      return new HttpError(400, error.message, { code: error.code, param: schemaParam });
+      return new HttpError({
+        status: 400,
+        message: error.message,
+        errorCode: error.code,
+        param: schemaParam,
+      });
     case 'context-length-exceeded':
-      return new HttpError(400, error.message, { code: 'context_length_exceeded' });
+      return new HttpError({ status: 400, message: error.message, errorCode: 'context_length_exceeded' });
     default:
       return undefined;
   }

@@ -14,18 +14,22 @@ export class HttpError extends HaggleError {
   /** Headers the answer carries besides the body (`retry-after` on a 429). */
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    message: string,
-    options: { type?: string; code?: string; param?: string; headers?: Record<string, string> } = {},
-  ) {
-    super('http-error', message);
+  constructor(args: {
+    status: number;
+    message: string;
+    /** OpenAI's error type; by default `server_error` for a 5xx, `invalid_request_error` otherwise. */
+    type?: string;
+    errorCode?: string;
+    param?: string;
+    headers?: Record<string, string>;
+  }) {
+    super({ code: 'http-error', message: args.message });
     this.name = 'HttpError';
-    this.status = status;
-    this.type = options.type ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
-    this.errorCode = options.code ?? null;
-    this.param = options.param ?? null;
-    this.headers = options.headers ?? {};
+    this.status = args.status;
+    this.type = args.type ?? (args.status >= 500 ? 'server_error' : 'invalid_request_error');
+    this.errorCode = args.errorCode ?? null;
+    this.param = args.param ?? null;
+    this.headers = args.headers ?? {};
   }
 
   toJSON(): { error: { message: string; type: string; param: string | null; code: string | null } } {

@@ -5,21 +5,33 @@ import { HttpError } from './errors.js';
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
-    throw new HttpError(413, `the request body is over ${limit} bytes`, { code: 'body_too_large' });
+    throw new HttpError({
+      status: 413,
+      message: `the request body is over ${limit} bytes`,
+      errorCode: 'body_too_large',
+    });
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > limit)
-      throw new HttpError(413, `the request body is over ${limit} bytes`, { code: 'body_too_large' });
+      throw new HttpError({
+        status: 413,
+        message: `the request body is over ${limit} bytes`,
+        errorCode: 'body_too_large',
+      });
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'the request body is not valid JSON', { code: 'invalid_json' });
+    throw new HttpError({
+      status: 400,
+      message: 'the request body is not valid JSON',
+      errorCode: 'invalid_json',
+    });
   }
 }
 

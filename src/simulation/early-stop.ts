@@ -14,9 +14,10 @@ export const DEFAULT_EARLY_STOP = 4;
 export function resolveEarlyStop(value: number | undefined, subject: string): number {
   const limit = value ?? DEFAULT_EARLY_STOP;
   if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new InvalidInputError(subject, [
-      { path: 'earlyStop', message: 'must be a whole number, 0 or more (0: never stop early)' },
-    ]);
+    throw new InvalidInputError({
+      subject,
+      issues: [{ path: 'earlyStop', message: 'must be a whole number, 0 or more (0: never stop early)' }],
+    });
   return limit;
 }
 

@@ -12,16 +12,19 @@ export class RunFileError extends HaggleError {
   readonly systemCode: string | undefined;
   readonly resumable: boolean;
 
-  constructor(
-    path: string,
-    message: string,
-    options: { cause?: unknown; systemCode?: string; resumable?: boolean } = {},
-  ) {
-    super('run-file', `${path}: ${message}`, options.cause === undefined ? {} : { cause: options.cause });
+  constructor(args: {
+    path: string;
+    message: string;
+    cause?: unknown;
+    /** The file system's code (`ENOSPC`, `EACCES`, ...), when the failure is the file system's. */
+    systemCode?: string;
+    resumable?: boolean;
+  }) {
+    super({ code: 'run-file', message: `${args.path}: ${args.message}`, cause: args.cause });
     this.name = 'RunFileError';
-    this.path = path;
-    this.systemCode = options.systemCode;
-    this.resumable = options.resumable ?? false;
+    this.path = args.path;
+    this.systemCode = args.systemCode;
+    this.resumable = args.resumable ?? false;
   }
 }
 
@@ -52,7 +55,9 @@ export function fileSystemError(
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return error;
   const what = REMEDIES[code] ?? ((error as Error).message || 'failed');
-  return new RunFileError(path, `${action} failed: ${what} (${code})`, {
+  return new RunFileError({
+    path,
+    message: `${action} failed: ${what} (${code})`,
     cause: error,
     systemCode: code,
     ...(options.resumable === undefined ? {} : { resumable: options.resumable }),
@@ -91,8 +96,20 @@ export class RunFileLockedError extends RunFileError {
   readonly lockPath: string;
   readonly holder: RunFileLockHolder | undefined;
 
-  constructor(path: string, lockPath: string, holder: RunFileLockHolder | undefined, why: string) {
-    super(path, `${why}; lock file ${lockPath}. ${remedy(lockPath, holder)}`);
+  constructor({
+    path,
+    lockPath,
+    holder,
+    why,
+  }: {
+    path: string;
+    lockPath: string;
+    /** Who holds the lock; absent when the lock file cannot be read. */
+    holder?: RunFileLockHolder | undefined;
+    /** What happened, the message's start: `another writer holds it`. */
+    why: string;
+  }) {
+    super({ path, message: `${why}; lock file ${lockPath}. ${remedy(lockPath, holder)}` });
     this.name = 'RunFileLockedError';
     this.lockPath = lockPath;
     this.holder = holder;
@@ -119,12 +136,13 @@ export class RunFailedEarlyError extends HaggleError {
   readonly errorMessage: string;
 
   constructor(args: { failures: number; errorMessage: string; unit: 'sessions' | 'matches' }) {
-    super(
-      'run-failed-early',
-      `stopped early: the first ${args.failures} ${args.unit} all failed with the same error and none finished: ` +
+    super({
+      code: 'run-failed-early',
+      message:
+        `stopped early: the first ${args.failures} ${args.unit} all failed with the same error and none finished: ` +
         `${args.errorMessage}. Check the server, model id, key and base URL; ` +
         `earlyStop: 0 (--early-stop 0) plays every one anyway`,
-    );
+    });
     this.name = 'RunFailedEarlyError';
     this.failures = args.failures;
     this.errorMessage = args.errorMessage;

@@ -29,13 +29,16 @@ export function checkRunFileTarget(path: string): void {
     // Missing (the writer creates it) or unreadable (opening it says why, with the path).
   }
   if (kind !== undefined)
-    throw new RunFileError(path, `is ${kind}, not a regular file: name a file to write the run to`);
+    throw new RunFileError({
+      path,
+      message: `is ${kind}, not a regular file: name a file to write the run to`,
+    });
   const system = kernelFileSystem(path);
   if (system !== undefined)
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      `lies on the kernel's ${system} file system, which holds no files to write a run to: choose a path on a disk`,
-    );
+      message: `lies on the kernel's ${system} file system, which holds no files to write a run to: choose a path on a disk`,
+    });
 }
 
 /** The kernel file system of `path` (or of its nearest existing folder), if it is on one. */

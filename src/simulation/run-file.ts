@@ -80,7 +80,7 @@ function checkSessionLine(path: string, lineNumber: number, value: unknown): voi
     .slice(0, 3)
     .map((issue) => `${issue.path}: ${issue.message}`)
     .join('; ');
-  throw new RunFileError(path, `line ${lineNumber} is not a valid session record: ${issues}`);
+  throw new RunFileError({ path, message: `line ${lineNumber} is not a valid session record: ${issues}` });
 }
 
 /** Loads the sessions of a run file (or of real sessions written in the same record format). */

@@ -101,7 +101,8 @@ export class RunWriter<Record extends { index: number }> {
   /** Appends one finished record; it is on disk (in the OS's hands) when this returns. */
   append(record: Record): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.fd === undefined) throw new RunFileError(this.path, 'the run file is already closed');
+    if (this.fd === undefined)
+      throw new RunFileError({ path: this.path, message: 'the run file is already closed' });
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     try {
       writeFully(this.fd, line, this.size);

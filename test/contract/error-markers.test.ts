@@ -47,7 +47,7 @@ for (const [entry, exports] of Object.entries(entries)) {
  * without knowing each class's arguments.
  */
 function instanceOf(type: ErrorClass): object {
-  return Reflect.construct(HaggleError, ['test', 'test'], type);
+  return Reflect.construct(HaggleError, [{ code: 'test', message: 'test' }], type);
 }
 
 const isSubclass = (child: ErrorClass, parent: ErrorClass) =>

@@ -21,7 +21,7 @@ export function createFetchTransport(fetchImpl: typeof fetch): HttpTransport {
     const declared = declaredLength(response.headers.get('content-length'));
     if (response.ok && declared !== undefined && declared > limit) {
       await cancelQuietly(response.body);
-      throw new ResponseOverLimitError(limit, declared);
+      throw new ResponseOverLimitError({ limitBytes: limit, declaredBytes: declared });
     }
     const text = await readLimited(response, limit);
     return {

@@ -87,7 +87,7 @@ export function createNodeTransport(maxSockets: number): HttpTransport {
           });
         const declared = declaredLength(headerValue(res.headers, 'content-length'));
         if (ok && declared !== undefined && declared > limit) {
-          settle(() => reject(new ResponseOverLimitError(limit, declared)));
+          settle(() => reject(new ResponseOverLimitError({ limitBytes: limit, declaredBytes: declared })));
           req.destroy();
           return;
         }
@@ -101,7 +101,7 @@ export function createNodeTransport(maxSockets: number): HttpTransport {
             return;
           }
           if (ok) {
-            settle(() => reject(new ResponseOverLimitError(limit)));
+            settle(() => reject(new ResponseOverLimitError({ limitBytes: limit })));
           } else {
             // An error body: its start is all anyone reads, so keep that and answer with it.
             chunks.push(chunk.subarray(0, limit - size));

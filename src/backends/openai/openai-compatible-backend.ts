@@ -146,12 +146,15 @@ export class OpenAICompatibleBackend implements LanguageBackend {
   protected defaultStreamTransport(_maxSockets: number): HttpStreamTransport {
     return createFetchStreamTransport((input, init) => {
       if (typeof globalThis.fetch !== 'function') {
-        throw new InvalidInputError('OpenAICompatibleBackend options', [
-          {
-            path: 'fetch',
-            message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
-          },
-        ]);
+        throw new InvalidInputError({
+          subject: 'OpenAICompatibleBackend options',
+          issues: [
+            {
+              path: 'fetch',
+              message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+            },
+          ],
+        });
       }
       return globalThis.fetch(input, init);
     });
@@ -164,12 +167,15 @@ export class OpenAICompatibleBackend implements LanguageBackend {
    */
   protected defaultTransport(_maxSockets: number): HttpTransport {
     if (typeof globalThis.fetch !== 'function') {
-      throw new InvalidInputError('OpenAICompatibleBackend options', [
-        {
-          path: 'fetch',
-          message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'OpenAICompatibleBackend options',
+        issues: [
+          {
+            path: 'fetch',
+            message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+          },
+        ],
+      });
     }
     return createFetchTransport((input, init) => globalThis.fetch(input, init));
   }

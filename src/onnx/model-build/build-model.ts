@@ -268,7 +268,7 @@ function readCopiedFiles(
   const read = (folder: string, name: string): string | undefined => {
     const path = join(folder, name);
     const fail = (problem: { words: string; cause?: unknown }): never => {
-      throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+      throw new CheckpointFormatError({ file: path, problem: problem.words, cause: problem.cause });
     };
     const text = readModelFolderText(path, fail, true);
     if (text !== undefined && name.endsWith('.json')) {
@@ -284,10 +284,10 @@ function readCopiedFiles(
     const text = own ?? read(base, name);
     if (text !== undefined) files.set(name, { text, from: own === undefined ? 'base' : 'adapter' });
     else if (REQUIRED_TOKENIZER_FILES.includes(name))
-      throw new CheckpointFormatError(
-        join(base, name),
-        "missing: the model folder needs the base model's tokenizer (or the adapter's)",
-      );
+      throw new CheckpointFormatError({
+        file: join(base, name),
+        problem: "missing: the model folder needs the base model's tokenizer (or the adapter's)",
+      });
   }
   const generation = read(base, GENERATION_CONFIG);
   if (generation !== undefined) files.set(GENERATION_CONFIG, { text: generation, from: 'base' });

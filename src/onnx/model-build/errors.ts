@@ -10,15 +10,25 @@ export class CheckpointFormatError extends HaggleError {
   readonly file: string;
   readonly tensor: string | undefined;
 
-  constructor(file: string, problem: string, options?: { tensor?: string; cause?: unknown }) {
-    super(
-      'checkpoint-format',
-      `${file}${options?.tensor ? ` (tensor ${options.tensor})` : ''}: ${problem}`,
-      options?.cause === undefined ? undefined : { cause: options.cause },
-    );
+  constructor({
+    file,
+    problem,
+    tensor,
+    cause,
+  }: {
+    file: string;
+    problem: string;
+    tensor?: string;
+    cause?: unknown;
+  }) {
+    super({
+      code: 'checkpoint-format',
+      message: `${file}${tensor ? ` (tensor ${tensor})` : ''}: ${problem}`,
+      cause,
+    });
     this.name = 'CheckpointFormatError';
     this.file = file;
-    this.tensor = options?.tensor;
+    this.tensor = tensor;
   }
 }
 
@@ -32,15 +42,25 @@ export class UnsupportedAdapterError extends HaggleError {
   readonly file: string;
   readonly tensor: string | undefined;
 
-  constructor(file: string, problem: string, options?: { tensor?: string; cause?: unknown }) {
-    super(
-      'unsupported-adapter',
-      `${file}${options?.tensor ? ` (tensor ${options.tensor})` : ''}: ${problem}`,
-      options?.cause === undefined ? undefined : { cause: options.cause },
-    );
+  constructor({
+    file,
+    problem,
+    tensor,
+    cause,
+  }: {
+    file: string;
+    problem: string;
+    tensor?: string;
+    cause?: unknown;
+  }) {
+    super({
+      code: 'unsupported-adapter',
+      message: `${file}${tensor ? ` (tensor ${tensor})` : ''}: ${problem}`,
+      cause,
+    });
     this.name = 'UnsupportedAdapterError';
     this.file = file;
-    this.tensor = options?.tensor;
+    this.tensor = tensor;
   }
 }
 
@@ -50,10 +70,10 @@ export class BuildOutputExistsError extends HaggleError {
   readonly folder: string;
 
   constructor(folder: string) {
-    super(
-      'build-output-exists',
-      `${folder} already exists and is not empty: give another --out, or --overwrite to replace it`,
-    );
+    super({
+      code: 'build-output-exists',
+      message: `${folder} already exists and is not empty: give another --out, or --overwrite to replace it`,
+    });
     this.name = 'BuildOutputExistsError';
     this.folder = folder;
   }
@@ -64,12 +84,13 @@ export class BuildCheckFailedError extends HaggleError {
   static override readonly marker: string = 'haggle.error.BuildCheckFailedError';
   readonly dtypes: string[];
 
-  constructor(folder: string, details: string[]) {
-    super(
-      'build-check-failed',
-      `${folder}: the built model's logits differ from the float64 reference by more than the tolerance:\n  ${details.join('\n  ')}\n` +
+  constructor({ folder, details }: { folder: string; details: string[] }) {
+    super({
+      code: 'build-check-failed',
+      message:
+        `${folder}: the built model's logits differ from the float64 reference by more than the tolerance:\n  ${details.join('\n  ')}\n` +
         'This is a bug in haggle (or an input it misread): please report it with haggle-model.json.',
-    );
+    });
     this.name = 'BuildCheckFailedError';
     this.dtypes = details;
   }
@@ -84,8 +105,13 @@ export class HubDownloadError extends HaggleError {
   readonly url: string;
   readonly status: number | undefined;
 
-  constructor(url: string, problem: string, status?: number, options?: { cause?: unknown }) {
-    super('hub-download', `${url}: ${problem}`, options);
+  constructor({
+    url,
+    problem,
+    status,
+    cause,
+  }: { url: string; problem: string; status?: number; cause?: unknown }) {
+    super({ code: 'hub-download', message: `${url}: ${problem}`, cause });
     this.name = 'HubDownloadError';
     this.url = url;
     this.status = status;

@@ -37,10 +37,10 @@ export class IdleWatch {
         if (silent >= idleMs) {
           this.stop();
           this.controller.abort(
-            new HubDownloadError(
+            new HubDownloadError({
               url,
-              `no byte arrived for ${formatSeconds(idleMs)}: the connection stalled (what arrived is kept; run the same command again to resume, or give a longer --idle-timeout)`,
-            ),
+              problem: `no byte arrived for ${formatSeconds(idleMs)}: the connection stalled (what arrived is kept; run the same command again to resume, or give a longer --idle-timeout)`,
+            }),
           );
         } else if (silent >= notice) onStall?.(silent);
       },
