@@ -5,10 +5,10 @@ import {
   type SchemaCompileOptions,
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
-} from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

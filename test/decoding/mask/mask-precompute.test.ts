@@ -6,11 +6,11 @@ import {
   compileSchema,
   type DecoderVocabulary,
   isAllowed,
-} from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { referenceMask } from '../../src/decoding/testing/reference-mask.js';
-import { Random } from '../../src/internal/random.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 let q: Qwen3;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
-import type { CompiledGrammar } from '../../src/decoding/index.js';
-import { isAllowed } from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import type { Random } from '../../src/internal/random.js';
+import type { CompiledGrammar } from '../../../src/decoding/index.js';
+import { isAllowed } from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import type { Random } from '../../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
 /**

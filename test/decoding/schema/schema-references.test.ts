@@ -4,9 +4,9 @@ import {
   compileSchema,
   type SchemaCompileOptions,
   UnsupportedSchemaError,
-} from '../../src/decoding/index.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectRefused } from './walk.js';
+} from '../../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { turnJsonSchema } from '../../src/contract/index.js';
+import { turnJsonSchema } from '../../../src/contract/index.js';
 import {
   type CompiledGrammar,
   compileSchema,
@@ -7,17 +7,17 @@ import {
   isAllowed,
   jumpForward,
   TokenSampler,
-} from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { Random } from '../../src/internal/random.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
 import {
   expectAccepted,
   expectMasksMatchBytesAtEveryCut,
   expectPrefixAccepted,
   expectPrefixRefused,
   expectRefused,
-} from './walk.js';
+} from '../support/walk.js';
 
 let q: Qwen3;
 let turn: CompiledGrammar;

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { GrammarCompiler } from '../../src/decoding/compiler/grammar-compiler.js';
-import { InsideKeys } from '../../src/decoding/grammar/inside-keys.js';
-import { midCharacter } from '../../src/decoding/grammar/json-string-machine.js';
-import { DEAD } from '../../src/decoding/grammar/nodes.js';
-import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
-import { InsideCache } from '../../src/decoding/mask/inside-cache.js';
-import { PatternAutomaton } from '../../src/decoding/regex/regex.js';
-import type { PlainStringLengths } from '../../src/decoding/vocabulary/plain-string-lengths.js';
-import type { TokenTrie } from '../../src/decoding/vocabulary/token-trie.js';
-import { Random } from '../../src/internal/random.js';
-import { qwen3 } from './qwen3.js';
+import { GrammarCompiler } from '../../../src/decoding/compiler/grammar-compiler.js';
+import { InsideKeys } from '../../../src/decoding/grammar/inside-keys.js';
+import { midCharacter } from '../../../src/decoding/grammar/json-string-machine.js';
+import { DEAD } from '../../../src/decoding/grammar/nodes.js';
+import { StringLeaf } from '../../../src/decoding/grammar/string-leaf.js';
+import { InsideCache } from '../../../src/decoding/mask/inside-cache.js';
+import { PatternAutomaton } from '../../../src/decoding/regex/regex.js';
+import type { PlainStringLengths } from '../../../src/decoding/vocabulary/plain-string-lengths.js';
+import type { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
+import { Random } from '../../../src/internal/random.js';
+import { qwen3 } from '../support/qwen3.js';
 
 let trie: TokenTrie;
 let words: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema, decodeConstrained, TokenSampler } from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { qwen3 } from './qwen3.js';
+import { compileSchema, decodeConstrained, TokenSampler } from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { qwen3 } from '../support/qwen3.js';
 
 // decodeConstrained promises a complete document whatever the budget: near the end it follows
 // `completionBytes()`. The newer grammar shapes (objects in any order choosing a value's schema by the

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type CompiledGrammar, compileSchema, UnsupportedSchemaError } from '../../src/decoding/index.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+import { type CompiledGrammar, compileSchema, UnsupportedSchemaError } from '../../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectPrefixRefused, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

@@ -1,10 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEAD } from '../../src/decoding/grammar/nodes.js';
-import { NumberLeaf, type NumberLeafOptions } from '../../src/decoding/grammar/number-leaf.js';
-import { type CompiledGrammar, compileSchema, type SchemaCompileOptions } from '../../src/decoding/index.js';
-import { Random } from '../../src/internal/random.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectRefused } from './walk.js';
+import { DEAD } from '../../../src/decoding/grammar/nodes.js';
+import { NumberLeaf, type NumberLeafOptions } from '../../../src/decoding/grammar/number-leaf.js';
+import {
+  type CompiledGrammar,
+  compileSchema,
+  type SchemaCompileOptions,
+} from '../../../src/decoding/index.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

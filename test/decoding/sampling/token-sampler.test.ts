@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../../src/contract/index.js';
-import { TokenSampler } from '../../src/decoding/index.js';
+import { InvalidInputError } from '../../../src/contract/index.js';
+import { TokenSampler } from '../../../src/decoding/index.js';
 
 function maskOf(size: number, allowed: number[]): Uint32Array {
   const mask = new Uint32Array((size + 31) >>> 5);

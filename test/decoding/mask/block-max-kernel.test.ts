@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LogitsArena, scanBlocks } from '../../src/decoding/mask/block-max-kernel.js';
-import { Random } from '../../src/internal/random.js';
+import { LogitsArena, scanBlocks } from '../../../src/decoding/mask/block-max-kernel.js';
+import { Random } from '../../../src/internal/random.js';
 
 /** The pass the kernel replaces, written plainly: per block of 32 ids, the largest allowed logit. */
 function reference(logits: Float32Array, mask: Uint32Array | null, words: number, blockTop: Float64Array) {

@@ -1,19 +1,19 @@
-import { priceWithinBounds } from '../../src/contract/guardrails.js';
-import type { Role } from '../../src/contract/index.js';
+import { priceWithinBounds } from '../../../src/contract/guardrails.js';
+import type { Role } from '../../../src/contract/index.js';
 import {
   ACTIONS,
   type Action,
   type Guardrails,
   TurnSchema,
   turnJsonSchema,
-} from '../../src/contract/index.js';
+} from '../../../src/contract/index.js';
 import {
   type CompiledGrammar,
   compileSchema,
   decodeConstrained,
   TokenSampler,
-} from '../../src/decoding/index.js';
-import { Random } from '../../src/internal/random.js';
+} from '../../../src/decoding/index.js';
+import { Random } from '../../../src/internal/random.js';
 import type { Qwen3 } from './qwen3.js';
 
 /** One kind of turn request: the schema options an agent would use, compiled once. */

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HaggleError, InvalidInputError } from '../../src/contract/index.js';
+import { HaggleError, InvalidInputError } from '../../../src/contract/index.js';
 import {
   type CompiledGrammar,
   compileSchema,
   type SchemaCompileOptions,
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
-} from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectPrefixAccepted, expectPrefixRefused, expectRefused } from '../support/walk.js';
 
 const isAllowedToken = (mask: Uint32Array, id: number): boolean =>
   (((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 1;

@@ -4,12 +4,12 @@ import {
   compileSchema,
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
-} from '../../src/decoding/index.js';
-import { matchesFormat } from '../../src/decoding/testing/format-check.js';
-import { Random } from '../../src/internal/random.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { randomDecode } from './random-decode.js';
-import { expectAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+} from '../../../src/decoding/index.js';
+import { matchesFormat } from '../../../src/decoding/testing/format-check.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { randomDecode } from '../support/random-decode.js';
+import { expectAccepted, expectPrefixRefused, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

@@ -5,9 +5,9 @@ import {
   type SchemaCompileOptions,
   UnsatisfiableSchemaError,
   UnsupportedSchemaError,
-} from '../../src/decoding/index.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectPrefixRefused, expectRefused } from './walk.js';
+} from '../../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectPrefixRefused, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import { compileSchema, GrammarCompiler } from '../../src/decoding/compiler/grammar-compiler.js';
-import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { referenceMask } from '../../src/decoding/testing/reference-mask.js';
-import { maskWords } from '../../src/decoding/vocabulary/vocabulary.js';
-import { qwen3 } from './qwen3.js';
+import { compileSchema, GrammarCompiler } from '../../../src/decoding/compiler/grammar-compiler.js';
+import { StringLeaf } from '../../../src/decoding/grammar/string-leaf.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
+import { maskWords } from '../../../src/decoding/vocabulary/vocabulary.js';
+import { qwen3 } from '../support/qwen3.js';
 
 describe('prepareVocabulary', () => {
   it('computes the free-form string mask once per vocabulary, before any schema needs it', async () => {

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../../src/contract/errors.js';
-import { GrammarCompiler } from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { allowedTokenIds } from '../../src/decoding/vocabulary/vocabulary.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
+import { InvalidInputError } from '../../../src/contract/errors.js';
+import { GrammarCompiler } from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { allowedTokenIds } from '../../../src/decoding/vocabulary/vocabulary.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 const offer = (maximum: number) => ({
   type: 'object',

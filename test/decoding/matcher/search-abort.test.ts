@@ -1,14 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HaggleAbortError } from '../../src/contract/errors.js';
-import { SEARCH_BUDGET_MS } from '../../src/decoding/grammar/search-budget.js';
+import { HaggleAbortError } from '../../../src/contract/errors.js';
+import { SEARCH_BUDGET_MS } from '../../../src/decoding/grammar/search-budget.js';
 import {
   compileSchema,
   decodeConstrained,
   SchemaLimitError,
   TokenSampler,
-} from '../../src/decoding/index.js';
-import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 // Issue 40: a search inside the decoder runs on the model worker's thread, which every request of a
 // model shares, and inside one token's work, where no abort event can arrive. Each long search (the

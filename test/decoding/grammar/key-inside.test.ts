@@ -1,7 +1,7 @@
 import { beforeAll, describe, it } from 'vitest';
-import { Random } from '../../src/internal/random.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectMasksMatchBytesAtEveryCut } from './walk.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectMasksMatchBytesAtEveryCut } from '../support/walk.js';
 
 let q: Qwen3;
 beforeAll(async () => {

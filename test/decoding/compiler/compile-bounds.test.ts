@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HaggleAbortError } from '../../src/contract/errors.js';
-import { compileSchema, SchemaLimitError, UnsupportedSchemaError } from '../../src/decoding/index.js';
-import { type Qwen3, qwen3 } from './qwen3.js';
-import { expectAccepted, expectRefused } from './walk.js';
+import { HaggleAbortError } from '../../../src/contract/errors.js';
+import { compileSchema, SchemaLimitError, UnsupportedSchemaError } from '../../../src/decoding/index.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+import { expectAccepted, expectRefused } from '../support/walk.js';
 
 let q: Qwen3;
 // Loading the tokenizer takes seconds, and many more on a loaded machine.

@@ -1,5 +1,5 @@
 // The long version of the random-logits property, run by hand (not in CI):
-//   npx tsx test/decoding/random-turns-run.ts <turns> <temperature> <seed>
+//   npx tsx test/decoding/support/random-turns-run.ts <turns> <temperature> <seed>
 // Prints a JSON line per 500 turns and a final one; exits 1 on any invalid turn.
 import { qwen3 } from './qwen3.js';
 import { runRandomTurns, turnVariants } from './random-turns.js';
