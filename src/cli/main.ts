@@ -81,6 +81,7 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr.write(`haggle: ${message}\n`);
     return 2;
   }
+  // Before the HaggleError branch: a usage error is a HaggleError too (code `cli-usage`), and exits 2.
   if (error instanceof CliUsageError) {
     io.stderr.write(`haggle: ${error.message}\n`);
     return 2;
