@@ -191,7 +191,7 @@ await step('require haggle (CommonJS)', () => {
     const missing = ${JSON.stringify(expectedExports)}.filter((name) => !(name in haggle));
     if (missing.length) throw new Error('missing exports: ' + missing.join(', '));
     if (typeof MockLanguageBackend !== 'function') throw new Error('haggle/testing lacks MockLanguageBackend');
-    if (!haggle.HaggleError.isInstance(new haggle.InvalidInputError('x', []))) throw new Error('isInstance');
+    if (!haggle.HaggleError.isInstance(new haggle.InvalidInputError({ subject: 'x', issues: [] }))) throw new Error('isInstance');
     console.log(Object.keys(haggle).length + ' exports');`;
   return run(process.execPath, ['-e', script]).trim();
 });
@@ -201,11 +201,11 @@ await step('haggle version in the ESM and CommonJS builds', () => {
   const esm = run(process.execPath, [
     '--input-type=module',
     '-e',
-    "const { currentProvenance } = await import('haggle'); console.log(currentProvenance().haggle);",
+    "const { currentProvenance } = await import('haggle/metrics'); console.log(currentProvenance().haggle);",
   ]).trim();
   const cjs = run(process.execPath, [
     '-e',
-    "console.log(require('haggle').currentProvenance().haggle)",
+    "console.log(require('haggle/metrics').currentProvenance().haggle)",
   ]).trim();
   if (esm !== version || cjs !== version)
     throw new Error(`ESM says ${esm}, CommonJS ${cjs}; package.json ${version}`);

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as ort from 'onnxruntime-node';
 import { cudaProviderInstalled } from '../../src/onnx/cuda-provider.js';
-import { CUDA_INSTALL_COMMAND } from '../../src/onnx/onnx-errors.js';
+import { CUDA_INSTALL_COMMAND } from '../../src/onnx/errors.js';
 
 export interface GpuInfo {
   name: string;

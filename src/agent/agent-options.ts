@@ -3,7 +3,7 @@ import type { BackendWarning, LanguageBackend } from '../backends/language-backe
 import { InvalidInputError, issuesFromZod, type ValidationIssue } from '../contract/errors.js';
 import { type Guardrails, GuardrailsSchema } from '../contract/guardrails.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
-import { PromptTemplateError } from '../prompt/prompt-errors.js';
+import { PromptTemplateError } from '../prompt/errors.js';
 import type { PromptTemplate } from '../prompt/prompt-template.js';
 import { getTemplate, isPromptTemplate } from '../prompt/template-registry.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
@@ -161,7 +161,7 @@ export function resolveAgentOptions(options: NegotiationAgentOptions): ResolvedA
   }
 
   if (!parsed.success || profile === undefined || template === undefined || issues.length > 0) {
-    throw new InvalidInputError('NegotiationAgentOptions', issues);
+    throw new InvalidInputError({ subject: 'NegotiationAgentOptions', issues });
   }
   const { data } = parsed;
   const sampling: ResolvedSampling = {

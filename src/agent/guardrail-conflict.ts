@@ -1,5 +1,5 @@
 import { type Action, isPricedAction } from '../contract/action.js';
-import { UnsatisfiableGuardrailsError } from '../contract/guardrail-error.js';
+import { UnsatisfiableGuardrailsError } from '../contract/errors.js';
 import type { PriceBounds } from '../contract/guardrails.js';
 import type { Role } from '../contract/history.js';
 import { describeInterval, gridEnds, type LegalMove } from '../contract/legal-moves.js';

@@ -42,7 +42,8 @@ export interface ValidPredictInput {
 
 export function validatePredictInput(input: unknown): ValidPredictInput {
   const parsed = PredictInputSchema.safeParse(input);
-  if (!parsed.success) throw new InvalidInputError('PredictInput', issuesFromZod(parsed.error));
+  if (!parsed.success)
+    throw new InvalidInputError({ subject: 'PredictInput', issues: issuesFromZod(parsed.error) });
   return { ...parsed.data, legalActions: parsed.data.legalActions, legalMoves: parsed.data.legalMoves };
 }
 
@@ -78,12 +79,14 @@ export interface ValidSampleOptions extends ValidPredictOptions {
 
 export function validatePredictOptions(options: unknown): ValidPredictOptions {
   const parsed = PredictOptionsSchema.safeParse(options ?? {});
-  if (!parsed.success) throw new InvalidInputError('PredictOptions', issuesFromZod(parsed.error));
+  if (!parsed.success)
+    throw new InvalidInputError({ subject: 'PredictOptions', issues: issuesFromZod(parsed.error) });
   return { signal: parsed.data.signal, seed: parsed.data.seed };
 }
 
 export function validateSampleOptions(options: unknown): ValidSampleOptions {
   const parsed = SampleOptionsSchema.safeParse(options);
-  if (!parsed.success) throw new InvalidInputError('SampleOptions', issuesFromZod(parsed.error));
+  if (!parsed.success)
+    throw new InvalidInputError({ subject: 'SampleOptions', issues: issuesFromZod(parsed.error) });
   return { signal: parsed.data.signal, seed: parsed.data.seed, n: parsed.data.n };
 }

@@ -47,12 +47,15 @@ export function movesForTurn(
     const allowed = new Set(legalActions);
     moves = moves.filter((move) => allowed.has(move.action));
     if (moves.length === 0) {
-      throw new InvalidInputError('PredictInput', [
-        {
-          path: 'legalActions',
-          message: `none of ${legalActions.join(', ')} is legal under the ${rules.name} rules after this history; pass legalMoves to play under other rules`,
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'PredictInput',
+        issues: [
+          {
+            path: 'legalActions',
+            message: `none of ${legalActions.join(', ')} is legal under the ${rules.name} rules after this history; pass legalMoves to play under other rules`,
+          },
+        ],
+      });
     }
   }
 
@@ -78,12 +81,15 @@ export function movesForTurn(
     input.legalMoves ? 'the legalMoves passed' : `the ${rules.name} rules`,
   );
   if (narrowed.length === 0) {
-    throw new InvalidInputError('PredictInput', [
-      {
-        path: input.legalMoves ? 'legalMoves' : 'legalActions',
-        message: `no move is left once the ${role}'s guardrails apply: every legal offer and the standing offer's price lie outside them`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'PredictInput',
+      issues: [
+        {
+          path: input.legalMoves ? 'legalMoves' : 'legalActions',
+          message: `no move is left once the ${role}'s guardrails apply: every legal offer and the standing offer's price lie outside them`,
+        },
+      ],
+    });
   }
   return narrowed;
 }

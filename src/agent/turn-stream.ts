@@ -22,9 +22,15 @@ export class TurnStream implements AsyncIterable<TurnStreamEvent> {
   /** The events in writing order; leaving the loop early (`break`, `return()`) cancels the work. */
   [Symbol.asyncIterator](): AsyncIterator<TurnStreamEvent> {
     if (this.#read) {
-      throw new InvalidInputError('TurnStream', [
-        { path: '(stream)', message: 'a turn stream is read once; call agent.stream again for another read' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'TurnStream',
+        issues: [
+          {
+            path: '(stream)',
+            message: 'a turn stream is read once; call agent.stream again for another read',
+          },
+        ],
+      });
     }
     this.#read = true;
     const abandoned = new AbortController();

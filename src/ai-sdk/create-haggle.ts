@@ -78,16 +78,22 @@ export function createHaggle(options: CreateHaggleOptions): HaggleProvider | Hag
   const backend = options?.backend;
   const version = options?.specificationVersion ?? 'v3';
   if (version !== 'v3' && version !== 'v4')
-    throw new InvalidInputError('createHaggle options', [
-      {
-        path: 'specificationVersion',
-        message: `must be "v3" (ai 6 and 7, the default) or "v4" (ai 7); got ${JSON.stringify(version)}`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'createHaggle options',
+      issues: [
+        {
+          path: 'specificationVersion',
+          message: `must be "v3" (ai 6 and 7, the default) or "v4" (ai 7); got ${JSON.stringify(version)}`,
+        },
+      ],
+    });
   if (typeof backend !== 'object' || backend === null || typeof backend.doGenerate !== 'function')
-    throw new InvalidInputError('createHaggle options', [
-      { path: 'backend', message: 'must be a haggle LanguageBackend, e.g. await OnnxBackend.load(folder)' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'createHaggle options',
+      issues: [
+        { path: 'backend', message: 'must be a haggle LanguageBackend, e.g. await OnnxBackend.load(folder)' },
+      ],
+    });
   const model = new HaggleLanguageModel(backend, {
     provider: options.name ?? 'haggle',
     ...(options.defaults ? { defaults: options.defaults } : {}),
@@ -96,18 +102,22 @@ export function createHaggle(options: CreateHaggleOptions): HaggleProvider | Hag
   const served = version === 'v3' ? languageModelV3Of(model) : model;
   const languageModel = (modelId?: string) => {
     if (modelId !== undefined && modelId !== backend.modelId)
-      throw new InvalidInputError('haggle model id', [
-        {
-          path: 'modelId',
-          message: `this provider serves "${backend.modelId}" only; call it with no id or that one`,
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'haggle model id',
+        issues: [
+          {
+            path: 'modelId',
+            message: `this provider serves "${backend.modelId}" only; call it with no id or that one`,
+          },
+        ],
+      });
     return served;
   };
   const noOtherModels = (kind: string) => (): never => {
-    throw new InvalidInputError(`haggle ${kind}`, [
-      { path: kind, message: 'haggle provides language models only' },
-    ]);
+    throw new InvalidInputError({
+      subject: `haggle ${kind}`,
+      issues: [{ path: kind, message: 'haggle provides language models only' }],
+    });
   };
   const provider = Object.assign((modelId?: string) => languageModel(modelId), {
     specificationVersion: version,

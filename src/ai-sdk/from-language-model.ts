@@ -22,7 +22,7 @@ import { sleep } from '../backends/openai/sleep.js';
 import { BackendError, HaggleAbortError, InvalidInputError, throwIfAborted } from '../contract/errors.js';
 import { deriveSeed } from '../internal/random.js';
 import { Redactor } from '../internal/redact.js';
-import { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
+import { UnsupportedLanguageModelError } from './errors.js';
 import { languageModelV4Of } from './language-model-views.js';
 import { backendFinishOf, backendUsageOf, backendWarningOf, specPromptOf } from './spec-conversions.js';
 import {
@@ -104,7 +104,7 @@ export class AiSdkBackend implements LanguageBackend {
     const mode = options.structuredOutput ?? 'auto';
     if (!['auto', 'json-schema', 'tool', 'text'].includes(mode))
       issues.push({ path: 'structuredOutput', message: 'must be one of auto, json-schema, tool, text' });
-    if (issues.length > 0) throw new InvalidInputError('fromLanguageModel options', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'fromLanguageModel options', issues });
     this.#specificationVersion = model.specificationVersion;
     this.#model = model.specificationVersion === 'v3' ? languageModelV4Of(model) : model;
     this.provider = `ai-sdk:${model.provider}`;

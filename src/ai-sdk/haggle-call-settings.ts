@@ -27,12 +27,12 @@ export function parseHaggleCallSettings(value: unknown): HaggleCallSettings {
   if (value === undefined) return {};
   const parsed = HaggleCallSettingsSchema.safeParse(value);
   if (!parsed.success)
-    throw new InvalidInputError(
-      'providerOptions.haggle',
-      issuesFromZod(parsed.error).map((issue) => ({
+    throw new InvalidInputError({
+      subject: 'providerOptions.haggle',
+      issues: issuesFromZod(parsed.error).map((issue) => ({
         ...issue,
         path: `providerOptions.haggle.${issue.path}`,
       })),
-    );
+    });
   return parsed.data;
 }

@@ -1,5 +1,4 @@
-export { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
-export { UnsupportedLanguageModelError } from './ai-sdk-errors.js';
+export { OptionalDependencyMissingError } from '../contract/errors.js';
 export {
   type CreateHaggleOptions,
   createHaggle,
@@ -7,6 +6,7 @@ export {
   type HaggleProviderV4,
   type HaggleSpecificationVersion,
 } from './create-haggle.js';
+export { UnsupportedLanguageModelError } from './errors.js';
 export {
   AiSdkBackend,
   type FromLanguageModelOptions,

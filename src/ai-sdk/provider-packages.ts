@@ -1,7 +1,6 @@
 import type { LanguageModelV3, LanguageModelV4 } from '@ai-sdk/provider';
-import { InvalidInputError } from '../contract/errors.js';
-import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
-import { processEnvironment } from '../internal/environment.js';
+import { InvalidInputError, OptionalDependencyMissingError } from '../contract/errors.js';
+import { type Environment, processEnvironment } from '../internal/environment.js';
 
 /**
  * Where a hosted provider's AI SDK model comes from: its npm package and the factory that package
@@ -70,6 +69,12 @@ export interface ProviderModelSpec {
   apiKey?: string;
   /** The API root, for `openai-compatible` (required) or a proxy in front of a hosted API. */
   baseURL?: string;
+  /**
+   * The environment the provider package will read its own key from (default the process's, which
+   * the package reads itself): `openai-compatible` through `@ai-sdk/openai` sends an empty key unless
+   * this holds `OPENAI_API_KEY`. `experimentProviderBackends` passes its `env`.
+   */
+  env?: Environment;
 }
 
 /** A resolved model and how it was reached (the package that made it). */
@@ -116,20 +121,26 @@ async function isInstalled(packageName: string): Promise<boolean> {
  */
 export async function resolveProviderModel(spec: ProviderModelSpec): Promise<ResolvedProviderModel> {
   if (!isProviderName(spec.provider))
-    throw new InvalidInputError('provider', [
-      {
-        path: 'provider',
-        message: `unknown provider "${spec.provider}"; choose from ${PROVIDER_NAMES.join(', ')}`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'provider',
+      issues: [
+        {
+          path: 'provider',
+          message: `unknown provider "${spec.provider}"; choose from ${PROVIDER_NAMES.join(', ')}`,
+        },
+      ],
+    });
   let entry: ProviderPackage = PROVIDER_PACKAGES[spec.provider];
   if ('needsBaseURL' in entry && entry.needsBaseURL && spec.baseURL === undefined)
-    throw new InvalidInputError('provider', [
-      {
-        path: 'baseURL',
-        message: `the "${spec.provider}" provider needs "baseURL", the server's API root (e.g. http://127.0.0.1:8000/v1)`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'provider',
+      issues: [
+        {
+          path: 'baseURL',
+          message: `the "${spec.provider}" provider needs "baseURL", the server's API root (e.g. http://127.0.0.1:8000/v1)`,
+        },
+      ],
+    });
   const neededFor = `the "${spec.provider}" provider`;
   if (spec.provider === 'openai-compatible' && !(await isInstalled(entry.packageName))) {
     if (await isInstalled(OPENAI_COMPATIBLE_FALLBACK.packageName)) entry = OPENAI_COMPATIBLE_FALLBACK;
@@ -149,7 +160,7 @@ export async function resolveProviderModel(spec: ProviderModelSpec): Promise<Res
   const keyless =
     entry === OPENAI_COMPATIBLE_FALLBACK &&
     spec.apiKey === undefined &&
-    processEnvironment().OPENAI_API_KEY === undefined;
+    (spec.env ?? processEnvironment()).OPENAI_API_KEY === undefined;
   const settings: Record<string, unknown> = {
     ...(spec.apiKey !== undefined ? { apiKey: spec.apiKey } : keyless ? { apiKey: '' } : {}),
     ...(spec.baseURL !== undefined ? { baseURL: spec.baseURL } : {}),

@@ -41,7 +41,7 @@ export function chatMessagesOf(prompt: LanguageModelV4Prompt): {
     });
     messages.push({ role: message.role, content: sanitizeUntrustedText(content) });
   });
-  if (issues.length > 0) throw new InvalidInputError('AI SDK prompt for a haggle model', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'AI SDK prompt for a haggle model', issues });
   const warnings: SharedV4Warning[] = droppedReasoning
     ? [{ type: 'other', message: 'reasoning parts of earlier answers were left out of the prompt' }]
     : [];

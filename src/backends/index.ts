@@ -1,4 +1,4 @@
-export { BackendUnavailableError } from './backend-unavailable-error.js';
+export { BackendUnavailableError } from './errors.js';
 
 export type {
   BackendDescription,

@@ -27,7 +27,7 @@ export function checkPredictInput(input: PredictInput, agent: string): void {
       });
     }
   }
-  if (issues.length > 0) throw new InvalidInputError(`${agent} input`, issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: `${agent} input`, issues });
 }
 
 /** The actions the rules allow now; all six when the caller does not say. */

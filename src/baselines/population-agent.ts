@@ -125,9 +125,15 @@ function fallbackTurn(action: Action, ctx: PolicyContext): Turn {
 
 function resolveParameters(options: PopulationAgentOptions): PopulationParameters {
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidInputError('PopulationAgentOptions', [
-      { path: '(root)', message: 'pass an object such as { parameters: { buyerCounterProbability: 0.5 } }' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'PopulationAgentOptions',
+      issues: [
+        {
+          path: '(root)',
+          message: 'pass an object such as { parameters: { buyerCounterProbability: 0.5 } }',
+        },
+      ],
+    });
   }
   const issues: ValidationIssue[] = [];
   for (const key of Object.keys(options)) {
@@ -137,7 +143,7 @@ function resolveParameters(options: PopulationAgentOptions): PopulationParameter
   const overrides = options.parameters ?? {};
   if (typeof overrides !== 'object' || overrides === null) {
     issues.push({ path: 'parameters', message: 'must be an object of parameter overrides' });
-    throw new InvalidInputError('PopulationAgentOptions', issues);
+    throw new InvalidInputError({ subject: 'PopulationAgentOptions', issues });
   }
   const parameters: PopulationParameters = { ...DEFAULT_POPULATION_PARAMETERS };
   for (const [name, value] of Object.entries(overrides)) {
@@ -162,7 +168,7 @@ function resolveParameters(options: PopulationAgentOptions): PopulationParameter
     parameters[name as PopulationParameterName] = value;
   }
   issues.push(...crossChecks(parameters));
-  if (issues.length > 0) throw new InvalidInputError('PopulationAgentOptions', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'PopulationAgentOptions', issues });
   return parameters;
 }
 

@@ -57,9 +57,12 @@ export class ReservationLearningAgent implements Negotiator {
 
   constructor(options: ReservationLearningAgentOptions = {}) {
     if (typeof options !== 'object' || options === null)
-      throw new InvalidInputError('ReservationLearningAgentOptions', [
-        { path: '(root)', message: 'pass an object such as { exponent: 1, reservationRatio: 0.8 }' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'ReservationLearningAgentOptions',
+        issues: [
+          { path: '(root)', message: 'pass an object such as { exponent: 1, reservationRatio: 0.8 }' },
+        ],
+      });
     const issues: ValidationIssue[] = [];
     checkKnownKeys(options, KNOWN_OPTIONS, issues);
     checkPriceLimitOptions(options, issues);
@@ -73,7 +76,8 @@ export class ReservationLearningAgent implements Negotiator {
         path: 'horizon',
         message: `must be an integer of at least 1 turn, got ${String(options.horizon)}`,
       });
-    if (issues.length > 0) throw new InvalidInputError('ReservationLearningAgentOptions', issues);
+    if (issues.length > 0)
+      throw new InvalidInputError({ subject: 'ReservationLearningAgentOptions', issues });
     this.options = Object.freeze({ ...options });
     this.exponent = options.exponent ?? 1;
     this.horizon = options.horizon ?? DEFAULT_HORIZON;

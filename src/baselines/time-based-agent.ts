@@ -65,9 +65,12 @@ export class TimeBasedAgent implements Negotiator {
   constructor(options: TimeBasedAgentOptions = {}) {
     const issues: ValidationIssue[] = [];
     if (typeof options !== 'object' || options === null) {
-      throw new InvalidInputError('TimeBasedAgentOptions', [
-        { path: '(root)', message: 'pass an object such as { exponent: 0.25, reservationRatio: 0.8 }' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'TimeBasedAgentOptions',
+        issues: [
+          { path: '(root)', message: 'pass an object such as { exponent: 0.25, reservationRatio: 0.8 }' },
+        ],
+      });
     }
     checkKnownKeys(options, KNOWN_OPTIONS, issues);
     checkPriceLimitOptions(options, issues);
@@ -81,7 +84,7 @@ export class TimeBasedAgent implements Negotiator {
         message: `must be an integer of at least 1 turn, got ${String(horizon)}`,
       });
     }
-    if (issues.length > 0) throw new InvalidInputError('TimeBasedAgentOptions', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'TimeBasedAgentOptions', issues });
     this.options = Object.freeze({ ...options });
     this.exponent = exponent ?? LINEAR_EXPONENT;
     this.horizon = horizon ?? DEFAULT_HORIZON;
@@ -147,12 +150,15 @@ export function conceder(options: NamedTimeBasedOptions = {}): TimeBasedAgent {
 
 function withoutExponent(options: NamedTimeBasedOptions): NamedTimeBasedOptions {
   if (typeof options === 'object' && options !== null && 'exponent' in options) {
-    throw new InvalidInputError('TimeBasedAgentOptions', [
-      {
-        path: 'exponent',
-        message: 'is fixed by the named strategy; use new TimeBasedAgent({ exponent }) instead',
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'TimeBasedAgentOptions',
+      issues: [
+        {
+          path: 'exponent',
+          message: 'is fixed by the named strategy; use new TimeBasedAgent({ exponent }) instead',
+        },
+      ],
+    });
   }
   return options;
 }

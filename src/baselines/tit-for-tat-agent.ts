@@ -65,9 +65,12 @@ export class TitForTatAgent implements Negotiator {
 
   constructor(options: TitForTatAgentOptions = {}) {
     if (typeof options !== 'object' || options === null) {
-      throw new InvalidInputError('TitForTatAgentOptions', [
-        { path: '(root)', message: 'pass an object such as { reciprocity: 1, reservationRatio: 0.8 }' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'TitForTatAgentOptions',
+        issues: [
+          { path: '(root)', message: 'pass an object such as { reciprocity: 1, reservationRatio: 0.8 }' },
+        ],
+      });
     }
     const issues: ValidationIssue[] = [];
     checkKnownKeys(options, KNOWN_OPTIONS, issues);
@@ -90,7 +93,7 @@ export class TitForTatAgent implements Negotiator {
         issues.push({ path, message: `must be a fraction in [0, 1), got ${String(value)}` });
       }
     }
-    if (issues.length > 0) throw new InvalidInputError('TitForTatAgentOptions', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'TitForTatAgentOptions', issues });
     this.options = Object.freeze({ ...options });
     this.reciprocity = reciprocity ?? DEFAULT_RECIPROCITY;
     this.initialConcession = initialConcession ?? DEFAULT_INITIAL_CONCESSION;

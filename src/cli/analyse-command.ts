@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { ANALYSIS_METRICS, type AnalysisMetric } from '../evaluation/analysis/analysis-metric.js';
 import { loadTournament } from '../evaluation/load-tournament.js';
 import type { ParticipantLabel, ParticipantLabels } from '../evaluation/participant-label.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import { parseMetrics, writeEvaluateOutput } from './evaluate-output.js';
 import {
   DEFAULT_MAX_ERROR_RATE,

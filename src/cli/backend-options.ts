@@ -1,15 +1,16 @@
 import { type Command, Option } from 'commander';
 import { NegotiationAgent } from '../agent/negotiation-agent.js';
-import { BackendUnavailableError } from '../backends/backend-unavailable-error.js';
+import { BackendUnavailableError } from '../backends/errors.js';
 import type { BackendWarning, LanguageBackend } from '../backends/language-backend.js';
 import { DIALECT_NAMES, type DialectName, type Endpoint } from '../backends/openai/dialect.js';
 import { OpenAICompatibleBackend } from '../backends/openai/node-backend.js';
+import { OptionalDependencyMissingError } from '../contract/errors.js';
 import type { Negotiator } from '../contract/negotiator.js';
-import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
+import { type Environment, processEnvironment } from '../internal/environment.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import type { OnnxDevice, OnnxDtype } from '../onnx/onnx-options.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
+import { CliUsageError } from './errors.js';
 import { commaList, parseChoice, parseIntegerOption } from './options.js';
 import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 
@@ -92,7 +93,7 @@ export function addBackendOptions(command: Command, options: { required?: boolea
 /** Builds the backend the options name; throws a usage error for a missing option, never echoing a key. */
 export function createCliBackend(
   options: BackendCliOptions,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = processEnvironment(),
 ): LanguageBackend | undefined {
   if (options.backend === undefined) {
     const stray = (
@@ -133,10 +134,10 @@ export function createCliBackend(
       // Its message already says what to install; the folder was never the problem.
       if (error instanceof OptionalDependencyMissingError) throw error;
       const reason = error instanceof Error ? error.message : String(error);
-      throw new BackendUnavailableError(
-        'onnx',
-        `${reason}. To use a model served elsewhere: --backend openai --base-url <url> --model <name>.`,
-      );
+      throw new BackendUnavailableError({
+        backendName: 'onnx',
+        reason: `${reason}. To use a model served elsewhere: --backend openai --base-url <url> --model <name>.`,
+      });
     }
   }
   if (options.device || options.dtype) throw new CliUsageError('--device and --dtype need --backend onnx');
@@ -163,7 +164,7 @@ export function createCliBackend(
 export function createBackendNegotiators(
   options: BackendCliOptions,
   command: Command,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = processEnvironment(),
   onWarning?: (warning: BackendWarning) => void,
 ): { buyer?: Negotiator; seller?: Negotiator } {
   const backend = createCliBackend(options, env);

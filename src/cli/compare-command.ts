@@ -4,7 +4,7 @@ import { formatComparison } from '../simulation/metrics/format.js';
 import { formatReferenceComparison } from '../simulation/metrics/reference-format.js';
 import { compareToReferences, isReferenceSetId } from '../simulation/metrics/references.js';
 import { readRunFile } from '../simulation/run-file.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption, parseMarginOption } from './options.js';
 import { terminalWidth } from './terminal-width.js';

@@ -13,15 +13,16 @@ import type { EpisodeRewardOptions } from '../env/episode-rewards.js';
 import type { ObservationFields } from '../env/observation-json.js';
 import { experimentLlmAgent } from '../evaluation/experiment-participants.js';
 import { loadSuite } from '../evaluation/suite.js';
+import { processEnvironment } from '../internal/environment.js';
 import {
   MULTI_ISSUE_BASELINE_NAMES,
   MULTI_ISSUE_BASELINES,
 } from '../multi-issue/multi-issue-baseline-registry.js';
 import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import { CLI_AGENT_NAMES, type CliAgentName, createCliAgent } from './agent-registry.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
 import { registerEnvSessionsCommand } from './env-sessions-command.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption, withListenOptions } from './options.js';
 import { parseParticipantShorthand } from './participant-shorthand.js';
@@ -212,7 +213,7 @@ function multiIssueOptions(options: EnvServeCliOptions, rewards: Rewards) {
       ? MULTI_ISSUE_BASELINES[participant.baseline]()
       : experimentLlmAgent(
           { model: participant.llm.model, replicas: participant.llm.baseURLs },
-          defaultApiKey(process.env),
+          defaultApiKey(processEnvironment()),
         );
   const environmentOptions: CreateEnvironmentOptions = {
     env: options.env as 'multi-issue-seller' | 'multi-issue-buyer',
@@ -240,7 +241,7 @@ function bestOfferOptions(options: EnvServeCliOptions, rewards: Rewards, io: Cli
     // The multi-issue spelling NAME=openai:MODEL@URL, parsed (and its URL checked) by the same code.
     const participant = parseParticipantShorthand('--opponent', spec);
     if (!('llm' in participant)) throw new CliUsageError(`--opponent ${participant.name}: not an LLM`);
-    const apiKey = defaultApiKey(process.env);
+    const apiKey = defaultApiKey(processEnvironment());
     const backend = new OpenAICompatibleBackend({
       baseURL: participant.llm.baseURLs,
       model: participant.llm.model,

@@ -9,6 +9,7 @@ import { experimentTournament } from '../evaluation/experiment-tournament.js';
 import type { ParticipantLabel } from '../evaluation/participant-label.js';
 import { loadSuite } from '../evaluation/suite.js';
 import type { TournamentOptions } from '../evaluation/tournament.js';
+import { type Environment, processEnvironment } from '../internal/environment.js';
 import {
   isMultiIssueBaselineName,
   MULTI_ISSUE_BASELINES,
@@ -17,8 +18,8 @@ import {
 import { MultiIssueLlmAgent } from '../multi-issue/multi-issue-llm-agent.js';
 import type { MultiIssueNegotiator } from '../multi-issue/multi-issue-turn.js';
 import type { Shard } from '../simulation/shard.js';
-import { CliUsageError } from './cli-error.js';
 import { defaultApiKey } from './default-api-key.js';
+import { CliUsageError } from './errors.js';
 import { type ParticipantShorthand, parseParticipantShorthand } from './participant-shorthand.js';
 import { givenSamplingFlag, type SamplingCliOptions, samplingFrom } from './sampling-options.js';
 
@@ -60,7 +61,7 @@ export async function evaluateTournament(
   options: EvaluateInputOptions,
   command: Command,
   signal: AbortSignal,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment = processEnvironment(),
 ): Promise<TournamentOptions> {
   const run = {
     ...(options.shard ? { shard: options.shard } : {}),

@@ -13,7 +13,7 @@ import type { ArmScore, TournamentResults } from '../evaluation/tournament-resul
 import { textTable, wrapText } from '../internal/text-table.js';
 import { writeTournamentReportFile } from '../report/tournament-report.js';
 import { formatEstimate } from '../simulation/metrics/estimates.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { commaList } from './options.js';
 import { terminalWidth } from './terminal-width.js';

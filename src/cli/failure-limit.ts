@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { HaggleError } from '../contract/errors.js';
 import { DEFAULT_EARLY_STOP } from '../simulation/early-stop.js';
 import type { ErrorMessageCount } from '../simulation/failures.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError, TooManyFailuresError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
 
@@ -23,15 +22,6 @@ export const DEFAULT_MAX_ERROR_RATE = 0;
 
 /** How many distinct messages the CLI lists before saying how many more there are. */
 const SHOWN_MESSAGES = 10;
-
-/** More failures than `--max-error-rate` allows (or nothing finished): the CLI exits with code 3. */
-export class TooManyFailuresError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.TooManyFailuresError';
-  constructor(message: string) {
-    super('too-many-failures', message);
-    this.name = 'TooManyFailuresError';
-  }
-}
 
 /** Parses `--max-error-rate`: a share from 0 to 1. */
 export function parseMaxErrorRate(raw: string): number {

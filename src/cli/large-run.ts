@@ -1,4 +1,4 @@
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 
 /**
  * haggle's choice: `haggle evaluate` asks for `--yes` before it plans more than 100,000 matches. An

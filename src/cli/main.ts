@@ -2,9 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { registerAnalyseCommand } from './analyse-command.js';
-import { CliUsageError } from './cli-error.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerEnvCommand } from './env-command.js';
+import { CliUsageError } from './errors.js';
 import { registerEvaluateCommand } from './evaluate-command.js';
 import { EXIT_FAILURES } from './failure-limit.js';
 import { type CliIo, processIo, terminalSafeIo } from './io.js';
@@ -81,6 +81,7 @@ function reportError(error: unknown, io: CliIo): number {
     io.stderr.write(`haggle: ${message}\n`);
     return 2;
   }
+  // Before the HaggleError branch: a usage error is a HaggleError too (code `cli-usage`), and exits 2.
   if (error instanceof CliUsageError) {
     io.stderr.write(`haggle: ${error.message}\n`);
     return 2;

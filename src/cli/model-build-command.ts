@@ -1,12 +1,13 @@
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Command } from 'commander';
+import { hubEnvironment } from '../internal/environment.js';
 import { describeCheck } from '../onnx/model-build/build-check.js';
 import { buildModel } from '../onnx/model-build/build-model.js';
+import { BuildCheckFailedError } from '../onnx/model-build/errors.js';
 import { pullRepository, resolveHubRevision } from '../onnx/model-build/hub-pull.js';
-import { BuildCheckFailedError } from '../onnx/model-build/model-build-errors.js';
 import { MODEL_DTYPES, type ModelDtype } from '../onnx/model-build/stored-weights.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { ProgressBar } from './progress-bar.js';
 
@@ -82,7 +83,12 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
       const local = async (source: string) => {
         if (!source.startsWith('hf:')) return source;
         const [repo, revision = 'main'] = source.slice(3).split('@') as [string, string?];
-        const commit = await resolveHubRevision(repo, { revision, signal, idleTimeoutMs: idle });
+        const commit = await resolveHubRevision(repo, {
+          ...hubEnvironment(),
+          revision,
+          signal,
+          idleTimeoutMs: idle,
+        });
         const folder = join(options.downloadDir, repo.replace('/', '--'), commit);
         await pullWithProgress(repo, folder, io, signal, commit, idle);
         return folder;
@@ -121,7 +127,8 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
         `built ${result.out} (${result.record.dtypes.join(', ')}${result.record.adapter ? `; adapter merged into ${result.record.adapter.mergedProjections} projections` : ''}): haggle predict --backend onnx --model ${result.out}\n`,
       );
       const failed = result.checks.filter((check) => !check.ok);
-      if (failed.length > 0) throw new BuildCheckFailedError(result.out, failed.map(describeCheck));
+      if (failed.length > 0)
+        throw new BuildCheckFailedError({ folder: result.out, details: failed.map(describeCheck) });
     });
 }
 
@@ -139,6 +146,7 @@ export function registerModelPullCommand(model: Command, io: CliIo, signal: Abor
     .action(async (repo: string, options: { out: string; revision: string; idleTimeout: string }) => {
       const idle = idleTimeoutMs(options.idleTimeout);
       const commit = await resolveHubRevision(repo, {
+        ...hubEnvironment(),
         revision: options.revision,
         signal,
         idleTimeoutMs: idle,
@@ -164,6 +172,7 @@ async function pullWithProgress(
   // Off a terminal, one line when a file stops receiving bytes (the bar itself is silent there).
   let saidStalled = false;
   const pulled = await pullRepository(repo, {
+    ...hubEnvironment(),
     out,
     signal,
     revision: commit,

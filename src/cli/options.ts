@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 
 /** Parses an integer option, with the option's name in the error. */
 export function parseIntegerOption(name: string, min: number, max: number) {

@@ -5,7 +5,7 @@ import {
   MULTI_ISSUE_BASELINE_NAMES,
   type MultiIssueBaselineName,
 } from '../multi-issue/multi-issue-baseline-registry.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import { commaList } from './options.js';
 
 /**

@@ -14,7 +14,7 @@ import {
   createCliBackend,
   printBackendWarning,
 } from './backend-options.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
 import { readJsonInput } from './read-json-input.js';

@@ -1,6 +1,7 @@
-import { InputTooLargeError, readTextWithLimit, stripByteOrderMark } from '../internal/bounded-read.js';
+import { readTextWithLimit, stripByteOrderMark } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
-import { CliUsageError } from './cli-error.js';
+import { InputTooLargeError } from '../internal/errors.js';
+import { CliUsageError } from './errors.js';
 
 /**
  * Reads and parses a JSON file, or standard input when the path is `-`, up to `limitBytes` (default: 64

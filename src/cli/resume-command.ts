@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { redactSecrets } from './redact-arguments.js';
 
 /** The arguments as typed (commander keeps them on the program as `rawArgs`, untyped). */
@@ -30,7 +30,9 @@ export function withResumeHint(error: unknown, argv: readonly string[]): unknown
   const detail = error.message.startsWith(`${error.path}: `)
     ? error.message.slice(error.path.length + 2)
     : error.message;
-  return new RunFileError(error.path, `${detail}; once fixed, resume with: ${resumeCommand(argv)}`, {
+  return new RunFileError({
+    path: error.path,
+    message: `${detail}; once fixed, resume with: ${resumeCommand(argv)}`,
     cause: error,
     ...(error.systemCode ? { systemCode: error.systemCode } : {}),
     resumable: true,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 
 /** `--temperature` and `--top-p`: how an LLM side samples its tokens. */
 export interface SamplingCliOptions {

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { COMPILE_LIMITS } from '../decoding/compiler/schema-compiler.js';
+import { processEnvironment } from '../internal/environment.js';
 import { DeferredOnnxBackend } from '../onnx/deferred-onnx-backend.js';
 import { DEFAULT_WORKER_HEAP_MB } from '../onnx/onnx-options.js';
 import type { OnnxWorkerEvent } from '../onnx/worker-supervisor.js';
 import { OpenAIServer } from '../server/openai-server.js';
 import { DEFAULT_REQUEST_LIMITS } from '../server/request-limits.js';
 import { addBackendOptions, type BackendCliOptions, createCliBackend } from './backend-options.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption, withListenOptions } from './options.js';
 
@@ -93,7 +94,7 @@ export function registerServeCommand(program: Command, io: CliIo, signal: AbortS
         onWorkerEvent: (event) => io.stderr.write(`haggle serve: ${describeWorkerEvent(event)}\n`),
       });
     }
-    const apiKey = options.serverApiKey ?? process.env.HAGGLE_SERVE_API_KEY;
+    const apiKey = options.serverApiKey ?? processEnvironment().HAGGLE_SERVE_API_KEY;
     if (options.cors?.includes('*') && !options.corsAllowAnyOrigin) {
       throw new CliUsageError(
         "--cors '*' lets every web page use the server: name the origins (--cors http://localhost:5173), or add --cors-allow-any-origin",

@@ -1,5 +1,5 @@
 import { parseShard, type Shard } from '../simulation/shard.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 
 /** Parses `--shard K/N` (1 <= K <= N); whether N fits the run is checked once the run's size is known. */
 export function parseShardOption(raw: string): Shard {

@@ -6,7 +6,7 @@ import {
   outcomeSentence,
   sessionTranscript,
 } from '../simulation/transcript.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { parseIntegerOption } from './options.js';
 

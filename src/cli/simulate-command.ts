@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import { HaggleError } from '../contract/errors.js';
 import type { ListingContextInput } from '../contract/listing-context.js';
+import { processEnvironment } from '../internal/environment.js';
 import { AlternatingOffersRules } from '../rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../rules/best-offer-rules.js';
 import type { Rules } from '../rules/rules.js';
-import { RunFailedEarlyError } from '../simulation/early-stop.js';
+import { RunFailedEarlyError } from '../simulation/errors.js';
 import { isFinished } from '../simulation/failures.js';
 import { simulate } from '../simulation/node-simulate.js';
 import type { Shard } from '../simulation/shard.js';
@@ -17,7 +18,7 @@ import {
   createBackendNegotiators,
   printBackendWarning,
 } from './backend-options.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import { addFailureLimitOptions, enforceFailureLimit, printFailures } from './failure-limit.js';
 import type { CliIo } from './io.js';
 import { parseChoice, parseIntegerOption } from './options.js';
@@ -110,7 +111,12 @@ export function registerSimulateCommand(program: Command, io: CliIo, signal: Abo
           : new BestOfferRules(options.maxTurns ? { maxTurns: options.maxTurns } : {});
       // The agent reports each distinct warning once (a CUDA-to-CPU fallback, a setting a server
       // ignores): the CLI says it on stderr rather than let it pass silently.
-      const llm = createBackendNegotiators(options, command, process.env, printBackendWarning(io.stderr));
+      const llm = createBackendNegotiators(
+        options,
+        command,
+        processEnvironment(),
+        printBackendWarning(io.stderr),
+      );
       if (options.resume && options.out) io.stderr.write(resumeProvenanceNote(options.out) ?? '');
       const startedAt = performance.now();
       const run = simulate({

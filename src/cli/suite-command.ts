@@ -7,7 +7,7 @@ import {
   saveSuite,
 } from '../evaluation/suite.js';
 import { SECONDARY_ISSUE_NAMES } from '../multi-issue/scenario-generator.js';
-import { CliUsageError } from './cli-error.js';
+import { CliUsageError } from './errors.js';
 import type { CliIo } from './io.js';
 import { MULTI_ISSUE_AGENT_NAMES } from './multi-issue-registry.js';
 import { commaList, parseChoice, parseIntegerOption } from './options.js';

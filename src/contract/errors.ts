@@ -1,49 +1,11 @@
 import type { z } from 'zod';
+import { HaggleError } from '../internal/errors.js';
+import type { PriceBounds } from './guardrails.js';
+import type { Role } from './history.js';
 
-// Markers rather than `instanceof` alone: a user's app can hold two copies of `haggle` (an ESM and a
-// CJS build, or two versions), and `instanceof` fails across copies. Each class names its own marker
-// (a string, so minifiers cannot rename it), and every instance carries the markers of its class and
-// of each class above it, so `RateLimitError.isInstance(e)` is true for rate limits only and
-// `BackendError.isInstance(e)` for every backend failure, as the AI SDK's per-class markers are.
-const HAGGLE_ERROR_MARKER = 'haggle.error';
-
-type ErrorClass = abstract new (...args: never[]) => HaggleError;
-
-/** Base class of every error `haggle` throws on purpose. */
-export class HaggleError extends Error {
-  /**
-   * The name of this class's `Symbol.for` marker. Every subclass declares its own (a test checks it),
-   * since an inherited one would make its `isInstance` answer for the parent class.
-   */
-  static readonly marker: string = HAGGLE_ERROR_MARKER;
-  /** A stable machine-readable code, e.g. `invalid-input`. */
-  readonly code: string;
-
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'HaggleError';
-    this.code = code;
-    // new.target is the class constructed; its chain up to HaggleError gives every marker.
-    for (let type: unknown = new.target; typeof type === 'function'; type = Object.getPrototypeOf(type)) {
-      if (Object.hasOwn(type, 'marker')) {
-        Object.defineProperty(this, Symbol.for((type as unknown as { marker: string }).marker), {
-          value: true,
-        });
-      }
-      if (type === HaggleError) break;
-    }
-  }
-
-  /**
-   * True when `error` is an instance of the class this is called on (or of a subclass), whichever copy
-   * of the package created it: `RateLimitError.isInstance(e)` narrows `e` to `RateLimitError`.
-   */
-  static isInstance<T extends ErrorClass>(this: T, error: unknown): error is InstanceType<T> {
-    // biome-ignore lint/complexity/noThisInStatic: the class it is called on decides the marker
-    const marker = (this as unknown as { marker: string }).marker;
-    return typeof error === 'object' && error !== null && Symbol.for(marker) in error;
-  }
-}
+// The base class sits in internal/ (the lowest layer) so that every layer's errors can extend it;
+// users import it from here, with the contract's other errors.
+export { HaggleError };
 
 /** One problem found while validating input, with a path a person can read (`history[2].turn.price`). */
 export interface ValidationIssue {
@@ -79,8 +41,8 @@ export class InvalidInputError extends HaggleError {
   /** What was being validated, e.g. `ListingContext`. */
   readonly subject: string;
 
-  constructor(subject: string, issues: ValidationIssue[], options?: { cause?: unknown }) {
-    super('invalid-input', `Invalid ${subject}: ${describeIssues(issues)}`, options);
+  constructor({ subject, issues, cause }: { subject: string; issues: ValidationIssue[]; cause?: unknown }) {
+    super({ code: 'invalid-input', message: `Invalid ${subject}: ${describeIssues(issues)}`, cause });
     this.name = 'InvalidInputError';
     this.subject = subject;
     this.issues = issues;
@@ -100,11 +62,12 @@ export class InvalidModelOutputError extends HaggleError {
   constructor(args: { rawTexts: string[]; issues: ValidationIssue[]; attempts: number }) {
     const last = args.rawTexts[args.rawTexts.length - 1] ?? '';
     const preview = last.length > 200 ? `${last.slice(0, 200)}…` : last;
-    super(
-      'invalid-model-output',
-      `The model's output is not a valid turn after ${args.attempts} attempt(s): ${describeIssues(args.issues)}. ` +
+    super({
+      code: 'invalid-model-output',
+      message:
+        `The model's output is not a valid turn after ${args.attempts} attempt(s): ${describeIssues(args.issues)}. ` +
         `Last output: ${JSON.stringify(preview)}`,
-    );
+    });
     this.name = 'InvalidModelOutputError';
     this.rawText = last;
     this.rawTexts = args.rawTexts;
@@ -132,7 +95,7 @@ export class BackendError extends HaggleError {
     attempts?: number;
     cause?: unknown;
   }) {
-    super('backend-error', args.message, { cause: args.cause });
+    super({ code: 'backend-error', message: args.message, cause: args.cause });
     this.name = 'BackendError';
     this.status = args.status;
     this.retryable = args.retryable ?? false;
@@ -148,7 +111,7 @@ export class HaggleAbortError extends HaggleError {
 
   constructor(reason?: unknown) {
     const why = reason instanceof Error ? reason.message : reason === undefined ? '' : String(reason);
-    super('aborted', why ? `Aborted: ${why}` : 'Aborted', { cause: reason });
+    super({ code: 'aborted', message: why ? `Aborted: ${why}` : 'Aborted', cause: reason });
     this.name = 'HaggleAbortError';
     this.reason = reason;
   }
@@ -157,4 +120,92 @@ export class HaggleAbortError extends HaggleError {
 /** Throws a `HaggleAbortError` when the signal has fired. Call at every await boundary of long work. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new HaggleAbortError(signal.reason);
+}
+
+/**
+ * An agent's guardrails leave a side no price it may name or accept, where the rules allowed it to
+ * name one: a seller's `minPrice` above every counter Best Offer allows (at or above the list price),
+ * say. Without this error the model could only decline or stall, every time, and the guardrail's
+ * mistake would read as the model's choice.
+ *
+ * A subclass of `InvalidInputError` (code `invalid-input`): a configuration the caller must fix.
+ */
+export class UnsatisfiableGuardrailsError extends InvalidInputError {
+  static override readonly marker: string = 'haggle.error.UnsatisfiableGuardrailsError';
+  /** The side whose guardrails leave no price. */
+  readonly role: Role;
+  /** That side's bounds, as configured. */
+  readonly bounds: PriceBounds;
+
+  constructor(args: { role: Role; bounds: PriceBounds; issue: ValidationIssue }) {
+    super({ subject: 'guardrails', issues: [args.issue] });
+    this.name = 'UnsatisfiableGuardrailsError';
+    this.role = args.role;
+    this.bounds = args.bounds;
+  }
+}
+
+/**
+ * A turn was asked of (or recorded for) a side whose turn it is not: the other side moves next, or the
+ * thread has ended and nobody does. Raised before any backend call, so a wrong `role` costs no tokens.
+ *
+ * A subclass of `InvalidInputError` (code `invalid-input`): whoever already treats bad input as the
+ * caller's mistake (the CLI's exit code 2, a 400 from a server) treats this one the same way.
+ */
+export class NotYourTurnError extends InvalidInputError {
+  static override readonly marker: string = 'haggle.error.NotYourTurnError';
+  /** The side that was asked to move (or that a history entry gave the move to), where one was named. */
+  readonly role: Role | undefined;
+  /** The side the rules give the move to; `null` when the thread has ended. */
+  readonly nextRole: Role | null;
+
+  constructor(args: {
+    subject: string;
+    role: Role | undefined;
+    nextRole: Role | null;
+    issue: ValidationIssue;
+  }) {
+    super({ subject: args.subject, issues: [args.issue] });
+    this.name = 'NotYourTurnError';
+    this.role = args.role;
+    this.nextRole = args.nextRole;
+  }
+}
+
+/**
+ * A package that a feature needs and haggle does not install is missing where haggle can import it:
+ * an optional peer dependency (onnxruntime-node for `haggle/onnx`) or a package a setting names (an
+ * `@ai-sdk/*` provider for an experiment participant). The message gives the command that installs it;
+ * haggle never installs anything itself.
+ */
+export class OptionalDependencyMissingError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.OptionalDependencyMissingError';
+  /** The npm package that is missing, e.g. `onnxruntime-node`. */
+  readonly packageName: string;
+  /** The command that installs it, e.g. `npm install onnxruntime-node`. */
+  readonly installCommand: string;
+
+  constructor(args: {
+    /** The package to install (a version range may follow, e.g. `@ai-sdk/openai@3`). */
+    packageName: string;
+    /** What needs it, as the message's subject: `haggle/onnx (OnnxBackend)`. */
+    neededFor: string;
+    /** Whether haggle lists it as an optional peer dependency (the message then says why npm left it out). */
+    optionalPeer?: boolean;
+    cause?: unknown;
+  }) {
+    const installCommand = `npm install ${args.packageName}`;
+    super({
+      code: 'optional-dependency-missing',
+      message:
+        `${args.neededFor} needs the ${args.optionalPeer ? 'optional ' : ''}package ${args.packageName}, which is not installed: run \`${installCommand}\` in your project` +
+        (args.optionalPeer
+          ? ' (haggle lists it as an optional peer dependency, so npm does not install it for you).'
+          : '.'),
+      cause: args.cause,
+    });
+    this.name = 'OptionalDependencyMissingError';
+    this.packageName = args.packageName;
+    this.installCommand = installCommand;
+  }
 }

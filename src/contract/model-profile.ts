@@ -193,16 +193,20 @@ export function resolveModelProfile(profile: string | ModelProfileInput | undefi
   if (typeof profile === 'string') {
     const found = (MODEL_PROFILES as Record<string, ModelProfile>)[profile];
     if (!found) {
-      throw new InvalidInputError('ModelProfile', [
-        {
-          path: '(root)',
-          message: `unknown profile "${profile}"; built-in profiles are ${Object.keys(MODEL_PROFILES).join(', ')}`,
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'ModelProfile',
+        issues: [
+          {
+            path: '(root)',
+            message: `unknown profile "${profile}"; built-in profiles are ${Object.keys(MODEL_PROFILES).join(', ')}`,
+          },
+        ],
+      });
     }
     return found;
   }
   const parsed = ModelProfileSchema.safeParse(profile);
-  if (!parsed.success) throw new InvalidInputError('ModelProfile', issuesFromZod(parsed.error));
+  if (!parsed.success)
+    throw new InvalidInputError({ subject: 'ModelProfile', issues: issuesFromZod(parsed.error) });
   return parsed.data;
 }

@@ -104,15 +104,18 @@ function movesOf(options: TurnJsonSchemaOptions): LegalMove[] {
     .map((move) => (move.price ? { ...move, price: intersectInterval(move.price, bounds) } : move))
     .filter((move) => !move.price || hasPrice(move.price));
   if (moves.length === 0) {
-    throw new InvalidInputError('TurnJsonSchemaOptions', [
-      {
-        path: options.moves ? 'moves' : 'actions',
-        message:
-          given.length === 0
-            ? 'at least one action must be allowed'
-            : 'no move is left: every offer interval is empty once the guardrails apply',
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'TurnJsonSchemaOptions',
+      issues: [
+        {
+          path: options.moves ? 'moves' : 'actions',
+          message:
+            given.length === 0
+              ? 'at least one action must be allowed'
+              : 'no move is left: every offer interval is empty once the guardrails apply',
+        },
+      ],
+    });
   }
   return moves;
 }

@@ -4,7 +4,7 @@ import { InvalidInputError, issuesFromZod, type ValidationIssue } from './errors
 /** Parses `value` with `schema`, or throws an `InvalidInputError` naming `subject` and every issue. */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, subject: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw new InvalidInputError(subject, issuesFromZod(result.error));
+  if (!result.success) throw new InvalidInputError({ subject, issues: issuesFromZod(result.error) });
   return result.data;
 }
 

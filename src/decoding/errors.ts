@@ -12,11 +12,11 @@ export class UnsupportedSchemaError extends HaggleError {
   /** JSON Pointer of the schema that carries it, e.g. `#/properties/price`. */
   readonly schemaPath: string;
 
-  constructor(keyword: string, schemaPath: string, detail?: string) {
-    super(
-      'unsupported-schema',
-      `Unsupported JSON Schema keyword "${keyword}" at ${schemaPath}${detail ? `: ${detail}` : ''}`,
-    );
+  constructor({ keyword, schemaPath, detail }: { keyword: string; schemaPath: string; detail?: string }) {
+    super({
+      code: 'unsupported-schema',
+      message: `Unsupported JSON Schema keyword "${keyword}" at ${schemaPath}${detail ? `: ${detail}` : ''}`,
+    });
     this.name = 'UnsupportedSchemaError';
     this.keyword = keyword;
     this.schemaPath = schemaPath;
@@ -28,8 +28,11 @@ export class UnsatisfiableSchemaError extends HaggleError {
   static override readonly marker: string = 'haggle.error.UnsatisfiableSchemaError';
   readonly schemaPath: string;
 
-  constructor(schemaPath: string, detail: string) {
-    super('unsatisfiable-schema', `No JSON value satisfies the schema at ${schemaPath}: ${detail}`);
+  constructor({ schemaPath, detail }: { schemaPath: string; detail: string }) {
+    super({
+      code: 'unsatisfiable-schema',
+      message: `No JSON value satisfies the schema at ${schemaPath}: ${detail}`,
+    });
     this.name = 'UnsatisfiableSchemaError';
     this.schemaPath = schemaPath;
   }
@@ -91,7 +94,18 @@ export class SchemaLimitError extends HaggleError {
   readonly schemaPath: string;
 
   /** `detail` replaces the default wording of what was too large (`size`, `pattern`). */
-  constructor(limit: SchemaLimit, value: number, schemaPath: string, detail?: string) {
+  constructor({
+    limit,
+    value,
+    schemaPath,
+    detail,
+  }: {
+    limit: SchemaLimit;
+    value: number;
+    schemaPath: string;
+    /** Replaces the words said of the limit (`needs more than N grammar nodes`). */
+    detail?: string;
+  }) {
     const option = OPTION_OF[limit];
     const what =
       detail ??
@@ -128,7 +142,7 @@ export class SchemaLimitError extends HaggleError {
               : option === null
                 ? 'simplify the pattern (anchor it with ^...$, use fewer counted repeats such as {n,m})'
                 : `pass a larger \`${option}\` to compileSchema to allow it`;
-    super('schema-limit', `The JSON Schema ${what} at ${schemaPath}; ${fix}`);
+    super({ code: 'schema-limit', message: `The JSON Schema ${what} at ${schemaPath}; ${fix}` });
     this.name = 'SchemaLimitError';
     this.limit = limit;
     this.value = value;
@@ -144,6 +158,19 @@ export class SchemaLimitError extends HaggleError {
    * pattern, so it cannot know where it was used; the schema's compiler says where.
    */
   at(schemaPath: string): SchemaLimitError {
-    return new SchemaLimitError(this.limit, this.value, schemaPath, this.detail);
+    return new SchemaLimitError({ limit: this.limit, value: this.value, schemaPath, detail: this.detail });
+  }
+}
+
+/**
+ * A JSON Schema `pattern` outside the regular-expression syntax the decoder reads (see
+ * regex/regex-syntax.ts). The schema compiler turns it into an `UnsupportedSchemaError` naming the
+ * keyword and path, so users meet it only through that.
+ */
+export class PatternSyntaxError extends HaggleError {
+  static override readonly marker: string = 'haggle.error.PatternSyntaxError';
+  constructor(message: string) {
+    super({ code: 'pattern-syntax', message });
+    this.name = 'PatternSyntaxError';
   }
 }

@@ -99,7 +99,8 @@ export class BestOfferEnvironment extends GameEnvironment {
         path: 'contexts',
         message: 'must hold at least one listing (or leave it out for the synthetic catalog)',
       });
-    if (problems.length > 0) throw new InvalidInputError('BestOfferEnvironmentOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'BestOfferEnvironmentOptions', issues: problems });
     this.contexts =
       options.contexts?.map((context, i) => parseInput(ListingContextSchema, context, `contexts[${i}]`)) ??
       generateContexts({ count: 1000, seed: options.catalogSeed ?? 0 });

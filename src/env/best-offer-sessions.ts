@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
+import { RunFileError } from '../simulation/errors.js';
 import type { SessionRecord } from '../simulation/run-file.js';
-import { RunFileError } from '../simulation/run-file-error.js';
 import { SessionRecordSchema } from '../simulation/session-record-schema.js';
 
 /** The header format of a best-offer environment's run file (`haggle env serve --env best-offer-*`). */
@@ -19,15 +19,15 @@ export const BEST_OFFER_SESSIONS_COMMAND = 'haggle env sessions FILE --out SESSI
 export function bestOfferSessions(path: string): SessionRecord[] {
   const { header, records } = readTournamentFile(path);
   if ((header?.format as string | undefined) !== BEST_OFFER_EPISODES_FORMAT)
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      `is not a best-offer environment's run file (its header's format is ${JSON.stringify(header?.format ?? null)}, not "${BEST_OFFER_EPISODES_FORMAT}"); multi-issue run files are read by \`haggle analyse\` directly`,
-    );
+      message: `is not a best-offer environment's run file (its header's format is ${JSON.stringify(header?.format ?? null)}, not "${BEST_OFFER_EPISODES_FORMAT}"); multi-issue run files are read by \`haggle analyse\` directly`,
+    });
   return records.map((record, index) => {
     const session = (record as unknown as { session?: unknown }).session;
     const line = { ...(session as object), type: 'session', index };
     if (!SessionRecordSchema.safeParse(line).success)
-      throw new RunFileError(path, `episode line ${index + 2} holds no valid session result`);
+      throw new RunFileError({ path, message: `episode line ${index + 2} holds no valid session result` });
     return line as SessionRecord;
   });
 }

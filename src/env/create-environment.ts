@@ -55,8 +55,9 @@ export function createEnvironment(options: CreateEnvironmentOptions): Environmen
     case 'best-offer-buyer':
       return new BestOfferEnvironment(options);
     default:
-      throw new InvalidInputError('CreateEnvironmentOptions', [
-        { path: 'env', message: `must be one of ${ENVIRONMENT_NAMES.join(', ')}` },
-      ]);
+      throw new InvalidInputError({
+        subject: 'CreateEnvironmentOptions',
+        issues: [{ path: 'env', message: `must be one of ${ENVIRONMENT_NAMES.join(', ')}` }],
+      });
   }
 }

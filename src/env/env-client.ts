@@ -1,28 +1,11 @@
 import WebSocket from 'ws';
-import { HaggleError } from '../contract/errors.js';
+import { EnvironmentServerError } from './errors.js';
 
 /** A step result as OpenEnv's wire carries it: observation, reward, done. */
 export interface RemoteStepResult {
   observation: Record<string, unknown>;
   reward: number | null;
   done: boolean;
-}
-
-/** An `error` message of OpenEnv's protocol (or a dropped connection), with its code. */
-export class EnvironmentServerError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.EnvironmentServerError';
-  readonly serverCode: string;
-  readonly data: Record<string, unknown>;
-
-  constructor(data: Record<string, unknown>) {
-    super(
-      'environment-server',
-      `environment server error: ${String(data.message ?? 'unknown')} (code: ${String(data.code ?? 'UNKNOWN')})`,
-    );
-    this.name = 'EnvironmentServerError';
-    this.serverCode = String(data.code ?? 'UNKNOWN');
-    this.data = data;
-  }
 }
 
 /**

@@ -6,8 +6,8 @@ import { HaggleError, InvalidInputError } from '../contract/errors.js';
 import { HAGGLE_VERSION } from '../internal/haggle-version.js';
 import { redact } from '../internal/redact.js';
 import type { Environment, EnvironmentStepResult } from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
 import type { EpisodeLog } from './episode-log.js';
+import { EnvironmentStateError } from './errors.js';
 import {
   MINIMAL_OBSERVATION_OMITS,
   type ObservationFields,
@@ -124,7 +124,8 @@ export class EnvironmentServer {
       problems.push({ path: 'observation', message: 'must be "full" or "minimal"' });
     if (typeof options.createEnvironment !== 'function')
       problems.push({ path: 'createEnvironment', message: 'must be a function that returns an Environment' });
-    if (problems.length > 0) throw new InvalidInputError('EnvironmentServerOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'EnvironmentServerOptions', issues: problems });
   }
 
   /** Episodes being played now (open connections). */

@@ -10,8 +10,8 @@ import type {
   EpisodeRecord,
   EpisodeRunHeader,
 } from './environment.js';
-import { EnvironmentStateError } from './environment-error.js';
 import type { resolveEpisodeRewards } from './episode-rewards.js';
+import { EnvironmentStateError } from './errors.js';
 import { TurnHandoff } from './turn-handoff.js';
 
 /** The trained side's turn as the game asks for it: answered by the trainer's next `step`. */
@@ -110,7 +110,10 @@ export class EpisodeCore<Input, Turn, Result, Start, Prepared> implements Episod
   async reset(options: EnvironmentResetOptions = {}): Promise<EnvironmentStepResult> {
     const seed = options.seed ?? this.resets;
     if (!Number.isSafeInteger(seed) || seed < 0)
-      throw new InvalidInputError('reset', [{ path: 'seed', message: 'must be a non-negative integer' }]);
+      throw new InvalidInputError({
+        subject: 'reset',
+        issues: [{ path: 'seed', message: 'must be a non-negative integer' }],
+      });
     this.resets++;
     this.close();
     const handoff = new TurnHandoff<Input, Turn, Result>();
@@ -149,9 +152,10 @@ export class EpisodeCore<Input, Turn, Result, Start, Prepared> implements Episod
     if (episode.stop.kind === 'end')
       throw new EnvironmentStateError('the episode is done: call reset to start the next one');
     if (typeof text !== 'string')
-      throw new InvalidInputError('step', [
-        { path: 'text', message: "must be the model's raw output (a string)" },
-      ]);
+      throw new InvalidInputError({
+        subject: 'step',
+        issues: [{ path: 'text', message: "must be the model's raw output (a string)" }],
+      });
     const prepared = episode.stop.prepared;
     episode.busy = true;
     episode.steps++;

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { readTournamentFile } from '../evaluation/tournament-file.js';
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { lockRunFile, type RunFileLock } from '../simulation/run-file-lock.js';
 import type { EpisodeRecord } from './environment.js';
 
@@ -56,10 +56,10 @@ export class EpisodeLog {
       const existing = readTournamentFile(path);
       const env = (existing.header?.config as Record<string, unknown> | undefined)?.env;
       if (!existing.header || existing.header.suiteId !== header.suiteId || env !== header.config.env) {
-        throw new RunFileError(
+        throw new RunFileError({
           path,
-          `holds another run (not ${String(header.config.env)} on suite ${header.suiteId}): give another --out file`,
-        );
+          message: `holds another run (not ${String(header.config.env)} on suite ${header.suiteId}): give another --out file`,
+        });
       }
       nextIndex = existing.records.reduce((max, record) => Math.max(max, record.index + 1), 0);
     }
@@ -75,7 +75,8 @@ export class EpisodeLog {
 
   /** Appends one finished episode, numbering it; returns the index it got. */
   append(record: EpisodeRecord): number {
-    if (this.closed) throw new RunFileError(this.path, 'is closed: the server is stopping');
+    if (this.closed)
+      throw new RunFileError({ path: this.path, message: 'is closed: the server is stopping' });
     const index = this.nextIndex++;
     writeSync(this.fd, `${JSON.stringify({ ...record, index })}\n`);
     return index;

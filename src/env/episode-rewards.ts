@@ -37,7 +37,7 @@ export function resolveEpisodeRewards(options: EpisodeRewardOptions = {}): {
   finite('invalidAction', options.invalidAction);
   finite('step', options.step);
   if (options.noDeal !== undefined && options.noDeal !== 'reservation') finite('noDeal', options.noDeal);
-  if (problems.length > 0) throw new InvalidInputError('EpisodeRewardOptions', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'EpisodeRewardOptions', issues: problems });
   return {
     invalidAction: options.invalidAction ?? -1,
     noDeal: options.noDeal ?? 'reservation',

@@ -15,7 +15,6 @@ export {
   type ConnectEnvironmentOptions,
   connectEnvironment,
   EnvironmentClient,
-  EnvironmentServerError,
   type RemoteStepResult,
 } from './env-client.js';
 export {
@@ -36,9 +35,9 @@ export type {
   EpisodeRecord,
   EpisodeRunHeader,
 } from './environment.js';
-export { EnvironmentStateError } from './environment-error.js';
 export { EpisodeLog } from './episode-log.js';
 export { type EpisodeRewardOptions, resolveEpisodeRewards } from './episode-rewards.js';
+export { EnvironmentServerError, EnvironmentStateError } from './errors.js';
 export {
   MultiIssueEnvironment,
   type MultiIssueEnvironmentName,

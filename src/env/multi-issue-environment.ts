@@ -135,7 +135,8 @@ export class MultiIssueEnvironment extends GameEnvironment {
       (!Number.isInteger(options.maxRounds) || options.maxRounds < 1 || options.maxRounds > 1000)
     )
       problems.push({ path: 'maxRounds', message: 'must be an integer from 1 to 1000' });
-    if (problems.length > 0) throw new InvalidInputError('MultiIssueEnvironmentOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'MultiIssueEnvironmentOptions', issues: problems });
     const suite = options.suite;
     // The opponent's own matches of the suite (the same seeds a tournament gives them); an opponent the
     // suite does not name plays the suite's scenarios as if it were the suite's only opponent.

@@ -24,9 +24,12 @@ export interface TradeScore {
 export function scoreTrade(price: number, values: PrivateValues): TradeScore {
   const { sellerCost: c, buyerValue: v } = values;
   if (!(Number.isFinite(price) && Number.isFinite(c) && Number.isFinite(v)) || v <= c) {
-    throw new InvalidInputError('PrivateValues', [
-      { path: 'buyerValue', message: 'must be above sellerCost: surplus shares need a zone of agreement' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'PrivateValues',
+      issues: [
+        { path: 'buyerValue', message: 'must be above sellerCost: surplus shares need a zone of agreement' },
+      ],
+    });
   }
   const sellerSurplusShare = (price - c) / (v - c);
   return {

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { readablePath, type ValidationIssue } from '../contract/errors.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
-import { ExperimentFileError } from './experiment-file-error.js';
+import { ExperimentFileError } from './errors.js';
 import { type Experiment, ExperimentSchema } from './experiment-schema.js';
 
 export { ExperimentFileError };
@@ -108,9 +108,9 @@ function structuralProblems(value: unknown): ValidationIssue[] {
 /** Validates an experiment given as a value (every problem at once, never echoing a value). */
 export function parseExperiment(value: unknown, file?: string): Experiment {
   const problems = structuralProblems(value);
-  if (problems.length > 0) throw new ExperimentFileError(file, problems);
+  if (problems.length > 0) throw new ExperimentFileError({ file, issues: problems });
   const parsed = ExperimentSchema.safeParse(value);
-  if (!parsed.success) throw new ExperimentFileError(file, experimentIssues(parsed.error));
+  if (!parsed.success) throw new ExperimentFileError({ file, issues: experimentIssues(parsed.error) });
   return parsed.data;
 }
 
@@ -126,9 +126,10 @@ export function loadExperiment(file: string): LoadedExperiment {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    throw new ExperimentFileError(file, [
-      { path: '(root)', message: `cannot read it as JSON: ${(error as Error).message}` },
-    ]);
+    throw new ExperimentFileError({
+      file,
+      issues: [{ path: '(root)', message: `cannot read it as JSON: ${(error as Error).message}` }],
+    });
   }
   return { experiment: parseExperiment(raw, file), baseDir: dirname(resolve(file)), file };
 }

@@ -19,15 +19,18 @@ export function experimentOut(
   if (allowAnywhere) return path;
   const inside = relative(realPath(baseDir), realPath(path));
   if (inside !== '' && !inside.startsWith('..') && !isAbsolute(inside)) return path;
-  throw new ExperimentFileError(file, [
-    {
-      path: 'out',
-      message:
-        `${JSON.stringify(out)} lies outside the experiment file's folder (${baseDir}), where an experiment ` +
-        'writes its results unless told otherwise: name a file in that folder, pass --out FILE, or allow it ' +
-        'with --allow-out-anywhere (allowOutAnywhere: true)',
-    },
-  ]);
+  throw new ExperimentFileError({
+    file,
+    issues: [
+      {
+        path: 'out',
+        message:
+          `${JSON.stringify(out)} lies outside the experiment file's folder (${baseDir}), where an experiment ` +
+          'writes its results unless told otherwise: name a file in that folder, pass --out FILE, or allow it ' +
+          'with --allow-out-anywhere (allowOutAnywhere: true)',
+      },
+    ],
+  });
 }
 
 /** `path` with symbolic links resolved as far as it exists (the rest appended as written). */

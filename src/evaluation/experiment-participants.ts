@@ -152,6 +152,6 @@ export function experimentParticipants(
     if (negotiator) opponents[name] = negotiator;
     labels.opponents[name] = labelOf(opponent);
   }
-  if (issues.length > 0) throw new ExperimentFileError(options.file, issues);
+  if (issues.length > 0) throw new ExperimentFileError({ file: options.file, issues });
   return { arms, opponents, labels };
 }

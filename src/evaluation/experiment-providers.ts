@@ -3,7 +3,7 @@ import { isProviderName, PROVIDER_NAMES, resolveProviderModel } from '../ai-sdk/
 import type { LanguageBackend } from '../backends/language-backend.js';
 import type { ValidationIssue } from '../contract/errors.js';
 import { processEnvironment } from '../internal/environment.js';
-import { ExperimentFileError } from './experiment-file-error.js';
+import { ExperimentFileError } from './errors.js';
 import { type Experiment, isProviderParticipant } from './experiment-schema.js';
 
 /** Where `experimentProviderBackends` reads keys. */
@@ -51,7 +51,7 @@ export async function experimentProviderBackends(
       wanted.push({ path, participant });
     }
   }
-  if (issues.length > 0) throw new ExperimentFileError(options.file, issues);
+  if (issues.length > 0) throw new ExperimentFileError({ file: options.file, issues });
   const backends: Record<string, LanguageBackend> = {};
   for (const { path, participant } of wanted) {
     const apiKey = participant.apiKeyEnv !== undefined ? env[participant.apiKeyEnv] : undefined;
@@ -60,6 +60,7 @@ export async function experimentProviderBackends(
       model: participant.model,
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(participant.baseURL !== undefined ? { baseURL: participant.baseURL } : {}),
+      env,
     });
     backends[path] = fromLanguageModel(model, {
       ...(apiKey !== undefined ? { secrets: [apiKey] } : {}),

@@ -1,5 +1,5 @@
+import { RunFileError } from '../simulation/errors.js';
 import { firstLineValue } from '../simulation/indexed-jsonl.js';
-import { RunFileError } from '../simulation/run-file-error.js';
 import { holdsData } from '../simulation/run-output.js';
 import type { ExperimentRecord } from './experiment-record.js';
 
@@ -31,23 +31,25 @@ export function checkExperimentResume(path: string, experiment: ExperimentRecord
   const onFile = header.experiment;
   if (onFile === undefined && experiment === undefined) return;
   if (onFile === undefined) {
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      'was not started from an experiment file: resume it with the options it was started with, or start a new file (another out, or --overwrite)',
-    );
+      message:
+        'was not started from an experiment file: resume it with the options it was started with, or start a new file (another out, or --overwrite)',
+    });
   }
   if (experiment === undefined) {
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      `was started from an experiment (hash ${short(onFile.hash)}): resume it with --experiment and that same file`,
-    );
+      message: `was started from an experiment (hash ${short(onFile.hash)}): resume it with --experiment and that same file`,
+    });
   }
   if (onFile.hash === experiment.hash) return;
   const parts = changedPaths(onFile.definition ?? {}, experiment.definition);
-  throw new RunFileError(
+  throw new RunFileError({
     path,
-    `was started from another experiment (hash ${short(onFile.hash)}; this one hashes to ${short(experiment.hash)}, ` +
+    message:
+      `was started from another experiment (hash ${short(onFile.hash)}; this one hashes to ${short(experiment.hash)}, ` +
       `changed: ${parts.join(', ') || 'its content'}): its matches would mix two setups. Resume with the experiment as it was, ` +
       'or write this one to a new file (another "out", or --overwrite)',
-  );
+  });
 }

@@ -43,13 +43,13 @@ function experimentSuite(experiment: Experiment, baseDir: string, file: string |
   const suite = loadSuite(isAbsolute(suitePath) ? suitePath : resolve(baseDir, suitePath));
   const missing = opponents.filter((name) => !suite.opponents.includes(name));
   if (missing.length > 0) {
-    throw new ExperimentFileError(
+    throw new ExperimentFileError({
       file,
-      missing.map((name) => ({
+      issues: missing.map((name) => ({
         path: `opponents.${name}`,
         message: `the suite has no opponent of that name; its opponents are ${suite.opponents.join(', ')} (name the experiment's opponents after them)`,
       })),
-    );
+    });
   }
   return suite;
 }

@@ -58,6 +58,7 @@ export {
 export type { PrivateValues, TradeScore } from './bilateral-trade.js';
 export { scoreTrade } from './bilateral-trade.js';
 export { canonicalJson, contentHash } from './canonical-json.js';
+export { SuiteFileError } from './errors.js';
 export type { LoadedExperiment } from './experiment-file.js';
 export { ExperimentFileError, loadExperiment, parseExperiment } from './experiment-file.js';
 export type { ExperimentParticipants, ExperimentParticipantsOptions } from './experiment-participants.js';
@@ -96,7 +97,6 @@ export {
   loadSuite,
   SUITE_FORMAT,
   SUITE_VERSION,
-  SuiteFileError,
   SuiteSchema,
   saveSuite,
   suiteIdentity,

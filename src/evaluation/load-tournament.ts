@@ -1,4 +1,4 @@
-import { RunFileError } from '../simulation/run-file-error.js';
+import { RunFileError } from '../simulation/errors.js';
 import { shardSize } from '../simulation/shard.js';
 import type { TournamentData } from './analysis/analysis-input.js';
 import type { MatchRecord, TournamentHeader } from './tournament.js';
@@ -26,15 +26,17 @@ export function loadTournament(path: string): LoadedTournament {
   const { header, records } = readTournamentFile(path);
   // The format of haggle/env's best-offer run files (a layer above this one, so named here, not imported).
   if ((header?.format as string | undefined) === 'haggle-best-offer-episodes')
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      'holds best-offer training episodes (haggle env serve --env best-offer-*), Best Offer sessions rather than multi-issue matches: `haggle env sessions FILE --out SESSIONS.jsonl` writes them as the session lines `haggle report`, `haggle show` and `haggle compare` read',
-    );
+      message:
+        'holds best-offer training episodes (haggle env serve --env best-offer-*), Best Offer sessions rather than multi-issue matches: `haggle env sessions FILE --out SESSIONS.jsonl` writes them as the session lines `haggle report`, `haggle show` and `haggle compare` read',
+    });
   if (header === undefined || header.format !== 'haggle-tournament') {
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      'holds no tournament header (its first line): write one with `haggle evaluate --out` or runTournament({ out })',
-    );
+      message:
+        'holds no tournament header (its first line): write one with `haggle evaluate --out` or runTournament({ out })',
+    });
   }
   const expected = shardSize(header.matches, header.shard);
   const results = { ...tabulateTournament(records), header };

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import * as z from 'zod';
-import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { InvalidInputError } from '../contract/errors.js';
 import type { Role } from '../contract/history.js';
 import { readTextWithLimit } from '../internal/bounded-read.js';
 import { maxInputBytes } from '../internal/environment.js';
@@ -12,6 +12,7 @@ import {
   type ScenarioGeneratorOptions,
 } from '../multi-issue/scenario-generator.js';
 import { contentHash } from './canonical-json.js';
+import { SuiteFileError } from './errors.js';
 
 /** The `format` of a suite file: marks a JSON file as a haggle suite. */
 export const SUITE_FORMAT = 'haggle-suite';
@@ -82,17 +83,6 @@ export interface SuiteMatch {
   seed: number;
 }
 
-export class SuiteFileError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.SuiteFileError';
-  constructor(
-    readonly path: string,
-    message: string,
-  ) {
-    super('suite-file', `${path}: ${message}`);
-    this.name = 'SuiteFileError';
-  }
-}
-
 /** The id of a suite: the SHA-256 of its canonical JSON, `id` left out. */
 export function suiteIdentity(suite: Omit<Suite, 'id'> | Suite): string {
   const { id: _id, ...content } = suite as Suite;
@@ -121,7 +111,7 @@ export function generateSuite(options: GenerateSuiteOptions = {}): Suite {
   if (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 1000)
     problems.push({ path: 'maxRounds', message: 'must be an integer from 1 to 1000' });
   problems.push(...checkScenarioGeneratorOptions(options));
-  if (problems.length > 0) throw new InvalidInputError('GenerateSuiteOptions', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'GenerateSuiteOptions', issues: problems });
   const generator: ScenarioGeneratorOptions = {
     ...(options.issues !== undefined ? { issues: options.issues } : {}),
     ...(options.extraIssueWeights !== undefined ? { extraIssueWeights: options.extraIssueWeights } : {}),
@@ -176,24 +166,24 @@ export function loadSuite(path: string): Suite {
     // Bounded (64 MiB by default, HAGGLE_MAX_INPUT_MIB) and tolerant of a UTF-8 byte-order mark.
     raw = JSON.parse(readTextWithLimit(path, maxInputBytes()));
   } catch (error) {
-    throw new SuiteFileError(path, `cannot read a suite: ${(error as Error).message}`);
+    throw new SuiteFileError({ path, message: `cannot read a suite: ${(error as Error).message}` });
   }
   const parsed = SuiteSchema.safeParse(raw);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new SuiteFileError(
+    throw new SuiteFileError({
       path,
-      `not a haggle suite: ${first?.path.join('.') || '(root)'}: ${first?.message}`,
-    );
+      message: `not a haggle suite: ${first?.path.join('.') || '(root)'}: ${first?.message}`,
+    });
   }
   const suite = parsed.data;
   for (const scenario of suite.scenarios) parseScenario(scenario);
   const actual = suiteIdentity(suite);
   if (actual !== suite.id) {
-    throw new SuiteFileError(
+    throw new SuiteFileError({
       path,
-      `its content does not match its id (content hashes to ${actual}): the file was edited`,
-    );
+      message: `its content does not match its id (content hashes to ${actual}): the file was edited`,
+    });
   }
   return suite;
 }

@@ -194,7 +194,7 @@ function planTournament(options: TournamentOptions): TournamentPlan {
       message: `${options.out} already holds results; pass resume: true (--resume) to continue it or overwrite: true (--overwrite) to replace it`,
     });
   }
-  if (problems.length > 0) throw new InvalidInputError('TournamentOptions', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'TournamentOptions', issues: problems });
   const earlyStop = resolveEarlyStop(options.earlyStop, 'TournamentOptions');
 
   const scenarios = new Map(options.suite.scenarios.map((s) => [s.id, s]));

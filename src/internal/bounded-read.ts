@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { InputTooLargeError, LineTooLongError } from './errors.js';
 
 /**
  * Reading a file a user names, with a ceiling. `readFileSync` reads until the end of the file, and some
@@ -8,19 +9,6 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
  * total ceiling (`readTextWithLimit`); line files (runs, tournaments) a ceiling per line (`forEachLine`),
  * since a run may rightly hold millions of lines but never one of megabytes.
  */
-
-/** A file (or stream) holds more than the ceiling allows. */
-export class InputTooLargeError extends Error {
-  readonly limitBytes: number;
-
-  constructor(limitBytes: number) {
-    super(
-      `it is larger than the ${formatBytes(limitBytes)} limit for inputs; pass a smaller file, or raise the limit with HAGGLE_MAX_INPUT_MIB`,
-    );
-    this.name = 'InputTooLargeError';
-    this.limitBytes = limitBytes;
-  }
-}
 
 const CHUNK_BYTES = 1024 * 1024;
 
@@ -70,21 +58,6 @@ function readChunk(fd: number, buffer: Buffer): number {
   }
 }
 
-/** A line of a line file is longer than the ceiling allows. */
-export class LineTooLongError extends Error {
-  readonly lineNumber: number;
-  readonly limitBytes: number;
-
-  constructor(lineNumber: number, limitBytes: number) {
-    super(
-      `line ${lineNumber} is longer than the ${formatBytes(limitBytes)} limit for a line; is it a haggle JSONL file? (raise the limit with HAGGLE_MAX_LINE_MIB)`,
-    );
-    this.name = 'LineTooLongError';
-    this.lineNumber = lineNumber;
-    this.limitBytes = limitBytes;
-  }
-}
-
 /** One line of a line file: its bytes without the newline, where it lies, and whether it has its newline. */
 export interface FileLine {
   /** 1-based. */
@@ -122,7 +95,7 @@ export function forEachLine(path: string, limitBytes: number, visit: (line: File
       while (from < read) {
         const newline = chunk.indexOf(0x0a, from);
         const stop = newline >= 0 && newline < read ? newline : read;
-        if (pending + (stop - from) > limitBytes) throw new LineTooLongError(lineNumber, limitBytes);
+        if (pending + (stop - from) > limitBytes) throw new LineTooLongError({ lineNumber, limitBytes });
         if (stop === read) {
           pieces.push(Buffer.from(chunk.subarray(from, read)));
           pending += read - from;
@@ -151,9 +124,4 @@ export function forEachLine(path: string, limitBytes: number, visit: (line: File
   } finally {
     closeSync(fd);
   }
-}
-
-function formatBytes(bytes: number): string {
-  const mib = bytes / (1024 * 1024);
-  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
 }

@@ -1,7 +1,9 @@
 /**
- * The environment variables haggle reads, read here and nowhere else in the library (the CLI reads its
- * own: API keys, `HAGGLE_SERVE_API_KEY`). haggle's choice: one place to see every variable a user can
- * set, and functions that take the environment as an argument so that tests pass their own.
+ * The environment variables haggle reads, read here and nowhere else (the CLI's API-key options read
+ * theirs through `processEnvironment`). haggle's choice: one place to see every variable a user can
+ * set, and functions that take the environment as an argument so that tests pass their own. The
+ * library's functions take what these give as options; the CLI (or a caller that wants the variables)
+ * reads them here and passes them on, so a library user's code is not changed by a variable it never set.
  */
 
 /** Variables by name, as `process.env` holds them. */
@@ -42,4 +44,22 @@ export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** The line ceiling in force: `HAGGLE_MAX_LINE_MIB` when set to a positive number, else the default. */
 export function maxLineBytes(env: Environment = processEnvironment()): number {
   return bytesFromMib(env.HAGGLE_MAX_LINE_MIB) ?? DEFAULT_MAX_LINE_BYTES;
+}
+
+/** Where the Hugging Face hub is and the token for it, as `pullRepository` and `resolveHubRevision` take them. */
+export interface HubEnvironment {
+  endpoint?: string;
+  token?: string;
+}
+
+/**
+ * `HF_ENDPOINT` (a mirror's address) and `HF_TOKEN` (for gated repositories), the variables the hub's own
+ * clients read: what `haggle model pull` and `haggle model build hf:...` pass to the pull. Unset
+ * variables are left out (the pull's defaults: the hub itself, no token).
+ */
+export function hubEnvironment(env: Environment = processEnvironment()): HubEnvironment {
+  return {
+    ...(env.HF_ENDPOINT !== undefined ? { endpoint: env.HF_ENDPOINT } : {}),
+    ...(env.HF_TOKEN !== undefined ? { token: env.HF_TOKEN } : {}),
+  };
 }

@@ -1,31 +1,11 @@
+import { ResponseOverLimitError } from './errors.js';
+
 /**
  * Reading an HTTP response's body with a ceiling: a server decides how much it sends, and without a
  * limit a 600 MB answer became one string and took the process with it. Used by every client of haggle
  * that reads a body through `fetch` (the OpenAI-compatible transports, the Hugging Face hub pull), so
  * it sits below both.
  */
-
-/**
- * Thrown by a transport when a successful response is longer than `maxResponseBytes` (said so by its
- * `content-length`, or found while reading); the reading stopped there and the connection was closed.
- * The attempt turns it into a `ResponseTooLargeError`.
- */
-export class ResponseOverLimit extends Error {
-  readonly limitBytes: number;
-  /** What the server declared in `content-length`, when it did. */
-  readonly declaredBytes: number | undefined;
-
-  constructor(limitBytes: number, declaredBytes?: number) {
-    super(
-      declaredBytes !== undefined
-        ? `the response declares ${declaredBytes} bytes, over the limit of ${limitBytes}`
-        : `the response grew past the limit of ${limitBytes} bytes`,
-    );
-    this.name = 'ResponseOverLimit';
-    this.limitBytes = limitBytes;
-    this.declaredBytes = declaredBytes;
-  }
-}
 
 /**
  * The body as text, at most `limit` bytes of it: past that, a 2xx throws and an error status is cut.
@@ -38,7 +18,7 @@ export async function readLimited(response: Response, limit: number, onChunk?: (
     const text = await response.text();
     const bytes = new TextEncoder().encode(text);
     if (bytes.length <= limit) return text;
-    if (response.ok) throw new ResponseOverLimit(limit);
+    if (response.ok) throw new ResponseOverLimitError({ limitBytes: limit });
     return new TextDecoder().decode(bytes.subarray(0, limit));
   }
   const reader = body.getReader();
@@ -55,7 +35,7 @@ export async function readLimited(response: Response, limit: number, onChunk?: (
       continue;
     }
     await reader.cancel().catch(() => undefined);
-    if (response.ok) throw new ResponseOverLimit(limit);
+    if (response.ok) throw new ResponseOverLimitError({ limitBytes: limit });
     return text + decoder.decode(value.subarray(0, limit - size));
   }
 }

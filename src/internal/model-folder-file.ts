@@ -1,7 +1,8 @@
 import { closeSync, fstatSync, lstatSync, openSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import { InputTooLargeError, readTextWithLimit } from './bounded-read.js';
+import { readTextWithLimit } from './bounded-read.js';
 import { maxInputBytes } from './environment.js';
+import { InputTooLargeError } from './errors.js';
 
 /**
  * Reading one file of a model folder (a tokenizer's, an ONNX export's, a checkpoint's, a LoRA adapter's)

@@ -32,9 +32,12 @@ export class AdaptiveConcessionNegotiator implements MultiIssueNegotiator {
     this.minExponent = options.minExponent ?? 0.2;
     this.maxExponent = options.maxExponent ?? 3;
     if (!(this.minExponent > 0 && this.minExponent <= this.maxExponent && Number.isFinite(this.maxExponent)))
-      throw new InvalidInputError('AdaptiveConcessionOptions', [
-        { path: 'minExponent', message: 'must be positive and at most maxExponent (a finite number)' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'AdaptiveConcessionOptions',
+        issues: [
+          { path: 'minExponent', message: 'must be positive and at most maxExponent (a finite number)' },
+        ],
+      });
   }
 
   describe() {

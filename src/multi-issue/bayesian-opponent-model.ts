@@ -108,7 +108,8 @@ export class BayesianOpponentModel implements OpponentModel {
       problems.push({ path: 'concession', message: 'must be a number from 0 to 1' });
     if (!(this.sigma > 0) || !Number.isFinite(this.sigma))
       problems.push({ path: 'sigma', message: 'must be a positive number' });
-    if (problems.length > 0) throw new InvalidInputError('BayesianOpponentModelOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'BayesianOpponentModelOptions', issues: problems });
     this.weightSets = weightHypotheses(space.issues.length);
     this.weightBelief = this.weightSets.map(() => 1 / this.weightSets.length);
     this.shapes = space.issues.map(valueHypotheses);

@@ -59,9 +59,10 @@ export class FrequencyOpponentModel implements OpponentModel {
   ) {
     this.learningRate = options.learningRate ?? 0.2;
     if (!(this.learningRate > 0) || !Number.isFinite(this.learningRate))
-      throw new InvalidInputError('FrequencyOpponentModelOptions', [
-        { path: 'learningRate', message: 'must be a positive number' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'FrequencyOpponentModelOptions',
+        issues: [{ path: 'learningRate', message: 'must be a positive number' }],
+      });
     const n = space.issues.length;
     this.issueWeights = space.issues.map(() => 1 / n);
     this.counts = space.issues.map((issue) => new Array<number>(binCount(issue)).fill(1));

@@ -27,9 +27,10 @@ export class HardHeadedNegotiator implements MultiIssueNegotiator {
   constructor(options: HardHeadedOptions = {}) {
     this.exponent = options.exponent ?? 0.1;
     if (!(this.exponent > 0) || !Number.isFinite(this.exponent))
-      throw new InvalidInputError('HardHeadedOptions', [
-        { path: 'exponent', message: 'must be a positive number' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'HardHeadedOptions',
+        issues: [{ path: 'exponent', message: 'must be a positive number' }],
+      });
   }
 
   describe() {

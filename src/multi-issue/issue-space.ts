@@ -94,7 +94,7 @@ export function checkOutcome(space: IssueSpace, outcome: Outcome): void {
     if (!space.issues.some((issue) => issue.name === name))
       problems.push({ path: name, message: 'is not an issue of this space' });
   }
-  if (problems.length > 0) throw new InvalidInputError('Outcome', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'Outcome', issues: problems });
 }
 
 /** The values an issue takes when outcomes are enumerated. */
@@ -125,12 +125,15 @@ export function enumerateOutcomes(space: IssueSpace): Outcome[] {
   const grids = space.issues.map(issueGrid);
   const total = grids.reduce((n, grid) => n * grid.length, 1);
   if (total > MAX_ENUMERATED_OUTCOMES) {
-    throw new InvalidInputError('IssueSpace', [
-      {
-        path: 'issues',
-        message: `${total} outcomes to enumerate, above ${MAX_ENUMERATED_OUTCOMES}: use fewer price steps or narrower ranges`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'IssueSpace',
+      issues: [
+        {
+          path: 'issues',
+          message: `${total} outcomes to enumerate, above ${MAX_ENUMERATED_OUTCOMES}: use fewer price steps or narrower ranges`,
+        },
+      ],
+    });
   }
   const outcomes: Outcome[] = [];
   const current: Outcome = {};

@@ -59,9 +59,10 @@ export class UtilityConcessionNegotiator implements MultiIssueNegotiator {
   constructor(options: UtilityConcessionOptions = {}) {
     this.exponent = options.exponent ?? 1;
     if (!(this.exponent > 0) || !Number.isFinite(this.exponent)) {
-      throw new InvalidInputError('UtilityConcessionOptions', [
-        { path: 'exponent', message: 'must be a positive number' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'UtilityConcessionOptions',
+        issues: [{ path: 'exponent', message: 'must be a positive number' }],
+      });
     }
   }
 
@@ -103,9 +104,10 @@ export class UtilityTitForTatNegotiator implements MultiIssueNegotiator {
   constructor(options: UtilityTitForTatOptions = {}) {
     this.reciprocity = options.reciprocity ?? 1;
     if (!(this.reciprocity >= 0) || !Number.isFinite(this.reciprocity)) {
-      throw new InvalidInputError('UtilityTitForTatOptions', [
-        { path: 'reciprocity', message: 'must be a number ≥ 0' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'UtilityTitForTatOptions',
+        issues: [{ path: 'reciprocity', message: 'must be a number ≥ 0' }],
+      });
     }
   }
 

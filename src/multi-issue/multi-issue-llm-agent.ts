@@ -60,9 +60,10 @@ export class MultiIssueLlmAgent implements MultiIssueNegotiator {
 
   constructor(options: MultiIssueLlmAgentOptions) {
     if (typeof options?.backend?.doGenerate !== 'function') {
-      throw new InvalidInputError('MultiIssueLlmAgentOptions', [
-        { path: 'backend', message: 'must be a LanguageBackend' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'MultiIssueLlmAgentOptions',
+        issues: [{ path: 'backend', message: 'must be a LanguageBackend' }],
+      });
     }
     this.backend = options.backend;
     this.temperature = options.temperature ?? 1;
@@ -83,7 +84,8 @@ export class MultiIssueLlmAgent implements MultiIssueNegotiator {
       problems.push({ path: 'seed', message: 'must be a non-negative integer' });
     if (this.systemPrompt !== undefined && this.systemPrompt.trim() === '')
       problems.push({ path: 'systemPrompt', message: 'must not be empty (leave it out for the default)' });
-    if (problems.length > 0) throw new InvalidInputError('MultiIssueLlmAgentOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'MultiIssueLlmAgentOptions', issues: problems });
   }
 
   describe() {

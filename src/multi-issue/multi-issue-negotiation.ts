@@ -58,7 +58,7 @@ export interface MultiIssueNegotiationOptions {
 class NegotiationTimeout extends HaggleError {
   static override readonly marker: string = 'haggle.error.NegotiationTimeout';
   constructor(ms: number) {
-    super('timeout', `the negotiation took longer than ${ms} ms`);
+    super({ code: 'timeout', message: `the negotiation took longer than ${ms} ms` });
     this.name = 'NegotiationTimeout';
   }
 }

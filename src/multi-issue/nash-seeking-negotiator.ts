@@ -58,9 +58,10 @@ export class NashSeekingNegotiator implements MultiIssueNegotiator {
   constructor(options: NashSeekingOptions = {}) {
     this.pressure = options.pressure ?? 2;
     if (!(this.pressure > 0) || !Number.isFinite(this.pressure))
-      throw new InvalidInputError('NashSeekingOptions', [
-        { path: 'pressure', message: 'must be a positive number' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'NashSeekingOptions',
+        issues: [{ path: 'pressure', message: 'must be a positive number' }],
+      });
   }
 
   describe() {

@@ -166,7 +166,8 @@ export function generateScenario(
   options: ScenarioGeneratorOptions = {},
 ): Scenario {
   const problems = checkScenarioGeneratorOptions(options);
-  if (problems.length > 0) throw new InvalidInputError('ScenarioGeneratorOptions', problems);
+  if (problems.length > 0)
+    throw new InvalidInputError({ subject: 'ScenarioGeneratorOptions', issues: problems });
   const available = SECONDARY.filter((s) => (options.issues ?? SECONDARY_ISSUE_NAMES).includes(s.issue.name));
   const extraWeights = options.extraIssueWeights ?? DEFAULT_EXTRA_WEIGHTS.slice(0, available.length + 1);
   const [sellerLow, sellerHigh] = options.reservation?.seller ?? DEFAULT_RESERVATION;
@@ -217,10 +218,13 @@ export function generateScenario(
     // Keep only scenarios with a zone of agreement: a suite of impossible deals measures nothing.
     if (scenarioGeometry(scenario).nash !== null) return scenario;
   }
-  throw new InvalidInputError('ScenarioGeneratorOptions', [
-    {
-      path: 'reservation',
-      message: `no scenario with a zone of agreement after ${MAX_DRAWS} draws (seed ${seed}, scenario ${index}): lower the reservation ranges`,
-    },
-  ]);
+  throw new InvalidInputError({
+    subject: 'ScenarioGeneratorOptions',
+    issues: [
+      {
+        path: 'reservation',
+        message: `no scenario with a zone of agreement after ${MAX_DRAWS} draws (seed ${seed}, scenario ${index}): lower the reservation ranges`,
+      },
+    ],
+  });
 }

@@ -21,10 +21,10 @@ export type ScenarioInput = z.input<typeof ScenarioSchema>;
 export function parseScenario(input: ScenarioInput): Scenario {
   const parsed = ScenarioSchema.safeParse(input);
   if (!parsed.success) {
-    throw new InvalidInputError(
-      'Scenario',
-      parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
-    );
+    throw new InvalidInputError({
+      subject: 'Scenario',
+      issues: parsed.error.issues.map((i) => ({ path: i.path.join('.') || '(root)', message: i.message })),
+    });
   }
   const scenario = parsed.data;
   parseSideUtility(scenario.space, scenario.buyer, `Scenario ${scenario.id} buyer utility`);

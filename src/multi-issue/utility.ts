@@ -40,7 +40,7 @@ export function parseSideUtility(
   subject = 'SideUtility',
 ): SideUtility {
   const parsed = checkInput(SideUtilitySchema, input);
-  if (!parsed.ok) throw new InvalidInputError(subject, parsed.issues);
+  if (!parsed.ok) throw new InvalidInputError({ subject, issues: parsed.issues });
   const utility = parsed.value;
   const problems: { path: string; message: string }[] = [];
   let weightSum = 0;
@@ -78,7 +78,7 @@ export function parseSideUtility(
   if (problems.length === 0 && Math.abs(weightSum - 1) > WEIGHT_TOLERANCE) {
     problems.push({ path: 'weights', message: `must sum to 1 (they sum to ${weightSum})` });
   }
-  if (problems.length > 0) throw new InvalidInputError(subject, problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject, issues: problems });
   return utility;
 }
 

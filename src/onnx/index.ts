@@ -1,5 +1,6 @@
-export { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
+export { OptionalDependencyMissingError } from '../contract/errors.js';
 export { cudaProviderInstalled } from './cuda-provider.js';
+export { ContextLengthExceededError, OnnxDeviceUnavailableError } from './errors.js';
 export {
   BUILD_RECORD_FILE,
   type BuildCheck,
@@ -26,10 +27,5 @@ export {
 } from './model-build/index.js';
 export { OnnxBackend } from './onnx-backend.js';
 export type { OnnxBackendDescription } from './onnx-description.js';
-export {
-  ContextLengthExceededError,
-  OnnxDeviceUnavailableError,
-  OnnxModelFolderError,
-} from './onnx-errors.js';
 export type { OnnxDevice, OnnxDtype, OnnxLoadOptions, OnnxModelShape } from './onnx-options.js';
 export type { OnnxWorkerEvent, OnnxWorkerHealth } from './worker-supervisor.js';

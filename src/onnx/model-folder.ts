@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../internal/model-folder-file.js';
-import { OnnxModelFolderError } from './onnx-errors.js';
+import { onnxModelFolderError } from './errors.js';
 import type { OnnxDevice, OnnxDtype, OnnxModelShape } from './onnx-options.js';
 
 /** Where a model folder comes from, for the messages that find none. */
@@ -47,8 +47,8 @@ export function findModelFiles(
 ): ModelFiles {
   // A mistyped path is the commonest first failure: say so, rather than list files a folder lacks.
   const stat = statSync(folder, { throwIfNoEntry: false });
-  if (stat === undefined) throw new OnnxModelFolderError(folder, `no such folder (${MAKE_ONE})`);
-  if (!stat.isDirectory()) throw new OnnxModelFolderError(folder, `is a file, not a folder (${MAKE_ONE})`);
+  if (stat === undefined) throw onnxModelFolderError(folder, `no such folder (${MAKE_ONE})`);
+  if (!stat.isDirectory()) throw onnxModelFolderError(folder, `is a file, not a folder (${MAKE_ONE})`);
   const candidates: OnnxDtype[] = dtype
     ? [dtype]
     : [...new Set<OnnxDtype>([...(typeof preferred === 'string' ? [preferred] : preferred), 'fp32'])];
@@ -59,7 +59,7 @@ export function findModelFiles(
       if (stat === undefined) continue;
       // onnxruntime opens it in native code, where a named pipe would wait for a writer for ever.
       if (!stat.isFile())
-        throw new OnnxModelFolderError(
+        throw onnxModelFolderError(
           folder,
           `${modelPath} is not a regular file (a named pipe, a device or a folder)`,
         );
@@ -72,12 +72,12 @@ export function findModelFiles(
   }
   const files = candidates.map((d) => `onnx/${FILE_BY_DTYPE[d]}`);
   const names = files.length > 1 ? `${files.slice(0, -1).join(', ')} or ${files.at(-1)}` : files.join('');
-  throw new OnnxModelFolderError(folder, `no ${names} (${MAKE_ONE})`);
+  throw onnxModelFolderError(folder, `no ${names} (${MAKE_ONE})`);
 }
 
 function readJson(folder: string, name: string): Record<string, unknown> {
   return readModelFolderJson(join(folder, name), (problem) => {
-    throw new OnnxModelFolderError(folder, `${name} ${problem.words}`, { cause: problem.cause });
+    throw onnxModelFolderError(folder, `${name} ${problem.words}`, problem.cause);
   });
 }
 
@@ -87,7 +87,7 @@ export function readModelShape(folder: string, dtype: OnnxDtype): OnnxModelShape
   const int = (key: string): number => {
     const value = config[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-      throw new OnnxModelFolderError(folder, `config.json has no positive integer ${key}`);
+      throw onnxModelFolderError(folder, `config.json has no positive integer ${key}`);
     }
     return value;
   };

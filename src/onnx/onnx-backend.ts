@@ -139,7 +139,7 @@ export class OnnxBackend implements LanguageBackend {
       issues.push({ path: 'schemaHeapMb', message: `an integer >= 16 (MB), got ${schemaHeapMb}` });
     if (!(compileBudgetMs > 0))
       issues.push({ path: 'compileBudgetMs', message: `milliseconds > 0, got ${compileBudgetMs}` });
-    if (issues.length > 0) throw new InvalidInputError('OnnxLoadOptions', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'OnnxLoadOptions', issues });
     // Said here, with the install command, rather than as the worker's bare "Cannot find package".
     assertOnnxRuntimeInstalled();
     const message: LoadMessage = {
@@ -444,7 +444,11 @@ export class OnnxBackend implements LanguageBackend {
       // Copying a schema nested thousands deep to the worker overflows the stack: refuse it.
       if (error instanceof RangeError && /call stack/i.test(error.message))
         pending.reject(
-          new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile'),
+          new UnsupportedSchemaError({
+            keyword: '(nesting)',
+            schemaPath: '#',
+            detail: 'the schema is nested too deeply to compile',
+          }),
         );
       else pending.reject(error);
     }

@@ -127,7 +127,11 @@ function refuseTooDeep<T>(run: () => T): T {
     return run();
   } catch (error) {
     if (error instanceof RangeError && /call stack/i.test(error.message))
-      throw new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile');
+      throw new UnsupportedSchemaError({
+        keyword: '(nesting)',
+        schemaPath: '#',
+        detail: 'the schema is nested too deeply to compile',
+      });
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { InvalidInputError } from '../contract/errors.js';
 import type { Tokenizer } from '../prompt/tokenizer.js';
-import { ContextLengthExceededError } from './onnx-errors.js';
+import { ContextLengthExceededError } from './errors.js';
 import { Pace } from './pace.js';
 
 /**
@@ -29,12 +29,19 @@ export async function encodePrompt(
   pace: Pace = new Pace(),
 ): Promise<number[]> {
   if (text.length === 0) {
-    throw new InvalidInputError('prompt', [{ path: 'prompt', message: 'is empty: nothing to continue' }]);
+    throw new InvalidInputError({
+      subject: 'prompt',
+      issues: [{ path: 'prompt', message: 'is empty: nothing to continue' }],
+    });
   }
   if (limit === undefined || text.length <= PIECE_CHARS) {
     const ids = tokenizer.encode(text);
     if (limit !== undefined && ids.length >= limit)
-      throw new ContextLengthExceededError(ids.length, limit, 'all');
+      throw new ContextLengthExceededError({
+        promptTokens: ids.length,
+        contextLength: limit,
+        counted: 'all',
+      });
     return ids;
   }
   const ids: number[] = [];
@@ -51,7 +58,11 @@ export async function encodePrompt(
       // Counted as the long lane's time is (see onnx-worker.ts): only long prompts get here.
       pace.charge(owner, (performance.now() - started) * 3);
       if (ids.length >= limit) {
-        throw new ContextLengthExceededError(ids.length, limit, at >= text.length ? 'all' : 'at-least');
+        throw new ContextLengthExceededError({
+          promptTokens: ids.length,
+          contextLength: limit,
+          counted: at >= text.length ? 'all' : 'at-least',
+        });
       }
     }
     return ids;

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { OptionalDependencyMissingError } from '../contract/optional-dependency-error.js';
+import { OptionalDependencyMissingError } from '../contract/errors.js';
 import { moduleUrl } from './worker-entry.js';
 
 /** The native runtime `haggle/onnx` drives; an optional peer dependency, installed by the user. */

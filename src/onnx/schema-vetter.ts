@@ -231,7 +231,11 @@ export class SchemaVetter {
         this.stats.ended++;
         const outOfMemory =
           (lastError as { code?: unknown } | undefined)?.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        if (outOfMemory) settle(serializeError(new SchemaLimitError('memory', heapMb, '#')), true);
+        if (outOfMemory)
+          settle(
+            serializeError(new SchemaLimitError({ limit: 'memory', value: heapMb, schemaPath: '#' })),
+            true,
+          );
         else {
           // Not the schema's doing as far as anyone can tell (disposed, or a crash): not remembered.
           const cause = lastError ? `: ${lastError.message}` : '';
@@ -243,7 +247,10 @@ export class SchemaVetter {
           );
         }
       };
-      const timer = setTimeout(() => end(new SchemaLimitError('time', budgetMs, '#')), budgetMs + GRACE_MS);
+      const timer = setTimeout(
+        () => end(new SchemaLimitError({ limit: 'time', value: budgetMs, schemaPath: '#' })),
+        budgetMs + GRACE_MS,
+      );
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.on('exit', onExit);
@@ -255,7 +262,11 @@ export class SchemaVetter {
         // Copying a schema nested thousands deep overflows the stack: refused as the compiler would.
         const refused =
           error instanceof RangeError && /call stack/i.test(error.message)
-            ? new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile')
+            ? new UnsupportedSchemaError({
+                keyword: '(nesting)',
+                schemaPath: '#',
+                detail: 'the schema is nested too deeply to compile',
+              })
             : error;
         settle(serializeError(refused), true);
       }
@@ -278,7 +289,11 @@ function schemaKey(schema: unknown): string {
     text = JSON.stringify(schema) ?? 'undefined';
   } catch (error) {
     if (error instanceof RangeError)
-      throw new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile');
+      throw new UnsupportedSchemaError({
+        keyword: '(nesting)',
+        schemaPath: '#',
+        detail: 'the schema is nested too deeply to compile',
+      });
     throw error;
   }
   return createHash('sha256').update(text).digest('hex');

@@ -24,7 +24,11 @@ port.on('message', (message: ToVettingWorker) => {
     // As in the model's worker: a schema nested deeper than the stack is refused, not crashed on.
     const refused =
       error instanceof RangeError && /call stack/i.test(error.message)
-        ? new UnsupportedSchemaError('(nesting)', '#', 'the schema is nested too deeply to compile')
+        ? new UnsupportedSchemaError({
+            keyword: '(nesting)',
+            schemaPath: '#',
+            detail: 'the schema is nested too deeply to compile',
+          })
         : error;
     reply = { type: 'refused', id: message.id, error: serializeError(refused) };
   }

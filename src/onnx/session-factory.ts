@@ -1,8 +1,9 @@
 import { basename, dirname } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { BackendWarning } from '../backends/language-backend.js';
+import { ModelFolderError } from '../prompt/errors.js';
 import { cudaProviderInstalled } from './cuda-provider.js';
-import { CUDA_INSTALL_COMMAND, OnnxDeviceUnavailableError, OnnxModelFolderError } from './onnx-errors.js';
+import { CUDA_INSTALL_COMMAND, OnnxDeviceUnavailableError, onnxModelFolderError } from './errors.js';
 import type { OnnxDevice } from './onnx-options.js';
 
 export interface CreatedSession {
@@ -55,9 +56,9 @@ export async function createSession(
     return { session, device, warnings: [] };
   } catch (error) {
     // A broken folder is not a missing provider: say so rather than fall back.
-    if (error instanceof OnnxModelFolderError) throw error;
+    if (error instanceof ModelFolderError) throw error;
     const reason = error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-    if (!options.fallback) throw new OnnxDeviceUnavailableError(device, reason, { cause: error });
+    if (!options.fallback) throw new OnnxDeviceUnavailableError({ device, reason, cause: error });
     const session = await open(modelPath, { ...base, executionProviders: ['cpu'] });
     const hint = device === 'cuda' ? ` Install the CUDA provider with \`${CUDA_INSTALL_COMMAND}\`.` : '';
     return {
@@ -78,7 +79,7 @@ const MISSING_DATA = /External data path does not exist: "([^"]+)"/;
 
 /**
  * Creates the session; a graph whose external data file (the weights of an export over the 2 GB
- * protobuf limit) is missing becomes an `OnnxModelFolderError` naming the file.
+ * protobuf limit) is missing becomes a `ModelFolderError` naming the file.
  */
 async function open(
   modelPath: string,
@@ -89,11 +90,11 @@ async function open(
   } catch (error) {
     const missing = MISSING_DATA.exec(error instanceof Error ? error.message : String(error));
     if (!missing) throw error;
-    throw new OnnxModelFolderError(
+    throw onnxModelFolderError(
       dirname(modelPath),
       `${basename(missing[1] as string)} is missing: ${basename(modelPath)} keeps its weights in external data ` +
         'files beside it; copy every file of the export',
-      { cause: error },
+      error,
     );
   }
 }

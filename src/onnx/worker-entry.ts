@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { OnnxModelFolderError } from './onnx-errors.js';
+import { onnxModelFolderError } from './errors.js';
 
 /** What to hand to `new Worker()`: a script file, or (from the sources) a bootstrap to evaluate. */
 export type WorkerEntry = { kind: 'file'; url: URL } | { kind: 'eval'; code: string; target: URL };
@@ -39,7 +39,7 @@ export function workerEntry(from: string = moduleUrl(), script: WorkerScript = '
     const code = `import(${JSON.stringify(api)}).then(({ tsImport }) => tsImport(${JSON.stringify(source.href)}, ${JSON.stringify(source.href)}))`;
     return { kind: 'eval', code, target: source };
   }
-  throw new OnnxModelFolderError(
+  throw onnxModelFolderError(
     fileURLToPath(new URL('.', from)),
     `the worker script ${script}.js is missing next to the haggle/onnx module (a broken install?)`,
   );
@@ -52,10 +52,10 @@ function tsxImportApi(from: string): string {
   try {
     manifest = require.resolve('tsx/package.json');
   } catch (error) {
-    throw new OnnxModelFolderError(
+    throw onnxModelFolderError(
       fileURLToPath(new URL('.', from)),
       'running haggle/onnx from its TypeScript sources needs the tsx package (npm install -D tsx)',
-      { cause: error },
+      error,
     );
   }
   const exports = (JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: Record<string, unknown> })

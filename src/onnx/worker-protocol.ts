@@ -92,7 +92,7 @@ export function serializeError(error: unknown): SerializedError {
   for (const key of [
     'device',
     'reason',
-    'folder',
+    'path',
     'problem',
     'promptTokens',
     'contextLength',

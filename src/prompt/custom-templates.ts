@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../contract/chat-message.js';
 import { type ComposedPromptTemplate, createPromptTemplate } from './create-template.js';
+import { PromptTemplateError } from './errors.js';
 import { type JinjaChatFormatOptions, jinjaChatFormat } from './jinja-chat-format.js';
-import { PromptTemplateError } from './prompt-errors.js';
 import type {
   ChatFormat,
   PromptInput,
@@ -55,7 +55,10 @@ export function templateFromFunction(
 ): PromptTemplate {
   checkId(id);
   if (typeof render !== 'function') {
-    throw new PromptTemplateError(id, `Template "${id}": the template must be a function or a Jinja string`);
+    throw new PromptTemplateError({
+      templateId: id,
+      message: `Template "${id}": the template must be a function or a Jinja string`,
+    });
   }
   const format = options.format ?? qwen3NoThinkFormat;
   return Object.freeze({
@@ -68,10 +71,10 @@ export function templateFromFunction(
         return { messages, text: format.format(messages, input) };
       }
       if (typeof out !== 'object' || out === null || typeof out.text !== 'string') {
-        throw new PromptTemplateError(
-          id,
-          `Template "${id}" returned neither an array of messages nor { messages, text } with a string text`,
-        );
+        throw new PromptTemplateError({
+          templateId: id,
+          message: `Template "${id}" returned neither an array of messages nor { messages, text } with a string text`,
+        });
       }
       return { messages: checkedMessages(id, out.messages), text: out.text };
     },
@@ -82,15 +85,18 @@ const ROLES = new Set(['system', 'user', 'assistant']);
 
 function checkedMessages(id: string, messages: unknown): ChatMessage[] {
   if (!Array.isArray(messages)) {
-    throw new PromptTemplateError(id, `Template "${id}" returned messages that are not an array`);
+    throw new PromptTemplateError({
+      templateId: id,
+      message: `Template "${id}" returned messages that are not an array`,
+    });
   }
   return messages.map((message: unknown, index) => {
     const m = message as Partial<ChatMessage> | null;
     if (typeof m !== 'object' || m === null || !ROLES.has(String(m.role)) || typeof m.content !== 'string') {
-      throw new PromptTemplateError(
-        id,
-        `Template "${id}" returned an invalid message at [${index}]: each message is { role: 'system' | 'user' | 'assistant', content: string }`,
-      );
+      throw new PromptTemplateError({
+        templateId: id,
+        message: `Template "${id}" returned an invalid message at [${index}]: each message is { role: 'system' | 'user' | 'assistant', content: string }`,
+      });
     }
     return { role: m.role as ChatMessage['role'], content: m.content };
   });
@@ -100,9 +106,9 @@ const TEMPLATE_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,99}$/;
 
 function checkId(id: string): void {
   if (typeof id !== 'string' || !TEMPLATE_ID.test(id)) {
-    throw new PromptTemplateError(
-      String(id),
-      `${JSON.stringify(id)} is not a template id: use 1 to 100 letters, digits, '.', '_', ':', '/' or '-', starting with a letter or digit`,
-    );
+    throw new PromptTemplateError({
+      templateId: String(id),
+      message: `${JSON.stringify(id)} is not a template id: use 1 to 100 letters, digits, '.', '_', ':', '/' or '-', starting with a letter or digit`,
+    });
   }
 }

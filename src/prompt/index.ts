@@ -18,19 +18,10 @@ export {
 } from './default-template.js';
 
 export { defaultWording } from './default-wording.js';
-
+export { ModelFolderError, PromptTemplateError, PromptTooLongError, UnsafePromptError } from './errors.js';
 export type { JinjaChatFormatOptions } from './jinja-chat-format.js';
-
 export { jinjaChatFormat } from './jinja-chat-format.js';
-
 export type { ModelFolderTemplateOptions } from './model-folder-template.js';
-
-export {
-  ModelFolderError,
-  PromptTemplateError,
-  PromptTooLongError,
-  UnsafePromptError,
-} from './prompt-errors.js';
 
 export type {
   ChatFormat,

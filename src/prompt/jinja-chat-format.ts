@@ -1,6 +1,6 @@
 import { Template } from '@huggingface/jinja';
 import type { ChatMessage } from '../contract/chat-message.js';
-import { PromptTemplateError } from './prompt-errors.js';
+import { PromptTemplateError } from './errors.js';
 import type { ChatFormat, PromptInput } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
 
@@ -35,11 +35,11 @@ export function jinjaChatFormat(source: string, options: JinjaChatFormatOptions)
   try {
     template = new Template(source);
   } catch (error) {
-    throw new PromptTemplateError(
-      options.id,
-      `The Jinja chat template "${options.id}" does not parse: ${error instanceof Error ? error.message : String(error)}`,
-      { cause: error },
-    );
+    throw new PromptTemplateError({
+      templateId: options.id,
+      message: `The Jinja chat template "${options.id}" does not parse: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
   }
   const stop = options.stop ?? [options.eosToken ?? QWEN3_END_OF_TURN];
   return {
@@ -64,11 +64,11 @@ export function jinjaChatFormat(source: string, options: JinjaChatFormatOptions)
       try {
         return template.render(variables);
       } catch (error) {
-        throw new PromptTemplateError(
-          options.id,
-          `The Jinja chat template "${options.id}" failed to render: ${error instanceof Error ? error.message : String(error)}`,
-          { cause: error },
-        );
+        throw new PromptTemplateError({
+          templateId: options.id,
+          message: `The Jinja chat template "${options.id}" failed to render: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        });
       }
     },
   };

@@ -1,7 +1,7 @@
 import type { HistoryEntry } from '../contract/history.js';
 import type { ListingContext } from '../contract/listing-context.js';
 import { findControlStrings } from './control-strings.js';
-import { UnsafePromptError } from './prompt-errors.js';
+import { UnsafePromptError } from './errors.js';
 import type { PromptInput, RenderedPrompt } from './prompt-template.js';
 
 /**

@@ -1,8 +1,8 @@
 import { basename, join, resolve } from 'node:path';
 import { type ComposedPromptTemplate, createPromptTemplate } from './create-template.js';
+import { ModelFolderError } from './errors.js';
 import { jinjaChatFormat } from './jinja-chat-format.js';
 import { readChatTemplate, readModelJson, tokenText } from './model-folder.js';
-import { ModelFolderError } from './prompt-errors.js';
 import type { PromptWording } from './prompt-template.js';
 
 /** Options of `templateFromModelFolder`: the template's id and wording. */
@@ -31,10 +31,10 @@ export async function templateFromModelFolder(
   const source = await readChatTemplate(folder, tokenizerConfig);
   if (source === undefined) {
     const path = join(folder, 'tokenizer_config.json');
-    throw new ModelFolderError(
+    throw new ModelFolderError({
       path,
-      `${path} has no chat_template (and there is no chat_template.jinja beside it): use a built-in template such as qwen3_nothink, or registerTemplate() with the model's template`,
-    );
+      problem: `has no chat_template (and there is no chat_template.jinja beside it): use a built-in template such as qwen3_nothink, or registerTemplate() with the model's template`,
+    });
   }
   const id = options.id ?? `jinja:${basename(resolve(folder))}`;
   const bosToken = tokenText(tokenizerConfig.bos_token);

@@ -4,7 +4,7 @@ import {
   readModelFolderJson,
   readModelFolderText,
 } from '../internal/model-folder-file.js';
-import { ModelFolderError } from './prompt-errors.js';
+import { ModelFolderError } from './errors.js';
 
 /**
  * Reading the JSON files of a Hugging Face model folder (`tokenizer.json`, `tokenizer_config.json`,
@@ -42,7 +42,7 @@ function failAs(path: string): ModelFileFail {
       problem.kind === 'missing'
         ? 'not found: a model folder needs tokenizer.json and tokenizer_config.json, as transformers save_pretrained() writes them'
         : problem.words;
-    throw new ModelFolderError(path, `${path} ${words}`, { cause: problem.cause });
+    throw new ModelFolderError({ path, problem: words, cause: problem.cause });
   };
 }
 

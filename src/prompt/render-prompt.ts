@@ -10,8 +10,8 @@ import {
 } from '../contract/history.js';
 import { type ListingContextInput, ListingContextSchema } from '../contract/listing-context.js';
 import { type ModelProfile, type ModelProfileInput, resolveModelProfile } from '../contract/model-profile.js';
+import { PromptTemplateError, PromptTooLongError, UnsafePromptError } from './errors.js';
 import { checkJoinedFields } from './joined-field-check.js';
-import { PromptTemplateError, PromptTooLongError, UnsafePromptError } from './prompt-errors.js';
 import type { PromptInput, PromptTemplate, RenderedPrompt } from './prompt-template.js';
 import { QWEN3_END_OF_TURN } from './qwen3-chat-format.js';
 import { sanitizeContext, sanitizeHistory } from './sanitize-input.js';
@@ -167,12 +167,15 @@ export function resolveTemplate(
   if (template === undefined) return getTemplate(profile.template);
   if (typeof template === 'string') return getTemplate(template);
   if (!isPromptTemplate(template)) {
-    throw new InvalidInputError('RenderPromptOptions', [
-      {
-        path: 'template',
-        message: 'must be a PromptTemplate (an object with an id and render()) or a template id',
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'RenderPromptOptions',
+      issues: [
+        {
+          path: 'template',
+          message: 'must be a PromptTemplate (an object with an id and render()) or a template id',
+        },
+      ],
+    });
   }
   return template;
 }
@@ -186,10 +189,10 @@ function renderWith(template: PromptTemplate, input: PromptInput): RenderedPromp
     typeof rendered.text !== 'string' ||
     !Array.isArray(rendered.messages)
   ) {
-    throw new PromptTemplateError(
-      template.id,
-      `Template "${template.id}" must return { messages: ChatMessage[], text: string } from render()`,
-    );
+    throw new PromptTemplateError({
+      templateId: template.id,
+      message: `Template "${template.id}" must return { messages: ChatMessage[], text: string } from render()`,
+    });
   }
   return { messages: rendered.messages, text: rendered.text };
 }
@@ -210,7 +213,7 @@ function validateInput(input: RenderPromptInput): PromptInput {
     );
   }
   if (!parsed.success || profile === undefined || issues.length > 0) {
-    throw new InvalidInputError('RenderPromptInput', issues);
+    throw new InvalidInputError({ subject: 'RenderPromptInput', issues });
   }
   return { context: parsed.data.context, history: parsed.data.history, role: parsed.data.role, profile };
 }
@@ -237,18 +240,21 @@ function resolveBudget(options: RenderPromptOptions, profile: ModelProfile): num
       message: 'must have encode(text) and specialTokenIds, as loadTokenizer returns',
     });
   }
-  if (issues.length > 0) throw new InvalidInputError('RenderPromptOptions', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'RenderPromptOptions', issues });
   if (maxPromptTokens !== undefined) return maxPromptTokens;
   const contextLength = tokenizer?.contextLength;
   if (contextLength === undefined) return undefined;
   const reserve = reserveTokens ?? profile.sampling.maxTokens ?? DEFAULT_ANSWER_TOKENS;
   if (reserve >= contextLength) {
-    throw new InvalidInputError('RenderPromptOptions', [
-      {
-        path: 'reserveTokens',
-        message: `${reserve} tokens for the answer leave nothing of the ${contextLength}-token context; lower it`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'RenderPromptOptions',
+      issues: [
+        {
+          path: 'reserveTokens',
+          message: `${reserve} tokens for the answer leave nothing of the ${contextLength}-token context; lower it`,
+        },
+      ],
+    });
   }
   return contextLength - reserve;
 }

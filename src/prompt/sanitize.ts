@@ -111,13 +111,16 @@ function neutraliseExtraTokens(text: string, pattern: RegExp): string {
     });
   }
   // Unreachable with any real vocabulary; a list of tokens that keeps re-forming is a caller's bug.
-  throw new InvalidInputError('SanitizeOptions', [
-    {
-      path: 'tokens',
-      message:
-        'these tokens keep re-forming after a space is put after their first character; remove the token that contains a space',
-    },
-  ]);
+  throw new InvalidInputError({
+    subject: 'SanitizeOptions',
+    issues: [
+      {
+        path: 'tokens',
+        message:
+          'these tokens keep re-forming after a space is put after their first character; remove the token that contains a space',
+      },
+    ],
+  });
 }
 
 function escapeRegExp(text: string): string {

@@ -6,7 +6,7 @@ import {
   templateFromJinja,
 } from './custom-templates.js';
 import { chatmlTemplate, qwen3NoThinkTemplate, qwen3Template } from './default-template.js';
-import { PromptTemplateError } from './prompt-errors.js';
+import { PromptTemplateError } from './errors.js';
 import type { PromptTemplate } from './prompt-template.js';
 
 /**
@@ -53,33 +53,34 @@ export function registerTemplate(
     if (typeof source === 'string') template = templateFromJinja(idOrTemplate, source, rest);
     else if (typeof source === 'function') template = templateFromFunction(idOrTemplate, source, rest);
     else {
-      throw new PromptTemplateError(
-        idOrTemplate,
-        `registerTemplate("${idOrTemplate}", source): the source must be a Jinja string or a function`,
-      );
+      throw new PromptTemplateError({
+        templateId: idOrTemplate,
+        message: `registerTemplate("${idOrTemplate}", source): the source must be a Jinja string or a function`,
+      });
     }
   } else {
     template = idOrTemplate;
     options = sourceOrOptions as RegisterTemplateOptions | undefined;
     if (!isPromptTemplate(template)) {
-      throw new PromptTemplateError(
-        String((template as { id?: unknown } | null)?.id ?? ''),
-        'registerTemplate(template): a template is an object with a non-empty id and a render(input) function',
-      );
+      throw new PromptTemplateError({
+        templateId: String((template as { id?: unknown } | null)?.id ?? ''),
+        message:
+          'registerTemplate(template): a template is an object with a non-empty id and a render(input) function',
+      });
     }
   }
   const { id } = template;
   if (BUILT_IN.has(id)) {
-    throw new PromptTemplateError(
-      id,
-      `"${id}" is a built-in template and cannot be replaced; choose another id`,
-    );
+    throw new PromptTemplateError({
+      templateId: id,
+      message: `"${id}" is a built-in template and cannot be replaced; choose another id`,
+    });
   }
   if (registered.has(id) && options?.replace !== true) {
-    throw new PromptTemplateError(
-      id,
-      `A template "${id}" is already registered; pass { replace: true } to replace it`,
-    );
+    throw new PromptTemplateError({
+      templateId: id,
+      message: `A template "${id}" is already registered; pass { replace: true } to replace it`,
+    });
   }
   registered.set(id, template);
   return template;
@@ -94,10 +95,10 @@ export function unregisterTemplate(id: string): boolean {
 export function getTemplate(id: string): PromptTemplate {
   const found = BUILT_IN.get(id) ?? registered.get(id);
   if (found === undefined) {
-    throw new PromptTemplateError(
-      id,
-      `Unknown template "${id}"; known templates are ${templateIds().join(', ')}. Register yours with registerTemplate(id, jinjaSourceOrFunction).`,
-    );
+    throw new PromptTemplateError({
+      templateId: id,
+      message: `Unknown template "${id}"; known templates are ${templateIds().join(', ')}. Register yours with registerTemplate(id, jinjaSourceOrFunction).`,
+    });
   }
   return found;
 }

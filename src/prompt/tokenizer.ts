@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Tokenizer as HuggingFaceTokenizer } from '@huggingface/tokenizers';
 import { InvalidInputError } from '../contract/errors.js';
+import { ModelFolderError } from './errors.js';
 import {
   contextLengthOf,
   type JsonObject,
@@ -8,7 +9,6 @@ import {
   readModelJson,
   tokenText,
 } from './model-folder.js';
-import { ModelFolderError } from './prompt-errors.js';
 import { buildVocabulary, type TokenByteScheme } from './token-bytes.js';
 
 /** A token added on top of the model's vocabulary (control tokens, chat tags). */
@@ -91,9 +91,10 @@ export interface Tokenizer extends PromptTokenizer {
  */
 export async function loadTokenizer(folder: string): Promise<Tokenizer> {
   if (typeof folder !== 'string' || folder === '') {
-    throw new InvalidInputError('loadTokenizer', [
-      { path: 'folder', message: 'pass the path of a model folder that holds tokenizer.json' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'loadTokenizer',
+      issues: [{ path: 'folder', message: 'pass the path of a model folder that holds tokenizer.json' }],
+    });
   }
   const [tokenizerJson, tokenizerConfig, config, generationConfig] = await Promise.all([
     readModelJson(folder, 'tokenizer.json', true),
@@ -107,11 +108,11 @@ export async function loadTokenizer(folder: string): Promise<Tokenizer> {
     inner = new HuggingFaceTokenizer(tokenizerJson, tokenizerConfig);
   } catch (error) {
     const path = join(folder, 'tokenizer.json');
-    throw new ModelFolderError(
+    throw new ModelFolderError({
       path,
-      `${path} could not be loaded by @huggingface/tokenizers: ${(error as Error).message}`,
-      { cause: error },
-    );
+      problem: `could not be loaded by @huggingface/tokenizers: ${(error as Error).message}`,
+      cause: error,
+    });
   }
   return new FolderTokenizer({
     folder,
@@ -170,7 +171,10 @@ class FolderTokenizer implements Tokenizer {
 
   encode(text: string): number[] {
     if (typeof text !== 'string') {
-      throw new InvalidInputError('Tokenizer.encode', [{ path: 'text', message: 'must be a string' }]);
+      throw new InvalidInputError({
+        subject: 'Tokenizer.encode',
+        issues: [{ path: 'text', message: 'must be a string' }],
+      });
     }
     return this.inner.encode(text, { add_special_tokens: false }).ids;
   }
@@ -178,9 +182,12 @@ class FolderTokenizer implements Tokenizer {
   decode(ids: readonly number[], options?: { skipSpecialTokens?: boolean }): string {
     const bad = ids.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= this.vocabularySize);
     if (bad !== -1) {
-      throw new InvalidInputError('Tokenizer.decode', [
-        { path: `ids[${bad}]`, message: `${ids[bad]} is not a token id (0 to ${this.vocabularySize - 1})` },
-      ]);
+      throw new InvalidInputError({
+        subject: 'Tokenizer.decode',
+        issues: [
+          { path: `ids[${bad}]`, message: `${ids[bad]} is not a token id (0 to ${this.vocabularySize - 1})` },
+        ],
+      });
     }
     return this.inner.decode([...ids], { skip_special_tokens: options?.skipSpecialTokens ?? false });
   }
@@ -211,10 +218,10 @@ class FolderTokenizer implements Tokenizer {
     if (types.some((t) => t === 'Metaspace' || t === 'ByteFallback' || t === 'Replace'))
       return 'sentencepiece';
     const path = join(this.folder, 'tokenizer.json');
-    throw new ModelFolderError(
+    throw new ModelFolderError({
       path,
-      `${path}: the byte vocabulary needs a ByteLevel decoder (GPT-2, Qwen, Llama 3) or a SentencePiece one (Metaspace, Replace, ByteFallback); this tokenizer's decoder is ${types.join(' + ') || 'missing'}`,
-    );
+      problem: `has no decoder the byte vocabulary can read: it needs a ByteLevel decoder (GPT-2, Qwen, Llama 3) or a SentencePiece one (Metaspace, Replace, ByteFallback); this tokenizer's decoder is ${types.join(' + ') || 'missing'}`,
+    });
   }
 
   private endOfTurnIds(generationConfig: JsonObject | undefined): number[] {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { HaggleError } from '../contract/errors.js';
+import { ChartLibraryError } from './errors.js';
 
 /** The parts of `@observablehq/plot` the charts use. */
 export type PlotModule = typeof import('@observablehq/plot');
@@ -28,20 +28,6 @@ export interface ChartDocument {
 export interface PlotRuntime {
   Plot: PlotModule;
   document: ChartDocument;
-}
-
-/** The charts' plotting library could not be loaded (an install without it, or a Node before 20.19). */
-export class ChartLibraryError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.ChartLibraryError';
-  constructor(cause: unknown) {
-    super(
-      'chart-library-missing',
-      'the report charts need @observablehq/plot and linkedom (dependencies of haggle) and Node 20.19 or ' +
-        'later, which loads them synchronously: reinstall haggle, or upgrade Node',
-      { cause },
-    );
-    this.name = 'ChartLibraryError';
-  }
 }
 
 let runtime: PlotRuntime | undefined;

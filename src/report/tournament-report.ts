@@ -150,9 +150,10 @@ export function writeTournamentReport(
   const { run, out, title, ...analysisOptions } = options;
   const { header, records, results } = loadTournament(run);
   if (records.length === 0) {
-    throw new InvalidInputError('WriteTournamentReportOptions', [
-      { path: 'run', message: `${run} holds no tournament matches` },
-    ]);
+    throw new InvalidInputError({
+      subject: 'WriteTournamentReportOptions',
+      issues: [{ path: 'run', message: `${run} holds no tournament matches` }],
+    });
   }
   writeTournamentReportFile(out, results, analyseTournament({ header, records }, analysisOptions), {
     title: title ?? `Tournament ${basename(run)}`,

@@ -44,9 +44,10 @@ export interface WriteReportResult {
 function loadRun(path: string, name: string | undefined, option: string): ReportRun {
   const { header, sessions } = readRunFile(path);
   if (sessions.length === 0) {
-    throw new InvalidInputError('WriteReportOptions', [
-      { path: option, message: `${path} holds no sessions` },
-    ]);
+    throw new InvalidInputError({
+      subject: 'WriteReportOptions',
+      issues: [{ path: option, message: `${path} holds no sessions` }],
+    });
   }
   return { name: name ?? basename(path), sessions, ...(header ? { header } : {}) };
 }

@@ -39,9 +39,10 @@ export class AlternatingOffersRules implements Rules {
     this.maxTurns = options.maxTurns ?? 20;
     this.illegalTurnPolicy = options.illegalTurnPolicy ?? 'end';
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1) {
-      throw new InvalidInputError('AlternatingOffersRulesOptions', [
-        { path: 'maxTurns', message: 'must be an integer of at least 1' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'AlternatingOffersRulesOptions',
+        issues: [{ path: 'maxTurns', message: 'must be an integer of at least 1' }],
+      });
     }
   }
 

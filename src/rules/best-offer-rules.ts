@@ -73,7 +73,8 @@ export class BestOfferRules implements Rules {
       });
     if (!Number.isInteger(this.maxTurns) || this.maxTurns < 1)
       problems.push({ path: 'maxTurns', message: 'must be an integer of at least 1' });
-    if (problems.length > 0) throw new InvalidInputError('BestOfferRulesOptions', problems);
+    if (problems.length > 0)
+      throw new InvalidInputError({ subject: 'BestOfferRulesOptions', issues: problems });
   }
 
   describe(): Record<string, unknown> {

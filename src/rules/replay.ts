@@ -1,8 +1,7 @@
-import { InvalidInputError } from '../contract/errors.js';
+import { InvalidInputError, NotYourTurnError } from '../contract/errors.js';
 import type { History, Role } from '../contract/history.js';
 import type { LegalMove } from '../contract/legal-moves.js';
 import type { ListingContext } from '../contract/listing-context.js';
-import { NotYourTurnError } from '../contract/turn-order-error.js';
 import type { NegotiationState, Rules } from './rules.js';
 import { checkEntryTurn, checkNextTurn } from './turn-order.js';
 
@@ -56,12 +55,15 @@ function replay(
     if (lapsed) state = { ...state, standingOffer: null };
     const ruling = rules.apply(state, entry);
     if (ruling.kind === 'illegal') {
-      throw new InvalidInputError('PredictInput', [
-        {
-          path: `history[${index}]`,
-          message: `breaks the ${rules.name} rules: ${ruling.violation} (pass legalMoves to play under other rules)`,
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'PredictInput',
+        issues: [
+          {
+            path: `history[${index}]`,
+            message: `breaks the ${rules.name} rules: ${ruling.violation} (pass legalMoves to play under other rules)`,
+          },
+        ],
+      });
     }
     if (ruling.kind === 'end') {
       throw new NotYourTurnError({

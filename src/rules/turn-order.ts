@@ -1,5 +1,5 @@
+import { NotYourTurnError } from '../contract/errors.js';
 import type { HistoryEntry, Role } from '../contract/history.js';
-import { NotYourTurnError } from '../contract/turn-order-error.js';
 import type { NegotiationState, Rules } from './rules.js';
 
 /*

@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** Durations remembered to estimate when a refused client should come back. */
 const RECENT = 32;
@@ -23,12 +23,15 @@ export class Admission {
   enter(): () => void {
     if (this.held >= this.maxQueue) {
       const retryAfter = String(this.retryAfterSeconds());
-      throw new HttpError(
-        429,
-        `This server holds ${this.maxQueue} requests at once (its --max-queue) and is full: ` +
+      throw new HttpError({
+        status: 429,
+        message:
+          `This server holds ${this.maxQueue} requests at once (its --max-queue) and is full: ` +
           `try again in ${retryAfter} s`,
-        { type: 'rate_limit_error', code: 'queue_full', headers: { 'retry-after': retryAfter } },
-      );
+        type: 'rate_limit_error',
+        errorCode: 'queue_full',
+        headers: { 'retry-after': retryAfter },
+      });
     }
     this.held++;
     const start = performance.now();

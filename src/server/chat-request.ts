@@ -3,7 +3,7 @@ import type { ChatMessage, GenerateOptions, ResponseFormat } from '../backends/l
 import { readablePath } from '../contract/errors.js';
 import type { JsonSchema } from '../contract/json-schema.js';
 import { sanitizeUntrustedText } from '../prompt/sanitize.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 import { refuseUnhonouredFields } from './request-fields.js';
 import { type ToolCallPlan, ToolChoiceSchema, ToolSchema, toolCallPlan } from './tool-call-plan.js';
 
@@ -99,8 +99,10 @@ function parseWith<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const param = issue ? readablePath(issue.path) : '(root)';
-  throw new HttpError(400, `Invalid request: ${param}: ${issue?.message ?? 'invalid'}`, {
-    code: 'invalid_request',
+  throw new HttpError({
+    status: 400,
+    message: `Invalid request: ${param}: ${issue?.message ?? 'invalid'}`,
+    errorCode: 'invalid_request',
     param,
   });
 }
@@ -116,12 +118,14 @@ function refuseToolHistory(body: unknown): void {
     if (typeof message !== 'object' || message === null) return;
     const { role, tool_calls: toolCalls, function_call: functionCall } = message as Record<string, unknown>;
     const refuse = (param: string) => {
-      throw new HttpError(
-        400,
-        `Invalid request: ${param}: haggle serve takes no tool-call history (its chat format has no ` +
+      throw new HttpError({
+        status: 400,
+        message:
+          `Invalid request: ${param}: haggle serve takes no tool-call history (its chat format has no ` +
           "place for it); send the call's result as the text of a user message",
-        { code: 'unsupported_parameter', param },
-      );
+        errorCode: 'unsupported_parameter',
+        param,
+      });
     };
     if (role === 'tool' || role === 'function') refuse(`messages[${index}].role`);
     if (toolCalls != null) refuse(`messages[${index}].tool_calls`);
@@ -170,7 +174,11 @@ function parseSchemaString(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'Invalid request: json_schema: not valid JSON', { param: 'json_schema' });
+    throw new HttpError({
+      status: 400,
+      message: 'Invalid request: json_schema: not valid JSON',
+      param: 'json_schema',
+    });
   }
 }
 

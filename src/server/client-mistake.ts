@@ -1,5 +1,5 @@
 import { HaggleError } from '../contract/errors.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * Backend errors that are the request's fault, answered 4xx so that clients do not retry them
@@ -11,13 +11,18 @@ import { HttpError } from './http-io.js';
 export function clientMistake(error: HaggleError, schemaParam = 'response_format'): HttpError | undefined {
   switch (error.code) {
     case 'invalid-input':
-      return new HttpError(400, error.message, { code: error.code });
+      return new HttpError({ status: 400, message: error.message, errorCode: error.code });
     case 'unsupported-schema':
     case 'unsatisfiable-schema':
     case 'schema-limit': // too deep, too large or too slow to compile: the same schema fails again
-      return new HttpError(400, error.message, { code: error.code, param: schemaParam });
+      return new HttpError({
+        status: 400,
+        message: error.message,
+        errorCode: error.code,
+        param: schemaParam,
+      });
     case 'context-length-exceeded':
-      return new HttpError(400, error.message, { code: 'context_length_exceeded' });
+      return new HttpError({ status: 400, message: error.message, errorCode: 'context_length_exceeded' });
     default:
       return undefined;
   }

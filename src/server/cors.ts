@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isIP } from 'node:net';
 import { InvalidInputError } from '../contract/errors.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** Which web pages on other origins may call the server (`haggle serve --cors ORIGIN`). */
 export interface CorsOptions {
@@ -55,7 +55,7 @@ export class CorsPolicy {
             },
           ];
     });
-    if (issues.length > 0) throw new InvalidInputError('OpenAIServer cors options', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'OpenAIServer cors options', issues });
     this.any = origins.includes('*');
     this.origins = new Set(origins.filter((origin) => origin !== '*'));
   }
@@ -82,11 +82,12 @@ export class CorsPolicy {
       return true;
     }
     if (!this.allows(origin)) {
-      throw new HttpError(
-        403,
-        `cross-origin requests from ${JSON.stringify(origin)} are not allowed: start haggle serve with --cors ${origin} (or OpenAIServer's cors.origins)`,
-        { code: 'cors_origin_not_allowed', headers: { vary: 'Origin' } },
-      );
+      throw new HttpError({
+        status: 403,
+        message: `cross-origin requests from ${JSON.stringify(origin)} are not allowed: start haggle serve with --cors ${origin} (or OpenAIServer's cors.origins)`,
+        errorCode: 'cors_origin_not_allowed',
+        headers: { vary: 'Origin' },
+      });
     }
     res.setHeader('access-control-allow-origin', origin);
     res.setHeader('vary', 'Origin');

@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * A request's deadline: a timer from the request's arrival that aborts its model work when it
@@ -36,8 +36,10 @@ export class Deadline {
     return new Promise<T>((resolve, reject) => {
       this.onExpiry(() =>
         reject(
-          new HttpError(408, `the request body did not arrive within ${this.ms} ms`, {
-            code: 'request_timeout',
+          new HttpError({
+            status: 408,
+            message: `the request body did not arrive within ${this.ms} ms`,
+            errorCode: 'request_timeout',
           }),
         ),
       );
@@ -69,14 +71,16 @@ export class Deadline {
 
   /** What an expired request is answered. */
   error(): HttpError {
-    return new HttpError(
-      504,
-      `the model did not answer within this server's request timeout of ${this.ms} ms (its ` +
+    return new HttpError({
+      status: 504,
+      message:
+        `the model did not answer within this server's request timeout of ${this.ms} ms (its ` +
         '--request-timeout); the work was stopped. The time may have gone to waiting for the model, ' +
         'compiling the response schema or generating: retry later, or ask for fewer tokens, a shorter ' +
         'prompt or a simpler schema',
-      { type: 'server_error', code: 'request_timeout' },
-    );
+      type: 'server_error',
+      errorCode: 'request_timeout',
+    });
   }
 
   clear(): void {

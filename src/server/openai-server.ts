@@ -25,8 +25,9 @@ import { asToolsMistake, clientMistake } from './client-mistake.js';
 import { chatCompletion, type ResponseMeta, StreamChunks, textCompletion } from './completion-response.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { Deadline } from './deadline.js';
+import { HttpError } from './errors.js';
 import { headerJson } from './header-value.js';
-import { HttpError, readJsonBody, sendError, sendJson } from './http-io.js';
+import { readJsonBody, sendError, sendJson } from './http-io.js';
 import { capMaxTokens } from './max-tokens.js';
 import { DEFAULT_REQUEST_LIMITS, jsonDepth, type RequestLimits } from './request-limits.js';
 import { describeFailure, type ServerFailure } from './server-failure.js';
@@ -204,7 +205,7 @@ export class OpenAIServer {
     }
     if (path === '/v1/chat/completions' || path === '/v1/completions') {
       if (req.method !== 'POST')
-        throw new HttpError(405, `${path} takes POST`, { code: 'method_not_allowed' });
+        throw new HttpError({ status: 405, message: `${path} takes POST`, errorCode: 'method_not_allowed' });
       const kind = path === '/v1/chat/completions' ? 'chat' : 'completions';
       let leave: () => void;
       try {
@@ -219,12 +220,13 @@ export class OpenAIServer {
         const body = await deadline.race(readJsonBody(req, this.maxBodyBytes));
         const depth = jsonDepth(body, this.limits.maxJsonDepth);
         if (depth > this.limits.maxJsonDepth) {
-          throw new HttpError(
-            400,
-            `the request body nests over ${this.limits.maxJsonDepth} levels of arrays and objects; ` +
+          throw new HttpError({
+            status: 400,
+            message:
+              `the request body nests over ${this.limits.maxJsonDepth} levels of arrays and objects; ` +
               'flatten the schema or the content',
-            { code: 'too_deep' },
-          );
+            errorCode: 'too_deep',
+          });
         }
         const request: AnyCompletionRequest =
           kind === 'chat' ? parseChatRequest(body) : parseCompletionRequest(body);
@@ -239,7 +241,11 @@ export class OpenAIServer {
         leave();
       }
     }
-    throw new HttpError(404, `no route for ${req.method} ${path}`, { code: 'not_found' });
+    throw new HttpError({
+      status: 404,
+      message: `no route for ${req.method} ${path}`,
+      errorCode: 'not_found',
+    });
   }
 
   private async complete(
@@ -366,8 +372,10 @@ export class OpenAIServer {
         } else if (part.type === 'reset') {
           // OpenAI's stream format cannot take text back: a client would join both attempts' text.
           if (sentText)
-            throw new HttpError(502, 'the backend retried after its stream had begun; ask again', {
-              code: 'stream_reset',
+            throw new HttpError({
+              status: 502,
+              message: 'the backend retried after its stream had begun; ask again',
+              errorCode: 'stream_reset',
             });
         } else {
           for (const chunk of chunks.finish(part.result, call.includeUsage)) await send(res, chunk, deadline);
@@ -375,8 +383,10 @@ export class OpenAIServer {
           return;
         }
       }
-      throw new HttpError(502, 'the backend stream ended without its final part', {
-        code: 'stream_incomplete',
+      throw new HttpError({
+        status: 502,
+        message: 'the backend stream ended without its final part',
+        errorCode: 'stream_incomplete',
       });
     } catch (error) {
       await stop();
@@ -425,9 +435,11 @@ export class OpenAIServer {
     const header = req.headers.authorization ?? '';
     const given = Buffer.from(header.startsWith('Bearer ') ? header.slice(7) : '');
     if (given.length !== this.apiKey.length || !timingSafeEqual(given, this.apiKey)) {
-      throw new HttpError(401, 'missing or wrong API key', {
+      throw new HttpError({
+        status: 401,
+        message: 'missing or wrong API key',
         type: 'authentication_error',
-        code: 'invalid_api_key',
+        errorCode: 'invalid_api_key',
       });
     }
   }
@@ -441,15 +453,19 @@ function decodePathSegment(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
-    throw new HttpError(400, `the path segment ${JSON.stringify(segment)} is not valid percent-encoding`, {
-      code: 'invalid_path',
+    throw new HttpError({
+      status: 400,
+      message: `the path segment ${JSON.stringify(segment)} is not valid percent-encoding`,
+      errorCode: 'invalid_path',
     });
   }
 }
 
 function modelNotFound(model: string): HttpError {
-  return new HttpError(404, `The model ${JSON.stringify(model)} does not exist on this server`, {
-    code: 'model_not_found',
+  return new HttpError({
+    status: 404,
+    message: `The model ${JSON.stringify(model)} does not exist on this server`,
+    errorCode: 'model_not_found',
     param: 'model',
   });
 }
@@ -460,7 +476,7 @@ function modelNotFound(model: string): HttpError {
  * hold its admission slot for as long as it keeps the connection open.
  */
 async function send(res: ServerResponse, chunk: Record<string, unknown>, deadline: Deadline): Promise<void> {
-  if (res.destroyed) throw new HttpError(499, 'the client closed the connection');
+  if (res.destroyed) throw new HttpError({ status: 499, message: 'the client closed the connection' });
   if (res.write(`data: ${JSON.stringify(chunk)}\n\n`)) return;
   await deadline.bound(
     new Promise<void>((resolve) => {
@@ -488,19 +504,22 @@ function toHttpError(error: unknown): HttpError {
     if (refused) return refused;
     const message = redact(error.message);
     const status = (error as { status?: unknown }).status;
-    if (status === 429) return new HttpError(429, message, { type: 'rate_limit_error', code: error.code });
+    if (status === 429)
+      return new HttpError({ status: 429, message, type: 'rate_limit_error', errorCode: error.code });
     // A backend that is reloading (its worker ended): the client may retry in a moment.
     if (status === 503) {
-      return new HttpError(503, message, {
+      return new HttpError({
+        status: 503,
+        message,
         type: 'server_error',
-        code: 'backend_unavailable',
+        errorCode: 'backend_unavailable',
         headers: { 'retry-after': '1' },
       });
     }
     // An upstream that refused the request itself (a schema it cannot take): the client's to fix, and a
     // 502 would make its client send the same request again.
-    if (status === 400 || status === 422) return new HttpError(status, message, { code: error.code });
-    return new HttpError(502, message, { type: 'server_error', code: error.code });
+    if (status === 400 || status === 422) return new HttpError({ status, message, errorCode: error.code });
+    return new HttpError({ status: 502, message, type: 'server_error', errorCode: error.code });
   }
-  return new HttpError(500, 'internal server error', { code: 'internal_error' });
+  return new HttpError({ status: 500, message: 'internal server error', errorCode: 'internal_error' });
 }

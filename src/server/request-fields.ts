@@ -1,4 +1,4 @@
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /**
  * Which top-level request fields `haggle serve` honours, and which it takes only at a value that asks
@@ -129,13 +129,14 @@ export function refuseUnhonouredFields(body: unknown, kind: 'chat' | 'completion
     if (implemented.includes(field) || value === null) continue;
     const rule = Object.hasOwn(conditional, field) ? conditional[field] : undefined;
     if (rule?.neutral(value)) continue;
-    throw new HttpError(
-      400,
-      rule
+    throw new HttpError({
+      status: 400,
+      message: rule
         ? `Invalid request: ${field}: not supported by haggle serve at ${shortJson(value)}: ${rule.why}; leave it out`
         : `Invalid request: ${field}: unknown field for ${endpoint} on haggle serve; leave it out (docs/remote.md lists the fields it takes)`,
-      { code: 'unsupported_parameter', param: field },
-    );
+      errorCode: 'unsupported_parameter',
+      param: field,
+    });
   }
 }
 

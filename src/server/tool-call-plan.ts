@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { JsonSchema } from '../contract/json-schema.js';
-import { HttpError } from './http-io.js';
+import { HttpError } from './errors.js';
 
 /** OpenAI's rule for function names: letters, digits, `_` and `-`, at most 64. */
 const FUNCTION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -62,45 +62,53 @@ export function toolCallPlan(fields: ToolFields): ToolCallPlan | undefined {
   const choice = fields.tool_choice ?? (tools.length > 0 ? 'auto' : 'none');
   if (tools.length === 0) {
     if (choice === 'none') return undefined;
-    throw new HttpError(400, 'Invalid request: tool_choice: needs tools; declare the function in tools', {
-      code: 'invalid_request',
+    throw new HttpError({
+      status: 400,
+      message: 'Invalid request: tool_choice: needs tools; declare the function in tools',
+      errorCode: 'invalid_request',
       param: 'tool_choice',
     });
   }
   if (choice === 'none') return undefined;
   if (choice === 'auto')
-    throw new HttpError(
-      400,
-      'Invalid request: tool_choice: "auto" (the default when tools are given) is not supported by ' +
+    throw new HttpError({
+      status: 400,
+      message:
+        'Invalid request: tool_choice: "auto" (the default when tools are given) is not supported by ' +
         'haggle serve, whose model does not choose between text and a call; send tool_choice ' +
         '{"type":"function","function":{"name":"..."}} or "required" to get a call, or "none" for text',
-      { code: 'unsupported_parameter', param: 'tool_choice' },
-    );
+      errorCode: 'unsupported_parameter',
+      param: 'tool_choice',
+    });
   const names = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     if (names.has(tool.function.name))
-      throw new HttpError(
-        400,
-        `Invalid request: tools[${index}].function.name: "${tool.function.name}" is declared twice`,
-        { code: 'invalid_request', param: `tools[${index}].function.name` },
-      );
+      throw new HttpError({
+        status: 400,
+        message: `Invalid request: tools[${index}].function.name: "${tool.function.name}" is declared twice`,
+        errorCode: 'invalid_request',
+        param: `tools[${index}].function.name`,
+      });
     names.add(tool.function.name);
   }
   if (fields.hasResponseFormat)
-    throw new HttpError(
-      400,
-      'Invalid request: response_format: cannot be combined with a tool call, whose arguments follow ' +
+    throw new HttpError({
+      status: 400,
+      message:
+        'Invalid request: response_format: cannot be combined with a tool call, whose arguments follow ' +
         "the tool's parameters; send one or the other",
-      { code: 'invalid_request', param: 'response_format' },
-    );
+      errorCode: 'invalid_request',
+      param: 'response_format',
+    });
   if (typeof choice === 'object') {
     const tool = tools.find((candidate) => candidate.function.name === choice.function.name);
     if (!tool)
-      throw new HttpError(
-        400,
-        `Invalid request: tool_choice.function.name: "${choice.function.name}" is not one of the tools (${[...names].join(', ')})`,
-        { code: 'invalid_request', param: 'tool_choice.function.name' },
-      );
+      throw new HttpError({
+        status: 400,
+        message: `Invalid request: tool_choice.function.name: "${choice.function.name}" is not one of the tools (${[...names].join(', ')})`,
+        errorCode: 'invalid_request',
+        param: 'tool_choice.function.name',
+      });
     return oneTool(tool);
   }
   const [only] = tools;
@@ -109,12 +117,14 @@ export function toolCallPlan(fields: ToolFields): ToolCallPlan | undefined {
     JSON.stringify(tool.function.parameters ?? {}).includes('"$ref"'),
   );
   if (refIndex >= 0)
-    throw new HttpError(
-      400,
-      `Invalid request: tools[${refIndex}].function.parameters: uses $ref, which haggle serve cannot ` +
+    throw new HttpError({
+      status: 400,
+      message:
+        `Invalid request: tools[${refIndex}].function.parameters: uses $ref, which haggle serve cannot ` +
         'combine with other tools under tool_choice "required"; name the tool in tool_choice instead',
-      { code: 'unsupported_parameter', param: `tools[${refIndex}].function.parameters` },
-    );
+      errorCode: 'unsupported_parameter',
+      param: `tools[${refIndex}].function.parameters`,
+    });
   return {
     kind: 'any',
     names: [...names],

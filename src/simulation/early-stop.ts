@@ -1,4 +1,5 @@
-import { HaggleError, InvalidInputError } from '../contract/errors.js';
+import { InvalidInputError } from '../contract/errors.js';
+import { RunFailedEarlyError } from './errors.js';
 import { errorLine } from './failures.js';
 
 /**
@@ -9,37 +10,14 @@ import { errorLine } from './failures.js';
  */
 export const DEFAULT_EARLY_STOP = 4;
 
-/**
- * A run stopped early: its first sessions (or matches) all failed with one error and none finished, so
- * the rest would have failed the same way. `errorMessage` is that error as one line.
- */
-export class RunFailedEarlyError extends HaggleError {
-  static override readonly marker: string = 'haggle.error.RunFailedEarlyError';
-  /** How many failed alike before the run stopped. */
-  readonly failures: number;
-  /** The shared error, `Name: message`. */
-  readonly errorMessage: string;
-
-  constructor(args: { failures: number; errorMessage: string; unit: 'sessions' | 'matches' }) {
-    super(
-      'run-failed-early',
-      `stopped early: the first ${args.failures} ${args.unit} all failed with the same error and none finished: ` +
-        `${args.errorMessage}. Check the server, model id, key and base URL; ` +
-        `earlyStop: 0 (--early-stop 0) plays every one anyway`,
-    );
-    this.name = 'RunFailedEarlyError';
-    this.failures = args.failures;
-    this.errorMessage = args.errorMessage;
-  }
-}
-
 /** Checks an `earlyStop` option: a whole number from 0 (never stop early) upwards. */
 export function resolveEarlyStop(value: number | undefined, subject: string): number {
   const limit = value ?? DEFAULT_EARLY_STOP;
   if (!Number.isSafeInteger(limit) || limit < 0)
-    throw new InvalidInputError(subject, [
-      { path: 'earlyStop', message: 'must be a whole number, 0 or more (0: never stop early)' },
-    ]);
+    throw new InvalidInputError({
+      subject,
+      issues: [{ path: 'earlyStop', message: 'must be a whole number, 0 or more (0: never stop early)' }],
+    });
   return limit;
 }
 

@@ -1,14 +1,13 @@
 // The simulation layer as every runtime has it; reading and merging run files is Node-only (src/node).
 // Metrics and statistics over its runs are their own entry, `haggle/metrics` (src/entries/metrics.ts).
-export { RunFailedEarlyError } from './early-stop.js';
+
+export type { RunFileLockHolder } from './errors.js';
+export { RunFailedEarlyError, RunFileError, RunFileLockedError } from './errors.js';
 export type { IndexedJsonlContents, RecordSpan } from './indexed-jsonl.js';
 export type { MergeRunsOptions, MergeRunsResult } from './merge-runs.js';
 export type { SessionOutcome } from './outcome.js';
 export type { RunProvenance } from './provenance.js';
 export type { RunFileContents, RunHeader, SessionRecord } from './run-file.js';
-export { RunFileError } from './run-file-error.js';
-export type { RunFileLockHolder } from './run-file-locked-error.js';
-export { RunFileLockedError } from './run-file-locked-error.js';
 export type { SessionOptions, SessionRunOptions } from './session.js';
 export { Session } from './session.js';
 export type {

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
-import { type FileLine, forEachLine, LineTooLongError } from '../internal/bounded-read.js';
+import { type FileLine, forEachLine } from '../internal/bounded-read.js';
 import { maxLineBytes } from '../internal/environment.js';
-import { fileStep, RunFileError } from './run-file-error.js';
+import { LineTooLongError } from '../internal/errors.js';
+import { fileStep, RunFileError } from './errors.js';
 
 /**
  * Reading the JSONL files that runs write (`simulate()`'s sessions, `runTournament()`'s matches): an
@@ -48,7 +49,7 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
   path: string,
   format: IndexedJsonlFormat,
 ): IndexedJsonlContents<Header, Record> {
-  if (!existsSync(path)) throw new RunFileError(path, 'no such file', { systemCode: 'ENOENT' });
+  if (!existsSync(path)) throw new RunFileError({ path, message: 'no such file', systemCode: 'ENOENT' });
   let header: Header | undefined;
   let headerBytes = 0;
   let completeBytes = 0;
@@ -63,19 +64,22 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
     try {
       value = JSON.parse(text) as { type?: unknown };
     } catch {
-      throw new RunFileError(path, `line ${lineNumber} is not JSON`);
+      throw new RunFileError({ path, message: `line ${lineNumber} is not JSON` });
     }
     if (value?.type === format.headerType) {
       if (lineStart !== 0)
-        throw new RunFileError(
+        throw new RunFileError({
           path,
-          `line ${lineNumber}: a ${format.headerType} header may only be the first line`,
-        );
+          message: `line ${lineNumber}: a ${format.headerType} header may only be the first line`,
+        });
       header = value as Header;
       headerBytes = end;
     } else if (value?.type === format.recordType) {
       if (!Number.isSafeInteger(value.index) || (value.index as number) < 0)
-        throw new RunFileError(path, `line ${lineNumber}: "index" must be a non-negative integer`);
+        throw new RunFileError({
+          path,
+          message: `line ${lineNumber}: "index" must be a non-negative integer`,
+        });
       format.check?.(value, lineNumber);
       entries.push({
         record: value as unknown as Record,
@@ -84,8 +88,11 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
       });
     } else {
       const readBy = typeof value?.type === 'string' ? format.readBy?.[value.type] : undefined;
-      if (readBy !== undefined) throw new RunFileError(path, `line ${lineNumber}: ${readBy}`);
-      throw new RunFileError(path, `line ${lineNumber}: unknown record type ${JSON.stringify(value?.type)}`);
+      if (readBy !== undefined) throw new RunFileError({ path, message: `line ${lineNumber}: ${readBy}` });
+      throw new RunFileError({
+        path,
+        message: `line ${lineNumber}: unknown record type ${JSON.stringify(value?.type)}`,
+      });
     }
   });
   if (header !== undefined) {
@@ -94,10 +101,10 @@ export function readIndexedJsonl<Header, Record extends { index: number }>(
     for (let i = 1; i < entries.length; i++) {
       const [previous, entry] = [entries[i - 1], entries[i]] as [(typeof entries)[0], (typeof entries)[0]];
       if (previous.span.index === entry.span.index) {
-        throw new RunFileError(
+        throw new RunFileError({
           path,
-          `lines ${Math.min(previous.line, entry.line)} and ${Math.max(previous.line, entry.line)} both hold ${format.recordType} ${entry.span.index}`,
-        );
+          message: `lines ${Math.min(previous.line, entry.line)} and ${Math.max(previous.line, entry.line)} both hold ${format.recordType} ${entry.span.index}`,
+        });
       }
     }
   }
@@ -145,7 +152,8 @@ function readLines(path: string, visit: (line: FileLine) => unknown): void {
   try {
     fileStep(path, 'reading', () => forEachLine(path, maxLineBytes(), visit));
   } catch (error) {
-    if (error instanceof LineTooLongError) throw new RunFileError(path, error.message, { cause: error });
+    if (error instanceof LineTooLongError)
+      throw new RunFileError({ path, message: error.message, cause: error });
     throw error;
   }
 }

@@ -1,9 +1,9 @@
 import { closeSync, openSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InvalidInputError } from '../contract/errors.js';
+import { fileStep, RunFileError } from './errors.js';
 import { firstLineType, type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
 import { readRunFile } from './run-file.js';
-import { fileStep, RunFileError } from './run-file-error.js';
 import { lockRunFile } from './run-file-lock.js';
 import { holdsData } from './run-output.js';
 import { readSegments, type Segment, writeAtomically } from './run-writer.js';
@@ -59,12 +59,15 @@ export function mergeRuns(
       path: 'out',
       message: `${out} already holds data; pass overwrite: true (--overwrite) to replace it`,
     });
-  if (problems.length > 0) throw new InvalidInputError('mergeRuns', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'mergeRuns', issues: problems });
   // One writer per file (run-file-lock.ts): held from before `out` is checked again until it is written.
   const lock = lockRunFile(out, options.onNote ? { onNote: options.onNote } : {});
   try {
     if (!options.overwrite && holdsData(out))
-      throw new RunFileError(out, 'already holds data; pass overwrite: true (--overwrite) to replace it');
+      throw new RunFileError({
+        path: out,
+        message: 'already holds data; pass overwrite: true (--overwrite) to replace it',
+      });
     return mergeLocked(inputs, out);
   } finally {
     lock.release();
@@ -83,19 +86,24 @@ function mergeLocked(inputs: readonly string[], out: string): MergeRunsResult {
   for (const file of files) {
     const shard = file.header.shard as Shard;
     if (settingsOf(file.header) !== settings) {
-      throw new RunFileError(
-        file.path,
-        `comes from another ${kind} than ${first.path} (${differingField(file.header, first.header)} differs); ` +
+      throw new RunFileError({
+        path: file.path,
+        message:
+          `comes from another ${kind} than ${first.path} (${differingField(file.header, first.header)} differs); ` +
           'merge only the shards of one run, made with the same settings',
-      );
+      });
     }
     if (shard.count !== count)
-      throw new RunFileError(
-        file.path,
-        `is shard ${shard.index}/${shard.count}, but ${first.path} is one of ${count}`,
-      );
+      throw new RunFileError({
+        path: file.path,
+        message: `is shard ${shard.index}/${shard.count}, but ${first.path} is one of ${count}`,
+      });
     const twin = byIndex.get(shard.index);
-    if (twin) throw new RunFileError(file.path, `is shard ${shard.index}/${count}, as is ${twin.path}`);
+    if (twin)
+      throw new RunFileError({
+        path: file.path,
+        message: `is shard ${shard.index}/${count}, as is ${twin.path}`,
+      });
     byIndex.set(shard.index, file);
     const expected = shardSize(total, shard);
     const held = file.contents.spans.length;
@@ -103,20 +111,23 @@ function mergeLocked(inputs: readonly string[], out: string): MergeRunsResult {
       held !== expected ||
       file.contents.spans.some((span) => span.index >= total || !inShard(span.index, shard))
     ) {
-      throw new RunFileError(
-        file.path,
-        `holds ${held} of the ${expected} ${record}s of shard ${shard.index}/${count}: finish it with --resume (resume: true) first`,
-      );
+      throw new RunFileError({
+        path: file.path,
+        message: `holds ${held} of the ${expected} ${record}s of shard ${shard.index}/${count}: finish it with --resume (resume: true) first`,
+      });
     }
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   if (missing.length > 0) {
-    throw new InvalidInputError('mergeRuns', [
-      {
-        path: 'inputs',
-        message: `shard ${missing.map((k) => `${k}/${count}`).join(', ')} missing: a merge needs all ${count}`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'mergeRuns',
+      issues: [
+        {
+          path: 'inputs',
+          message: `shard ${missing.map((k) => `${k}/${count}`).join(', ')} missing: a merge needs all ${count}`,
+        },
+      ],
+    });
   }
 
   // Record i of the run is the (i div count)-th record of shard (i mod count) + 1, in index order.
@@ -151,7 +162,10 @@ function* concat(...parts: Iterable<Buffer>[]): Generator<Buffer> {
 function headerType(path: string): 'run' | 'tournament' {
   const type = firstLineType(path);
   if (type === 'run' || type === 'tournament') return type;
-  throw new RunFileError(path, 'has no run or tournament header (its first line): it is not a shard file');
+  throw new RunFileError({
+    path,
+    message: 'has no run or tournament header (its first line): it is not a shard file',
+  });
 }
 
 function readShard(path: string, kind: 'run' | 'tournament'): ShardFile {
@@ -164,9 +178,15 @@ function readShard(path: string, kind: 'run' | 'tournament'): ShardFile {
       : readIndexedJsonl<unknown, { index: number }>(path, { headerType: 'tournament', recordType: 'match' });
   const header = contents.header as ShardFile['header'] | undefined;
   if (header?.type !== kind)
-    throw new RunFileError(path, `is not a ${kind} file like the first input; merge files of one kind`);
+    throw new RunFileError({
+      path,
+      message: `is not a ${kind} file like the first input; merge files of one kind`,
+    });
   if (header.shard === undefined)
-    throw new RunFileError(path, `holds a whole ${kind}, not a shard (its header has no "shard")`);
+    throw new RunFileError({
+      path,
+      message: `holds a whole ${kind}, not a shard (its header has no "shard")`,
+    });
   return { path, header, contents };
 }
 

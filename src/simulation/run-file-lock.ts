@@ -12,8 +12,7 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { fileSystemError } from './run-file-error.js';
-import { RunFileLockedError, type RunFileLockHolder } from './run-file-locked-error.js';
+import { fileSystemError, RunFileLockedError, type RunFileLockHolder } from './errors.js';
 import { checkRunFileTarget } from './run-file-target.js';
 
 /**
@@ -85,17 +84,16 @@ export function lockRunFile(path: string, options: LockRunFileOptions = {}): Run
     const holder = parseHolder(raw);
     const state = holderState(holder);
     if (state !== 'dead') {
-      throw new RunFileLockedError(path, lockPath, holder, refusal(holder, state));
+      throw new RunFileLockedError({ path, lockPath, holder, why: refusal(holder, state) });
     }
     if (takeOver(lockPath, raw)) tookOver = holder;
     else sleep(10 + Math.random() * 20); // another writer is taking it over: see who won
   }
-  throw new RunFileLockedError(
+  throw new RunFileLockedError({
     path,
     lockPath,
-    undefined,
-    'could not take the lock: other writers kept taking and releasing it',
-  );
+    why: 'could not take the lock: other writers kept taking and releasing it',
+  });
 }
 
 /** Whether the lock was created (false: the name is taken). The lock appears whole or not at all. */

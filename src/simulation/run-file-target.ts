@@ -1,6 +1,6 @@
 import { statfsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RunFileError } from './run-file-error.js';
+import { RunFileError } from './errors.js';
 
 // Linux's magic numbers of the kernel's own file systems (statfs(2)): their files are not storage.
 // /proc/self/mem, for one, stats as an empty regular file.
@@ -29,13 +29,16 @@ export function checkRunFileTarget(path: string): void {
     // Missing (the writer creates it) or unreadable (opening it says why, with the path).
   }
   if (kind !== undefined)
-    throw new RunFileError(path, `is ${kind}, not a regular file: name a file to write the run to`);
+    throw new RunFileError({
+      path,
+      message: `is ${kind}, not a regular file: name a file to write the run to`,
+    });
   const system = kernelFileSystem(path);
   if (system !== undefined)
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      `lies on the kernel's ${system} file system, which holds no files to write a run to: choose a path on a disk`,
-    );
+      message: `lies on the kernel's ${system} file system, which holds no files to write a run to: choose a path on a disk`,
+    });
 }
 
 /** The kernel file system of `path` (or of its nearest existing folder), if it is on one. */

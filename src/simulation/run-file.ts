@@ -1,7 +1,7 @@
 import { issuesFromZod } from '../contract/errors.js';
+import { RunFileError } from './errors.js';
 import { type IndexedJsonlContents, readIndexedJsonl } from './indexed-jsonl.js';
 import type { RunProvenance } from './provenance.js';
-import { RunFileError } from './run-file-error.js';
 import { SessionRecordSchema } from './session-record-schema.js';
 import type { SessionResult } from './session-result.js';
 import type { Shard } from './shard.js';
@@ -45,7 +45,7 @@ export interface SessionRecord extends SessionResult {
 
 export type RunFileLine = RunHeader | SessionRecord;
 
-export { RunFileError } from './run-file-error.js';
+export { RunFileError } from './errors.js';
 
 /** What a run file holds: its header (if any) and its complete session lines, in index order. */
 export interface RunFileContents extends Omit<IndexedJsonlContents<RunHeader, SessionRecord>, 'records'> {
@@ -80,7 +80,7 @@ function checkSessionLine(path: string, lineNumber: number, value: unknown): voi
     .slice(0, 3)
     .map((issue) => `${issue.path}: ${issue.message}`)
     .join('; ');
-  throw new RunFileError(path, `line ${lineNumber} is not a valid session record: ${issues}`);
+  throw new RunFileError({ path, message: `line ${lineNumber} is not a valid session record: ${issues}` });
 }
 
 /** Loads the sessions of a run file (or of real sessions written in the same record format). */

@@ -1,7 +1,7 @@
 import { closeSync, openSync, statSync } from 'node:fs';
+import { fileStep, RunFileError } from './errors.js';
 import { firstLineType, type IndexedJsonlContents } from './indexed-jsonl.js';
 import { sameRunSettings } from './provenance.js';
-import { fileStep, RunFileError } from './run-file-error.js';
 import { lockRunFile, type RunFileLock } from './run-file-lock.js';
 import { RunWriter, readSegments, writeAtomically } from './run-writer.js';
 
@@ -78,10 +78,11 @@ function openLocked<Header, Record extends { index: number }>(
   const hasData = holdsData(path);
   // Checked again under the lock: a writer that finished since the caller's check may have filled it.
   if (hasData && !options.resume && !options.overwrite) {
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      'already holds data; resume its run (--resume, resume: true) or replace it (--overwrite, overwrite: true)',
-    );
+      message:
+        'already holds data; resume its run (--resume, resume: true) or replace it (--overwrite, overwrite: true)',
+    });
   }
   if (!options.resume || !hasData) {
     return { writer: RunWriter.start<Record>(path, options.header, lock), kept: [] };
@@ -91,15 +92,19 @@ function openLocked<Header, Record extends { index: number }>(
   const contents = type === kind ? options.read(path) : undefined;
   if (contents?.header === undefined) throw otherKind(path, kind, type);
   if (!sameRunSettings(contents.header as object, options.header as object)) {
-    throw new RunFileError(
+    throw new RunFileError({
       path,
-      `was written by a ${kind} with other settings (its header differs); resume it with the same settings, ` +
+      message:
+        `was written by a ${kind} with other settings (its header differs); resume it with the same settings, ` +
         'or replace it with overwrite (--overwrite)',
-    );
+    });
   }
   const stray = contents.records.find((record) => !options.plays(record.index));
   if (stray !== undefined) {
-    throw new RunFileError(path, `holds ${noun} ${stray.index}, which this ${kind} does not play`);
+    throw new RunFileError({
+      path,
+      message: `holds ${noun} ${stray.index}, which this ${kind} does not play`,
+    });
   }
   const replayed = options.replay ? contents.records.filter(options.replay) : [];
   if (replayed.length === 0) {
@@ -115,17 +120,19 @@ function otherKind(path: string, kind: string, type: unknown): RunFileError {
   const ours = WRITERS.get(kind);
   const theirs = typeof type === 'string' ? WRITERS.get(type) : undefined;
   if (theirs === undefined || ours === undefined || theirs === ours)
-    return new RunFileError(
+    return new RunFileError({
       path,
-      `has no ${kind} header (its first line), so no haggle ${kind} wrote it: refusing to resume or change it. ` +
+      message:
+        `has no ${kind} header (its first line), so no haggle ${kind} wrote it: refusing to resume or change it. ` +
         'Choose another output file, or replace this one with overwrite (--overwrite)',
-    );
-  return new RunFileError(
+    });
+  return new RunFileError({
     path,
-    `holds ${theirs.noun} (written by ${theirs.verb}, ${theirs.api}), not ${ours.noun}: resume it with ` +
+    message:
+      `holds ${theirs.noun} (written by ${theirs.verb}, ${theirs.api}), not ${ours.noun}: resume it with ` +
       `${theirs.verb} --resume (${theirs.api} with resume: true). Refusing to change it here: choose another ` +
       'output file, or replace this one with overwrite (--overwrite)',
-  );
+  });
 }
 /** Rewrites the file without the given records (a temporary file, then a rename): all or nothing. */
 function dropRecords<Header, Record extends { index: number }>(

@@ -10,8 +10,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileStep, fileSystemError, RunFileError } from './errors.js';
 import type { RecordSpan } from './indexed-jsonl.js';
-import { fileStep, fileSystemError, RunFileError } from './run-file-error.js';
 import type { RunFileLock } from './run-file-lock.js';
 
 /**
@@ -101,7 +101,8 @@ export class RunWriter<Record extends { index: number }> {
   /** Appends one finished record; it is on disk (in the OS's hands) when this returns. */
   append(record: Record): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.fd === undefined) throw new RunFileError(this.path, 'the run file is already closed');
+    if (this.fd === undefined)
+      throw new RunFileError({ path: this.path, message: 'the run file is already closed' });
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     try {
       writeFully(this.fd, line, this.size);

@@ -79,16 +79,18 @@ export class Session {
     for (const role of ['buyer', 'seller'] as const) {
       const negotiator = options[role] as Partial<Negotiator> | undefined;
       if (typeof negotiator?.predict !== 'function' || typeof negotiator.describe !== 'function') {
-        throw new InvalidInputError('SessionOptions', [
-          { path: role, message: 'must be a Negotiator: an object with predict() and describe()' },
-        ]);
+        throw new InvalidInputError({
+          subject: 'SessionOptions',
+          issues: [{ path: role, message: 'must be a Negotiator: an object with predict() and describe()' }],
+        });
       }
     }
     const seed = options.seed ?? 0;
     if (!Number.isSafeInteger(seed) || seed < 0) {
-      throw new InvalidInputError('SessionOptions', [
-        { path: 'seed', message: 'must be a non-negative integer' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'SessionOptions',
+        issues: [{ path: 'seed', message: 'must be a non-negative integer' }],
+      });
     }
     this.seed = seed;
     this.id = options.id ?? `session-${seed}`;
@@ -138,7 +140,10 @@ export class Session {
    */
   async run(options: SessionRunOptions = {}): Promise<SessionResult> {
     if (this.started) {
-      throw new HaggleError('session-reused', 'A Session runs once; create a new Session to play again.');
+      throw new HaggleError({
+        code: 'session-reused',
+        message: 'A Session runs once; create a new Session to play again.',
+      });
     }
     this.started = true;
     const { signal } = options;
@@ -226,7 +231,10 @@ export class Session {
       if (event.type === 'turn') return event.turn;
       this.events.emit('turn-delta', { sessionId: this.id, index, role: input.role, event });
     }
-    throw new HaggleError('stream-incomplete', `the ${input.role}'s turn stream ended without a turn`);
+    throw new HaggleError({
+      code: 'stream-incomplete',
+      message: `the ${input.role}'s turn stream ended without a turn`,
+    });
   }
 
   private emitTurn(

@@ -23,7 +23,7 @@ export function checkShard(shard: Shard, items: number, path = 'shard'): void {
     problems.push({ path: `${path}.index`, message: `must be an integer from 1 to ${count}` });
   else if (count > items)
     problems.push({ path: `${path}.count`, message: `must not exceed the ${items} items it divides` });
-  if (problems.length > 0) throw new InvalidInputError('Shard', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'Shard', issues: problems });
 }
 
 /** Whether item `itemIndex` belongs to the shard (every item does without one). */

@@ -235,7 +235,7 @@ function planRun(options: SimulateOptions, files: RunFileAccess | undefined): Ru
       message: `${options.out} already holds data; pass resume: true (--resume) to continue its run or overwrite: true (--overwrite) to replace it`,
     });
   }
-  if (problems.length > 0) throw new InvalidInputError('SimulateOptions', problems);
+  if (problems.length > 0) throw new InvalidInputError({ subject: 'SimulateOptions', issues: problems });
   const earlyStop = resolveEarlyStop(options.earlyStop, 'SimulateOptions');
   if (options.shard) checkShard(options.shard, sessions);
 

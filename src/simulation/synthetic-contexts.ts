@@ -35,9 +35,10 @@ const MAX_ACCOUNT_AGE_DAYS = 30 * 365;
 /** The tier a list price falls in: `under-25`, `25-100`, `100-500` or `500-plus` (lower bounds inclusive). */
 export function priceTier(listPrice: number): PriceTier {
   if (!Number.isFinite(listPrice) || listPrice <= 0) {
-    throw new InvalidInputError('listPrice', [
-      { path: '(root)', message: `must be a finite number above 0, got ${String(listPrice)}` },
-    ]);
+    throw new InvalidInputError({
+      subject: 'listPrice',
+      issues: [{ path: '(root)', message: `must be a finite number above 0, got ${String(listPrice)}` }],
+    });
   }
   if (listPrice < 25) return 'under-25';
   if (listPrice < 100) return '25-100';
@@ -61,9 +62,10 @@ export function generateContexts(options: GenerateContextsOptions): ListingConte
 function validateOptions(options: GenerateContextsOptions): GenerateContextsOptions {
   const issues: ValidationIssue[] = [];
   if (typeof options !== 'object' || options === null) {
-    throw new InvalidInputError('GenerateContextsOptions', [
-      { path: '(root)', message: 'pass an object such as { count: 100, seed: 1 }' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'GenerateContextsOptions',
+      issues: [{ path: '(root)', message: 'pass an object such as { count: 100, seed: 1 }' }],
+    });
   }
   const { count, seed } = options;
   if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) {
@@ -75,7 +77,7 @@ function validateOptions(options: GenerateContextsOptions): GenerateContextsOpti
   if (!Number.isSafeInteger(seed) || seed < 0) {
     issues.push({ path: 'seed', message: `must be a non-negative safe integer, got ${String(seed)}` });
   }
-  if (issues.length > 0) throw new InvalidInputError('GenerateContextsOptions', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'GenerateContextsOptions', issues });
   return { count, seed };
 }
 
@@ -86,9 +88,10 @@ function validateOptions(options: GenerateContextsOptions): GenerateContextsOpti
 export function syntheticContext(seed: number, index: number): ListingContext {
   validateOptions({ count: 0, seed });
   if (!Number.isSafeInteger(index) || index < 0) {
-    throw new InvalidInputError('syntheticContext', [
-      { path: 'index', message: 'must be a non-negative integer' },
-    ]);
+    throw new InvalidInputError({
+      subject: 'syntheticContext',
+      issues: [{ path: 'index', message: 'must be a non-negative integer' }],
+    });
   }
   return generateContext(seed, index);
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { InvalidInputError } from '../../src/contract/errors.js';
-import { UnsatisfiableGuardrailsError } from '../../src/contract/guardrail-error.js';
+import { InvalidInputError, UnsatisfiableGuardrailsError } from '../../src/contract/errors.js';
 import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { Session } from '../../src/simulation/session.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
 import { templateFromFunction } from '../../src/prompt/custom-templates.js';
-import { UnsafePromptError } from '../../src/prompt/prompt-errors.js';
+import { UnsafePromptError } from '../../src/prompt/errors.js';
 import type { PromptInput } from '../../src/prompt/prompt-template.js';
 import { MockLanguageBackend } from '../../src/testing/mock-language-backend.js';
 import { buyerOpenedAt80, camera, json, offer } from './fixtures.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../src/agent/negotiation-agent.js';
-import { NotYourTurnError } from '../../src/contract/turn-order-error.js';
+import { NotYourTurnError } from '../../src/contract/errors.js';
 import { Session } from '../../src/simulation/session.js';
 import { MockLanguageBackend } from '../../src/testing/mock-language-backend.js';
 import { bare, buyerOpenedAt80, camera, entry, json, messageOnly, offer } from './fixtures.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeHfCheckpoint, writeLoraAdapter } from '../../scripts/fixture-model/hf-checkpoint.js';
 import { runCli } from '../../src/cli/main.js';
+import { HubDownloadError } from '../../src/onnx/model-build/errors.js';
 import { pullRepository } from '../../src/onnx/model-build/hub-pull.js';
-import { HubDownloadError } from '../../src/onnx/model-build/model-build-errors.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { SMALL_QWEN3, tempFolder } from '../onnx/model-build/checkpoints.js';
 import { type HubOptions, type LoopbackHub, startLoopbackHub } from '../onnx/model-build/loopback-hub.js';
@@ -169,7 +169,10 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
   it("refuses a file whose SHA-256 (LFS) or git blob id (plain file) differs from the hub's, and leaves none of it", async () => {
     await serve({ corrupt: ['model-00002-of-00002.safetensors'] });
     const out = freshOut();
-    const error = await pullRepository('acme/tiny', { out }).catch((e: unknown) => e);
+    // From code the hub is an option: the library reads no HF_ENDPOINT (the CLI does).
+    const error = await pullRepository('acme/tiny', { out, endpoint: hub?.endpoint }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(HubDownloadError);
     expect((error as Error).message).toMatch(
       /model-00002-of-00002\.safetensors: SHA-256 [0-9a-f]{64} differs from the hub's [0-9a-f]{64}: the file was removed/,
@@ -216,6 +219,7 @@ describe('haggle model pull REPO --out DIR (a loopback hub at HF_ENDPOINT)', () 
     const controller = new AbortController();
     const error = await pullRepository('acme/tiny', {
       out,
+      endpoint: hub?.endpoint,
       signal: controller.signal,
       onProgress: (event) => {
         if (event.file.endsWith('00001-of-00002.safetensors') && event.bytes < event.total)

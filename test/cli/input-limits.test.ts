@@ -3,7 +3,7 @@ import { mkdtempSync, openSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CliUsageError } from '../../src/cli/cli-error.js';
+import { CliUsageError } from '../../src/cli/errors.js';
 import { runCli } from '../../src/cli/main.js';
 import { readJsonInput } from '../../src/cli/read-json-input.js';
 import { generateSuite, loadSuite, saveSuite } from '../../src/evaluation/suite.js';

@@ -2,6 +2,9 @@
 // `RateLimitError.isInstance(new BadRequestError(…))` is false. Before, subclasses inherited the base
 // class's marker, so every `Subclass.isInstance` was `HaggleError.isInstance`.
 import { describe, expect, it } from 'vitest';
+import * as backendErrors from '../../src/backends/errors.js';
+import * as cliErrors from '../../src/cli/errors.js';
+import * as decodingErrors from '../../src/decoding/errors.js';
 import * as aiSdk from '../../src/entries/ai-sdk.js';
 import * as decoding from '../../src/entries/decoding.js';
 import * as env from '../../src/entries/env.js';
@@ -11,7 +14,9 @@ import * as report from '../../src/entries/report.js';
 import * as server from '../../src/entries/server.js';
 import * as testing from '../../src/entries/testing.js';
 import * as main from '../../src/index.js';
+import * as internalErrors from '../../src/internal/errors.js';
 import * as node from '../../src/node/index.js';
+import * as serverErrors from '../../src/server/errors.js';
 
 const { HaggleError } = main;
 type ErrorClass = (abstract new (
@@ -21,7 +26,10 @@ type ErrorClass = (abstract new (
   isInstance(error: unknown): boolean;
 };
 
-const entries = { main, node, aiSdk, decoding, env, evaluation, onnx, report, server, testing };
+// The errors no entry exports but a user can still meet (the CLI's usage errors, the server's answers,
+// the transports' and readers' limits) are read from their layers' errors.ts.
+const layers = { backendErrors, cliErrors, decodingErrors, internalErrors, serverErrors };
+const entries = { main, node, aiSdk, decoding, env, evaluation, onnx, report, server, testing, ...layers };
 const classes = new Map<string, ErrorClass>();
 for (const [entry, exports] of Object.entries(entries)) {
   for (const [name, value] of Object.entries(exports)) {
@@ -39,7 +47,7 @@ for (const [entry, exports] of Object.entries(entries)) {
  * without knowing each class's arguments.
  */
 function instanceOf(type: ErrorClass): object {
-  return Reflect.construct(HaggleError, ['test', 'test'], type);
+  return Reflect.construct(HaggleError, [{ code: 'test', message: 'test' }], type);
 }
 
 const isSubclass = (child: ErrorClass, parent: ErrorClass) =>
@@ -49,6 +57,17 @@ describe('error classes and their markers', () => {
   it('finds the exported error classes', () => {
     expect(classes.size).toBeGreaterThan(40);
     for (const name of ['RateLimitError', 'BadRequestError', 'InvalidModelOutputError', 'HaggleAbortError'])
+      expect(classes.has(name), name).toBe(true);
+    // The internal errors that once extended plain Error are HaggleErrors with markers of their own.
+    for (const name of [
+      'HttpError',
+      'PatternSyntaxError',
+      'CliUsageError',
+      'SseLineTooLongError',
+      'ResponseOverLimitError',
+      'InputTooLargeError',
+      'LineTooLongError',
+    ])
       expect(classes.has(name), name).toBe(true);
   });
 

@@ -12,7 +12,7 @@ import {
 describe('errors', () => {
   it('every subclass is a HaggleError by marker, even across copies of the package', () => {
     const errors = [
-      new InvalidInputError('X', [{ path: 'a', message: 'bad' }]),
+      new InvalidInputError({ subject: 'X', issues: [{ path: 'a', message: 'bad' }] }),
       new InvalidModelOutputError({
         rawTexts: ['{'],
         issues: [{ path: '(root)', message: 'not JSON' }],

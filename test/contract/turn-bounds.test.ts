@@ -14,8 +14,8 @@ import {
 } from '../../src/contract/turn-rules.js';
 import { compileSchema } from '../../src/decoding/index.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
-import { type Qwen3, qwen3 } from '../decoding/qwen3.js';
-import { expectAccepted, expectRefused } from '../decoding/walk.js';
+import { type Qwen3, qwen3 } from '../decoding/support/qwen3.js';
+import { expectAccepted, expectRefused } from '../decoding/support/walk.js';
 
 // The bounds from the market: no turn takes longer than a listing runs (30 days), no label is longer
 // than 48 characters. TurnSchema refuses past them; so does the JSON Schema, judged by the decoder

@@ -8,13 +8,10 @@ import type {
   LanguageBackend,
 } from '../../src/backends/language-backend.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
-import {
-  connectEnvironment,
-  type EnvironmentClient,
-  EnvironmentServerError,
-} from '../../src/env/env-client.js';
+import { connectEnvironment, type EnvironmentClient } from '../../src/env/env-client.js';
 import { EnvironmentServer } from '../../src/env/env-server.js';
 import { EpisodeLog } from '../../src/env/episode-log.js';
+import { EnvironmentServerError } from '../../src/env/errors.js';
 import { generateSuite, type Suite, suiteMatches } from '../../src/evaluation/suite.js';
 import { runTournament } from '../../src/evaluation/tournament.js';
 import { readTournamentFile } from '../../src/evaluation/tournament-file.js';

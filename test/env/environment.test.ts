@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/contract/errors.js';
 import { createEnvironment } from '../../src/env/create-environment.js';
-import { EnvironmentStateError } from '../../src/env/environment-error.js';
+import { EnvironmentStateError } from '../../src/env/errors.js';
 import { generateSuite } from '../../src/evaluation/suite.js';
 import { utilityBoulware, utilityConceder } from '../../src/multi-issue/multi-issue-baselines.js';
 import { randomPolicy } from './policies.js';

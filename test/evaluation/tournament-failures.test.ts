@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { TooManyFailuresError } from '../../src/cli/errors.js';
 import { formatScores } from '../../src/cli/evaluate-output.js';
-import { enforceFailureLimit, printFailures, TooManyFailuresError } from '../../src/cli/failure-limit.js';
+import { enforceFailureLimit, printFailures } from '../../src/cli/failure-limit.js';
 import {
   generateSuite,
   type MultiIssueNegotiator,

@@ -2,8 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type FileLine, forEachLine, LineTooLongError } from '../../src/internal/bounded-read.js';
+import { type FileLine, forEachLine } from '../../src/internal/bounded-read.js';
 import { DEFAULT_MAX_LINE_BYTES, maxLineBytes } from '../../src/internal/environment.js';
+import { LineTooLongError } from '../../src/internal/errors.js';
 
 function file(content: string | Buffer): string {
   const path = join(mkdtempSync(join(tmpdir(), 'haggle-lines-')), 'lines.jsonl');

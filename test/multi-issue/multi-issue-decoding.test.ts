@@ -7,7 +7,7 @@ import {
   multiIssueTurnJsonSchema,
 } from '../../src/evaluation/index.js';
 import { Random } from '../../src/internal/random.js';
-import { qwen3 } from '../decoding/qwen3.js';
+import { qwen3 } from '../decoding/support/qwen3.js';
 
 describe('multi-issue offers under the constrained decoder', () => {
   it("every suite scenario's schema compiles, and random logits always yield a valid offer for it", async () => {

@@ -3,7 +3,8 @@ import { cpSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HaggleAbortError, InvalidInputError } from '../../src/contract/errors.js';
-import { OnnxBackend, OnnxDeviceUnavailableError, OnnxModelFolderError } from '../../src/onnx/index.js';
+import { OnnxBackend, OnnxDeviceUnavailableError } from '../../src/onnx/index.js';
+import { ModelFolderError } from '../../src/prompt/errors.js';
 import { fixtureModel, repoRoot } from './fixture-model.js';
 
 const schema = {
@@ -146,7 +147,7 @@ describe('OnnxBackend', () => {
       cpSync(folder, broken, { recursive: true });
       rmSync(join(broken, 'onnx', 'model.onnx_data'));
       const error = await OnnxBackend.load(broken, { device: 'cuda' }).catch((e: unknown) => e);
-      expect(OnnxModelFolderError.isInstance(error)).toBe(true);
+      expect(ModelFolderError.isInstance(error)).toBe(true);
       expect((error as Error).message).toMatch(/model\.onnx_data is missing/);
       expect((error as Error).message.match(/Cannot load/g)).toHaveLength(1);
     } finally {
@@ -239,7 +240,7 @@ describe('OnnxBackend.load', () => {
 
   it('says a missing folder is missing, and names the commands that make one', async () => {
     const error = await OnnxBackend.load('/nonexistent/model').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(OnnxModelFolderError);
+    expect(error).toBeInstanceOf(ModelFolderError);
     expect((error as Error).message).toMatch(
       /\/nonexistent\/model: no such folder \(build one with `haggle model build`/,
     );
@@ -253,14 +254,14 @@ describe('OnnxBackend.load', () => {
       writeFileSync(join(copy, 'config.json'), 'null');
       // Before, `null` reached `config[key]`: a TypeError, not a folder error.
       const notObject = await OnnxBackend.load(copy).catch((e: unknown) => e);
-      expect(notObject).toBeInstanceOf(OnnxModelFolderError);
+      expect(notObject).toBeInstanceOf(ModelFolderError);
       expect((notObject as Error).message).toMatch(/config\.json does not hold a JSON object/);
       cpSync(join(folder, 'config.json'), join(copy, 'config.json'));
       rmSync(join(copy, 'onnx', 'model.onnx'));
       expect(spawnSync('mkfifo', [join(copy, 'onnx', 'model.onnx')]).status).toBe(0);
       // onnxruntime would open the pipe in native code and wait for a writer for ever.
       const pipe = await OnnxBackend.load(copy).catch((e: unknown) => e);
-      expect(pipe).toBeInstanceOf(OnnxModelFolderError);
+      expect(pipe).toBeInstanceOf(ModelFolderError);
       expect((pipe as Error).message).toMatch(/model\.onnx is not a regular file/);
     } finally {
       rmSync(copy, { recursive: true, force: true });

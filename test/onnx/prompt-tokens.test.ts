@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HaggleError } from '../../src/contract/errors.js';
-import { ContextLengthExceededError } from '../../src/onnx/onnx-errors.js';
+import { ContextLengthExceededError } from '../../src/onnx/errors.js';
 import { Pace } from '../../src/onnx/pace.js';
 import { encodePrompt, pieceEnd } from '../../src/onnx/prompt-tokens.js';
 import type { Tokenizer } from '../../src/prompt/tokenizer.js';

@@ -4,7 +4,7 @@ import { ListingContextSchema } from '../../src/contract/listing-context.js';
 import { DEFAULT_MODEL_PROFILE } from '../../src/contract/model-profile.js';
 import { templateFromFunction, templateFromJinja } from '../../src/prompt/custom-templates.js';
 import { chatmlTemplate, qwen3NoThinkTemplate, qwen3Template } from '../../src/prompt/default-template.js';
-import { UnsafePromptError } from '../../src/prompt/prompt-errors.js';
+import { UnsafePromptError } from '../../src/prompt/errors.js';
 import type { PromptInput, PromptTemplate } from '../../src/prompt/prompt-template.js';
 import { renderPrompt } from '../../src/prompt/render-prompt.js';
 import { sanitizeContext } from '../../src/prompt/sanitize-input.js';

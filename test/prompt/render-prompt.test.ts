@@ -4,7 +4,7 @@ import { ListingContextSchema } from '../../src/contract/listing-context.js';
 import { DEFAULT_MODEL_PROFILE } from '../../src/contract/model-profile.js';
 import { templateFromFunction } from '../../src/prompt/custom-templates.js';
 import { qwen3NoThinkTemplate } from '../../src/prompt/default-template.js';
-import { PromptTemplateError } from '../../src/prompt/prompt-errors.js';
+import { PromptTemplateError } from '../../src/prompt/errors.js';
 import { renderPrompt } from '../../src/prompt/render-prompt.js';
 import { buyerOpenedAt80, camera, entry, offerWithMessage } from '../agent/fixtures.js';
 import { qwen3Tokenizer } from './qwen3-model-folder.js';

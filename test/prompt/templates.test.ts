@@ -10,8 +10,8 @@ import {
   qwen3NoThinkTemplate,
   qwen3Template,
 } from '../../src/prompt/default-template.js';
+import { ModelFolderError, PromptTemplateError, UnsafePromptError } from '../../src/prompt/errors.js';
 import { templateFromModelFolder } from '../../src/prompt/model-folder-template.js';
-import { ModelFolderError, PromptTemplateError, UnsafePromptError } from '../../src/prompt/prompt-errors.js';
 import type { PromptInput } from '../../src/prompt/prompt-template.js';
 import { QWEN3_CHAT_TEMPLATE } from '../../src/prompt/qwen3-chat-template.js';
 import { renderPrompt } from '../../src/prompt/render-prompt.js';

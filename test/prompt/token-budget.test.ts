@@ -3,7 +3,7 @@ import type { History, HistoryEntry } from '../../src/contract/history.js';
 import { ListingContextSchema } from '../../src/contract/listing-context.js';
 import { DEFAULT_MODEL_PROFILE } from '../../src/contract/model-profile.js';
 import { qwen3NoThinkTemplate } from '../../src/prompt/default-template.js';
-import { PromptTooLongError } from '../../src/prompt/prompt-errors.js';
+import { PromptTooLongError } from '../../src/prompt/errors.js';
 import { renderPrompt } from '../../src/prompt/render-prompt.js';
 import { historyWindow } from '../../src/prompt/token-budget.js';
 import type { Tokenizer } from '../../src/prompt/tokenizer.js';

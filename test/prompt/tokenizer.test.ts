@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidInputError } from '../../src/contract/errors.js';
-import { ModelFolderError } from '../../src/prompt/prompt-errors.js';
+import { ModelFolderError } from '../../src/prompt/errors.js';
 import { loadTokenizer, type Tokenizer } from '../../src/prompt/tokenizer.js';
 import { makeQwen3ModelFolder } from './qwen3-model-folder.js';
 import { makeSentencePieceFolder } from './sentencepiece-fixture.js';

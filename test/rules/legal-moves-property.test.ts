@@ -25,7 +25,7 @@ import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import type { Rules } from '../../src/rules/rules.js';
 import { Session } from '../../src/simulation/session.js';
-import { qwen3 } from '../decoding/qwen3.js';
+import { qwen3 } from '../decoding/support/qwen3.js';
 
 // The promise of the one flow, checked end to end: a random rule state (a random listing, currency,
 // rule set and legal prefix) -> the rules' legal moves -> the turn schema, with random guardrails ->

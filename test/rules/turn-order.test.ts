@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidInputError } from '../../src/contract/errors.js';
+import { InvalidInputError, NotYourTurnError } from '../../src/contract/errors.js';
 import type { History, Role } from '../../src/contract/history.js';
 import { ListingContextSchema } from '../../src/contract/listing-context.js';
-import { NotYourTurnError } from '../../src/contract/turn-order-error.js';
 import { AlternatingOffersRules } from '../../src/rules/alternating-offers-rules.js';
 import { BestOfferRules } from '../../src/rules/best-offer-rules.js';
 import { legalMovesAfter, replayHistory } from '../../src/rules/replay.js';

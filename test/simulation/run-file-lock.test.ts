@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { PopulationAgent, RunFileError, readRunFile, simulate } from '../../src/index.js';
 import { mergeRuns } from '../../src/node/index.js';
+import { RunFileLockedError } from '../../src/simulation/errors.js';
 import { lockRunFile } from '../../src/simulation/run-file-lock.js';
-import { RunFileLockedError } from '../../src/simulation/run-file-locked-error.js';
 import { captureIo } from '../helpers/capture-io.js';
 import { slowPopulation } from './fixtures/slow-negotiator.js';
 

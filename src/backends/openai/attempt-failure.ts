@@ -1,4 +1,4 @@
-import type { FailureKind } from './http-errors.js';
+import type { FailureKind } from '../errors.js';
 
 /** Why one attempt failed, before it is known whether it was the last one. */
 export interface AttemptFailure {

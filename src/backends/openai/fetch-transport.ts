@@ -1,4 +1,5 @@
-import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
+import { ResponseOverLimitError } from '../../internal/errors.js';
+import { readLimited } from '../../internal/limited-body.js';
 import type { HttpTransport } from './node-transport.js';
 import { bodyLimit, declaredLength } from './response-limit.js';
 
@@ -20,7 +21,7 @@ export function createFetchTransport(fetchImpl: typeof fetch): HttpTransport {
     const declared = declaredLength(response.headers.get('content-length'));
     if (response.ok && declared !== undefined && declared > limit) {
       await cancelQuietly(response.body);
-      throw new ResponseOverLimit(limit, declared);
+      throw new ResponseOverLimitError({ limitBytes: limit, declaredBytes: declared });
     }
     const text = await readLimited(response, limit);
     return {

@@ -1,5 +1,5 @@
 import { HaggleAbortError } from '../../contract/errors.js';
-import { ResponseOverLimit } from '../../internal/limited-body.js';
+import { ResponseOverLimitError } from '../../internal/errors.js';
 import type { Redactor } from '../../internal/redact.js';
 import type { BackendWarning } from '../language-backend.js';
 import { statusFailure, thrownFailure } from './attempt-classify.js';
@@ -65,7 +65,7 @@ export async function attemptRequest(args: AttemptArgs): Promise<AttemptResult> 
     }
   } catch (error) {
     if (signal?.aborted) throw new HaggleAbortError(signal.reason);
-    if (error instanceof ResponseOverLimit) {
+    if (error instanceof ResponseOverLimitError) {
       return {
         ok: false,
         failure: {

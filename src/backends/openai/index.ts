@@ -1,6 +1,4 @@
-export type { DialectName, StructuredOutputFields } from './dialect.js';
-export type { FailureKind, RemoteErrorArgs } from './http-errors.js';
-
+export type { FailureKind, RemoteErrorArgs } from '../errors.js';
 export {
   AuthenticationError,
   BadRequestError,
@@ -16,7 +14,8 @@ export {
   RemoteTimeoutError,
   ResponseTooLargeError,
   UnprocessableEntityError,
-} from './http-errors.js';
+} from '../errors.js';
+export type { DialectName, StructuredOutputFields } from './dialect.js';
 
 // A type only: the Node transport itself never reaches the browser build.
 export type { OpenAICompatibleBackendDescription } from './openai-compatible-backend.js';

@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { ResponseOverLimit } from '../../internal/limited-body.js';
+import { ResponseOverLimitError } from '../../internal/errors.js';
 import { bodyLimit, declaredLength } from './response-limit.js';
 
 /** Header lookup by lower-case name; `fetch`'s `Headers` satisfies it. */
@@ -24,7 +24,7 @@ export interface TransportInit {
   body: string;
   signal: AbortSignal;
   /**
-   * A 2xx body longer than this rejects with `ResponseOverLimit` (reading stops there); an error
+   * A 2xx body longer than this rejects with `ResponseOverLimitError` (reading stops there); an error
    * status's body is cut at `ERROR_BODY_BYTES` instead, since only its start is shown.
    */
   maxResponseBytes: number;
@@ -87,7 +87,7 @@ export function createNodeTransport(maxSockets: number): HttpTransport {
           });
         const declared = declaredLength(headerValue(res.headers, 'content-length'));
         if (ok && declared !== undefined && declared > limit) {
-          settle(() => reject(new ResponseOverLimit(limit, declared)));
+          settle(() => reject(new ResponseOverLimitError({ limitBytes: limit, declaredBytes: declared })));
           req.destroy();
           return;
         }
@@ -101,7 +101,7 @@ export function createNodeTransport(maxSockets: number): HttpTransport {
             return;
           }
           if (ok) {
-            settle(() => reject(new ResponseOverLimit(limit)));
+            settle(() => reject(new ResponseOverLimitError({ limitBytes: limit })));
           } else {
             // An error body: its start is all anyone reads, so keep that and answer with it.
             chunks.push(chunk.subarray(0, limit - size));

@@ -2,6 +2,15 @@ import { HaggleAbortError, InvalidInputError, throwIfAborted } from '../../contr
 import { deriveSeed } from '../../internal/random.js';
 import { Redactor } from '../../internal/redact.js';
 import { urlCredentials } from '../../internal/redact-url.js';
+import {
+  CrossOriginRequestError,
+  httpStatusError,
+  InvalidResponseError,
+  type RemoteBackendError,
+  RemoteConnectionError,
+  RemoteTimeoutError,
+  ResponseTooLargeError,
+} from '../errors.js';
 import type {
   BackendDescription,
   BackendStreamPart,
@@ -16,15 +25,6 @@ import { suggestedBaseURL } from './base-url-hint.js';
 import { DIALECTS, type Dialect, type DialectName, type Endpoint } from './dialect.js';
 import { createFetchTransport } from './fetch-transport.js';
 import { type AttemptFailure, attemptRequest } from './http-attempt.js';
-import {
-  CrossOriginRequestError,
-  httpStatusError,
-  InvalidResponseError,
-  type RemoteBackendError,
-  RemoteConnectionError,
-  RemoteTimeoutError,
-  ResponseTooLargeError,
-} from './http-errors.js';
 import type { HttpTransport } from './node-transport.js';
 import {
   type OpenAICompatibleBackendOptions,
@@ -146,12 +146,15 @@ export class OpenAICompatibleBackend implements LanguageBackend {
   protected defaultStreamTransport(_maxSockets: number): HttpStreamTransport {
     return createFetchStreamTransport((input, init) => {
       if (typeof globalThis.fetch !== 'function') {
-        throw new InvalidInputError('OpenAICompatibleBackend options', [
-          {
-            path: 'fetch',
-            message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
-          },
-        ]);
+        throw new InvalidInputError({
+          subject: 'OpenAICompatibleBackend options',
+          issues: [
+            {
+              path: 'fetch',
+              message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+            },
+          ],
+        });
       }
       return globalThis.fetch(input, init);
     });
@@ -164,12 +167,15 @@ export class OpenAICompatibleBackend implements LanguageBackend {
    */
   protected defaultTransport(_maxSockets: number): HttpTransport {
     if (typeof globalThis.fetch !== 'function') {
-      throw new InvalidInputError('OpenAICompatibleBackend options', [
-        {
-          path: 'fetch',
-          message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
-        },
-      ]);
+      throw new InvalidInputError({
+        subject: 'OpenAICompatibleBackend options',
+        issues: [
+          {
+            path: 'fetch',
+            message: 'this runtime has no global fetch: pass one as `fetch` (for example from undici)',
+          },
+        ],
+      });
     }
     return createFetchTransport((input, init) => globalThis.fetch(input, init));
   }

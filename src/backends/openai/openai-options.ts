@@ -125,7 +125,10 @@ export function resolveBackendOptions(options: OpenAICompatibleBackendOptions): 
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     // zod's messages name paths and expectations, not received values, so the key cannot leak here.
-    throw new InvalidInputError('OpenAICompatibleBackendOptions', issuesFromZod(parsed.error));
+    throw new InvalidInputError({
+      subject: 'OpenAICompatibleBackendOptions',
+      issues: issuesFromZod(parsed.error),
+    });
   }
   const data = parsed.data;
   const retry: RetryPolicy = { ...DEFAULT_RETRY_POLICY };

@@ -1,8 +1,10 @@
+import { SseLineTooLongError } from '../errors.js';
+
 /**
  * Server-sent events read incrementally, as the WHATWG spec describes them: lines end in `\n`, `\r\n`
  * or `\r`; `data:` lines of one event are joined by `\n`; a blank line ends the event; `:` lines are
  * comments (keep-alives). Bytes arrive split anywhere (inside a line, inside a UTF-8 character); a
- * line longer than `maxLineBytes` throws `SseLineTooLong` instead of growing without end.
+ * line longer than `maxLineBytes` throws `SseLineTooLongError` instead of growing without end.
  */
 export class SseReader {
   readonly #decoder = new TextDecoder();
@@ -78,14 +80,6 @@ export class SseReader {
   }
 
   #check(chars: number): void {
-    if (chars > this.#maxLineChars) throw new SseLineTooLong(this.maxLineBytes);
-  }
-}
-
-/** An SSE line (or one event's data) longer than the reader keeps. */
-export class SseLineTooLong extends Error {
-  constructor(readonly limitBytes: number) {
-    super(`an event of the stream grew past the limit of ${limitBytes} characters`);
-    this.name = 'SseLineTooLong';
+    if (chars > this.#maxLineChars) throw new SseLineTooLongError(this.maxLineBytes);
   }
 }

@@ -1,5 +1,6 @@
 import { HaggleAbortError } from '../../contract/errors.js';
 import type { Redactor } from '../../internal/redact.js';
+import { SseLineTooLongError } from '../errors.js';
 import type { FinishReason, GenerateChoice, Usage } from '../language-backend.js';
 import { statusFailure, thrownFailure } from './attempt-classify.js';
 import type { AttemptFailure } from './attempt-failure.js';
@@ -7,7 +8,7 @@ import { AttemptTimer } from './attempt-timer.js';
 import type { Endpoint } from './dialect.js';
 import { readServerWarnings } from './http-attempt.js';
 import type { ParsedResponse } from './response-parsing.js';
-import { SseLineTooLong, SseReader } from './sse-reader.js';
+import { SseReader } from './sse-reader.js';
 import { parseStreamChunk } from './stream-chunk.js';
 import type { HttpStreamTransport } from './stream-transport.js';
 
@@ -132,7 +133,7 @@ export async function* streamAttempt(
     };
   } catch (error) {
     if (signal.aborted) throw new HaggleAbortError(signal.reason);
-    if (error instanceof SseLineTooLong) return tooLarge(error.limitBytes, 'one line of the stream');
+    if (error instanceof SseLineTooLongError) return tooLarge(error.limitBytes, 'one line of the stream');
     return {
       ok: false,
       failure: thrownFailure(error, {

@@ -13,12 +13,13 @@ export function compileArray(c: CompileContext, s: Schema, path: string): Gramma
   const minItems = nonNegativeInteger(s.minItems, 'minItems', path) ?? 0;
   const maxItems = nonNegativeInteger(s.maxItems, 'maxItems', path) ?? Number.POSITIVE_INFINITY;
   c.budget.size(minItems, 'minItems', path);
-  if (minItems > maxItems) throw new UnsatisfiableSchemaError(path, 'minItems is above maxItems');
+  if (minItems > maxItems)
+    throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'minItems is above maxItems' });
   const tuple = tupleOf(s, path);
   if (tuple !== null) return compileTuple(c, tuple, s, minItems, maxItems, path);
   const unique = s.uniqueItems === true && maxItems > 1;
   if (s.uniqueItems !== undefined && typeof s.uniqueItems !== 'boolean') {
-    throw new UnsupportedSchemaError('uniqueItems', path, 'not a boolean');
+    throw new UnsupportedSchemaError({ keyword: 'uniqueItems', schemaPath: path, detail: 'not a boolean' });
   }
   const itemSchema = s.items ?? true;
   if (unique) {
@@ -47,15 +48,23 @@ function checkUniqueItems(items: unknown, minItems: number, path: string): void 
   const values = s.const !== undefined ? [s.const] : Array.isArray(s.enum) ? s.enum : null;
   if (values !== null) {
     if (values.some((v) => typeof v === 'object' && v !== null)) {
-      throw new UnsupportedSchemaError('uniqueItems', path, 'items that are objects or arrays');
+      throw new UnsupportedSchemaError({
+        keyword: 'uniqueItems',
+        schemaPath: path,
+        detail: 'items that are objects or arrays',
+      });
     }
     if (new Set(values.map((v) => JSON.stringify(v))).size < minItems) {
-      throw new UnsatisfiableSchemaError(path, 'fewer distinct values than minItems');
+      throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'fewer distinct values than minItems' });
     }
     return;
   }
   if (s.type === 'string' && s.$ref === undefined && s.oneOf === undefined && s.anyOf === undefined) return;
-  throw new UnsupportedSchemaError('uniqueItems', path, 'only for string items or enum/const items');
+  throw new UnsupportedSchemaError({
+    keyword: 'uniqueItems',
+    schemaPath: path,
+    detail: 'only for string items or enum/const items',
+  });
 }
 
 interface Tuple {
@@ -71,7 +80,11 @@ interface Tuple {
 function tupleOf(s: Schema, path: string): Tuple | null {
   if (Array.isArray(s.prefixItems)) {
     if (Array.isArray(s.items))
-      throw new UnsupportedSchemaError('items', path, 'an array beside prefixItems');
+      throw new UnsupportedSchemaError({
+        keyword: 'items',
+        schemaPath: path,
+        detail: 'an array beside prefixItems',
+      });
     return {
       prefix: s.prefixItems,
       prefixKeyword: 'prefixItems',
@@ -80,7 +93,11 @@ function tupleOf(s: Schema, path: string): Tuple | null {
     };
   }
   if (s.prefixItems !== undefined)
-    throw new UnsupportedSchemaError('prefixItems', path, 'not a list of schemas');
+    throw new UnsupportedSchemaError({
+      keyword: 'prefixItems',
+      schemaPath: path,
+      detail: 'not a list of schemas',
+    });
   if (!Array.isArray(s.items)) return null;
   return {
     prefix: s.items,
@@ -99,12 +116,19 @@ function compileTuple(
   path: string,
 ): GrammarNode {
   if (s.uniqueItems === true) {
-    throw new UnsupportedSchemaError('uniqueItems', path, 'together with a schema per position');
+    throw new UnsupportedSchemaError({
+      keyword: 'uniqueItems',
+      schemaPath: path,
+      detail: 'together with a schema per position',
+    });
   }
   const prefix = tuple.prefix.map((item, i) => c.compile(item, `${path}/${tuple.prefixKeyword}/${i}`, false));
   const rest = tuple.rest === false ? null : c.compile(tuple.rest, `${path}/${tuple.restKeyword}`, false);
   if (rest === null && minItems > prefix.length) {
-    throw new UnsatisfiableSchemaError(path, 'minItems is above the number of positions');
+    throw new UnsatisfiableSchemaError({
+      schemaPath: path,
+      detail: 'minItems is above the number of positions',
+    });
   }
   const opener = c.punctuation('[', false, true);
   const separator = c.punctuation(',', true, true);

@@ -14,15 +14,19 @@ export function compileNumber(c: CompileContext, s: Schema, path: string, intege
   const multipleOf = s.multipleOf;
   if (multipleOf !== undefined) {
     if (typeof multipleOf !== 'number' || !(multipleOf > 0) || !Number.isFinite(multipleOf)) {
-      throw new UnsupportedSchemaError('multipleOf', path, 'not a positive number');
+      throw new UnsupportedSchemaError({
+        keyword: 'multipleOf',
+        schemaPath: path,
+        detail: 'not a positive number',
+      });
     }
     const digits = { integer, maxFractionDigits: c.maxFractionDigits };
     if (!NumberLeaf.supportsMultipleOf(multipleOf, digits)) {
-      throw new UnsupportedSchemaError(
-        'multipleOf',
-        path,
-        'more fraction digits than numbers are written with',
-      );
+      throw new UnsupportedSchemaError({
+        keyword: 'multipleOf',
+        schemaPath: path,
+        detail: 'more fraction digits than numbers are written with',
+      });
     }
   }
   // An integer with no bound and no multipleOf has no value JSON.parse could misread into breaking a
@@ -42,7 +46,10 @@ export function compileNumber(c: CompileContext, s: Schema, path: string, intege
       }),
   );
   if (!leaf.satisfiable()) {
-    throw new UnsatisfiableSchemaError(path, `no ${integer ? 'integer' : 'number'} is within the bounds`);
+    throw new UnsatisfiableSchemaError({
+      schemaPath: path,
+      detail: `no ${integer ? 'integer' : 'number'} is within the bounds`,
+    });
   }
   return leaf;
 }
@@ -53,15 +60,20 @@ function bound(s: Schema, inclusive: string, exclusive: string, path: string): N
   const strict = s[exclusive];
   if (plain !== undefined) {
     if (typeof plain !== 'number' || !Number.isFinite(plain))
-      throw new UnsupportedSchemaError(inclusive, path, 'not a number');
+      throw new UnsupportedSchemaError({ keyword: inclusive, schemaPath: path, detail: 'not a number' });
     // Draft 4 spelled exclusive bounds as `exclusiveMinimum: true` beside `minimum`.
     candidates.push({ value: plain, exclusive: strict === true });
   }
   if (typeof strict === 'number') {
-    if (!Number.isFinite(strict)) throw new UnsupportedSchemaError(exclusive, path, 'not a finite number');
+    if (!Number.isFinite(strict))
+      throw new UnsupportedSchemaError({
+        keyword: exclusive,
+        schemaPath: path,
+        detail: 'not a finite number',
+      });
     candidates.push({ value: strict, exclusive: true });
   } else if (strict !== undefined && typeof strict !== 'boolean') {
-    throw new UnsupportedSchemaError(exclusive, path, 'not a number');
+    throw new UnsupportedSchemaError({ keyword: exclusive, schemaPath: path, detail: 'not a number' });
   }
   const lower = inclusive === 'minimum';
   // The tighter of the two applies.

@@ -1,10 +1,10 @@
-import { UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
+import { PatternSyntaxError, UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
 import type { KeyExtras } from '../grammar/key-extras.js';
 import { type GrammarNode, ListNode } from '../grammar/nodes.js';
 import { type NamedKey, ObjectNode } from '../grammar/object-node.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import { finiteMatches, mayOverlap } from '../regex/pattern-overlap.js';
-import { type PatternAutomaton, PatternSyntaxError } from '../regex/regex.js';
+import type { PatternAutomaton } from '../regex/regex.js';
 import { assertionsOf, escapePointer, nonNegativeInteger, type Schema } from '../schema/schema-keywords.js';
 import type { CompileContext } from './compile-context.js';
 
@@ -23,15 +23,23 @@ const KEYED_KEYWORDS = [
 export function compileObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   const properties = (s.properties ?? {}) as Record<string, unknown>;
   if (typeof properties !== 'object' || Array.isArray(properties)) {
-    throw new UnsupportedSchemaError('properties', path, 'not an object');
+    throw new UnsupportedSchemaError({ keyword: 'properties', schemaPath: path, detail: 'not an object' });
   }
   const required = s.required ?? [];
   if (!Array.isArray(required) || required.some((r) => typeof r !== 'string')) {
-    throw new UnsupportedSchemaError('required', path, 'not a list of names');
+    throw new UnsupportedSchemaError({
+      keyword: 'required',
+      schemaPath: path,
+      detail: 'not a list of names',
+    });
   }
   const additional = s.additionalProperties;
   if (additional !== undefined && typeof additional !== 'boolean' && !isSchemaObject(additional)) {
-    throw new UnsupportedSchemaError('additionalProperties', path, 'not a schema');
+    throw new UnsupportedSchemaError({
+      keyword: 'additionalProperties',
+      schemaPath: path,
+      detail: 'not a schema',
+    });
   }
   const names = Object.keys(properties);
   const plain =
@@ -155,7 +163,8 @@ function compilePattern(c: CompileContext, source: string, keyword: string, path
   try {
     return c.patterns.automaton([source]);
   } catch (error) {
-    if (error instanceof PatternSyntaxError) throw new UnsupportedSchemaError(keyword, path, error.message);
+    if (error instanceof PatternSyntaxError)
+      throw new UnsupportedSchemaError({ keyword, schemaPath: path, detail: error.message });
     throw error;
   }
 }
@@ -181,28 +190,43 @@ function keyRule(c: CompileContext, value: unknown, path: string): KeyRule {
   };
   if (value === undefined || typeof value === 'boolean') return rule;
   const where = `${path}/propertyNames`;
-  if (!isSchemaObject(value)) throw new UnsupportedSchemaError('propertyNames', path, 'not a schema');
+  if (!isSchemaObject(value))
+    throw new UnsupportedSchemaError({ keyword: 'propertyNames', schemaPath: path, detail: 'not a schema' });
   const s = assertionsOf(value);
   for (const keyword of Object.keys(s)) {
     if (!['pattern', 'minLength', 'maxLength', 'enum', 'const', 'type'].includes(keyword)) {
-      throw new UnsupportedSchemaError(keyword, where, 'not supported in propertyNames');
+      throw new UnsupportedSchemaError({
+        keyword,
+        schemaPath: where,
+        detail: 'not supported in propertyNames',
+      });
     }
   }
   if (s.type !== undefined && s.type !== 'string') {
-    throw new UnsupportedSchemaError('type', where, 'keys are strings: only "string" is supported');
+    throw new UnsupportedSchemaError({
+      keyword: 'type',
+      schemaPath: where,
+      detail: 'keys are strings: only "string" is supported',
+    });
   }
   rule.minLength = nonNegativeInteger(s.minLength, 'minLength', where) ?? 0;
   rule.maxLength = nonNegativeInteger(s.maxLength, 'maxLength', where) ?? Number.POSITIVE_INFINITY;
   if (s.pattern !== undefined) {
-    if (typeof s.pattern !== 'string') throw new UnsupportedSchemaError('pattern', where, 'not a string');
+    if (typeof s.pattern !== 'string')
+      throw new UnsupportedSchemaError({ keyword: 'pattern', schemaPath: where, detail: 'not a string' });
     if (s.minLength !== undefined || s.maxLength !== undefined) {
-      throw new UnsupportedSchemaError('pattern', where, 'pattern together with minLength/maxLength');
+      throw new UnsupportedSchemaError({
+        keyword: 'pattern',
+        schemaPath: where,
+        detail: 'pattern together with minLength/maxLength',
+      });
     }
     rule.automaton = compilePattern(c, s.pattern, 'pattern', where);
   }
   if (s.enum !== undefined || s.const !== undefined) {
     const values = s.const !== undefined ? [s.const] : s.enum;
-    if (!Array.isArray(values)) throw new UnsupportedSchemaError('enum', where, 'not a list');
+    if (!Array.isArray(values))
+      throw new UnsupportedSchemaError({ keyword: 'enum', schemaPath: where, detail: 'not a list' });
     rule.only = values.filter((v): v is string => typeof v === 'string');
   }
   return rule;
@@ -222,19 +246,24 @@ function dependencyLists(s: Schema, path: string): Map<string, string[]> {
   for (const keyword of ['dependencies', 'dependentRequired', 'dependentSchemas']) {
     const value = s[keyword];
     if (value === undefined) continue;
-    if (!isSchemaObject(value)) throw new UnsupportedSchemaError(keyword, path, 'not an object');
+    if (!isSchemaObject(value))
+      throw new UnsupportedSchemaError({ keyword, schemaPath: path, detail: 'not an object' });
     for (const [name, dependency] of Object.entries(value)) {
       if (Array.isArray(dependency) && keyword !== 'dependentSchemas') {
         if (dependency.some((d) => typeof d !== 'string')) {
-          throw new UnsupportedSchemaError(keyword, path, `"${name}" does not list names`);
+          throw new UnsupportedSchemaError({
+            keyword,
+            schemaPath: path,
+            detail: `"${name}" does not list names`,
+          });
         }
         out.set(name, [...(out.get(name) ?? []), ...(dependency as string[])]);
       } else if (!isTrivial(dependency)) {
-        throw new UnsupportedSchemaError(
+        throw new UnsupportedSchemaError({
           keyword,
-          `${path}/${keyword}/${escapePointer(name)}`,
-          'a schema that applies when a key is present is not supported',
-        );
+          schemaPath: `${path}/${keyword}/${escapePointer(name)}`,
+          detail: 'a schema that applies when a key is present is not supported',
+        });
       }
     }
   }
@@ -248,7 +277,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   const declared = Object.keys(properties);
   const patternSchemas = s.patternProperties ?? {};
   if (!isSchemaObject(patternSchemas))
-    throw new UnsupportedSchemaError('patternProperties', path, 'not an object');
+    throw new UnsupportedSchemaError({
+      keyword: 'patternProperties',
+      schemaPath: path,
+      detail: 'not an object',
+    });
   const patterns: PatternProperty[] = Object.entries(patternSchemas).map(([source, schema]) => {
     const where = `${path}/patternProperties/${escapePointer(source)}`;
     const automaton = compilePattern(c, source, 'patternProperties', where);
@@ -261,11 +294,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   for (const p of patterns.filter((p) => p.forbidden)) {
     const matches = finiteMatches(p.automaton);
     if (matches === null) {
-      throw new UnsupportedSchemaError(
-        'patternProperties',
-        `${path}/patternProperties/${escapePointer(p.source)}`,
-        'a pattern that forbids its keys must match only a few of them',
-      );
+      throw new UnsupportedSchemaError({
+        keyword: 'patternProperties',
+        schemaPath: `${path}/patternProperties/${escapePointer(p.source)}`,
+        detail: 'a pattern that forbids its keys must match only a few of them',
+      });
     }
     forbiddenNames.push(...matches);
   }
@@ -277,11 +310,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
       const differ =
         !isTrivial(a.schema) && !isTrivial(b.schema) && schemaText(a.schema) !== schemaText(b.schema);
       if (differ && mayOverlap(a.automaton, b.automaton)) {
-        throw new UnsupportedSchemaError(
-          'patternProperties',
-          path,
-          `a key may match both /${a.source}/ and /${b.source}/, whose schemas differ`,
-        );
+        throw new UnsupportedSchemaError({
+          keyword: 'patternProperties',
+          schemaPath: path,
+          detail: `a key may match both /${a.source}/ and /${b.source}/, whose schemas differ`,
+        });
       }
     }
   }
@@ -336,11 +369,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
     if (candidates.some((k) => k.schema === false)) return null;
     const strict = candidates.filter((k) => !isTrivial(k.schema));
     if (new Set(strict.map((k) => schemaText(k.schema))).size > 1) {
-      throw new UnsupportedSchemaError(
-        'patternProperties',
-        path,
-        `"${name}" must match several different schemas (properties and patternProperties)`,
-      );
+      throw new UnsupportedSchemaError({
+        keyword: 'patternProperties',
+        schemaPath: path,
+        detail: `"${name}" must match several different schemas (properties and patternProperties)`,
+      });
     }
     return strict[0] ?? { schema: true, where: candidates[0]?.where ?? path };
   };
@@ -365,7 +398,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
   const named: NamedKey[] = names.map((name, i) => {
     const isRequired = required.includes(name);
     if (!allowed[i]) {
-      if (isRequired) throw new UnsatisfiableSchemaError(path, `"${name}" is required but may not appear`);
+      if (isRequired)
+        throw new UnsatisfiableSchemaError({
+          schemaPath: path,
+          detail: `"${name}" is required but may not appear`,
+        });
       return { name, value: null, required: false, implies: implies[i] ?? [] };
     }
     const value = valueFor(name) as { schema: unknown; where: string };
@@ -383,17 +420,28 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
     nonNegativeInteger(s.maxProperties, 'maxProperties', path) ?? Number.POSITIVE_INFINITY;
   c.budget.size(minProperties, 'minProperties', path);
   if (minProperties > maxProperties) {
-    throw new UnsatisfiableSchemaError(path, 'minProperties is above maxProperties');
+    throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'minProperties is above maxProperties' });
   }
   const extrasUnbounded =
     extras !== null && extras.alternatives === null && extras.maxLength === Number.POSITIVE_INFINITY;
   const requiredCount = named.filter((k) => k.required).length;
   if (requiredCount > maxProperties) {
-    throw new UnsatisfiableSchemaError(path, 'more required properties than maxProperties');
+    throw new UnsatisfiableSchemaError({
+      schemaPath: path,
+      detail: 'more required properties than maxProperties',
+    });
   }
   if (!extrasUnbounded && named.filter((k) => k.value !== null).length < minProperties) {
-    if (extras === null) throw new UnsatisfiableSchemaError(path, 'fewer possible keys than minProperties');
-    throw new UnsupportedSchemaError('minProperties', path, 'reached only through keys matching patterns');
+    if (extras === null)
+      throw new UnsatisfiableSchemaError({
+        schemaPath: path,
+        detail: 'fewer possible keys than minProperties',
+      });
+    throw new UnsupportedSchemaError({
+      keyword: 'minProperties',
+      schemaPath: path,
+      detail: 'reached only through keys matching patterns',
+    });
   }
   if (
     dependencies.size > 0 &&
@@ -401,7 +449,11 @@ function keyedObject(c: CompileContext, s: Schema, path: string): GrammarNode {
     maxProperties !== Number.POSITIVE_INFINITY &&
     !extrasUnbounded
   ) {
-    throw new UnsupportedSchemaError('minProperties', path, 'together with maxProperties and dependencies');
+    throw new UnsupportedSchemaError({
+      keyword: 'minProperties',
+      schemaPath: path,
+      detail: 'together with maxProperties and dependencies',
+    });
   }
   return c.add(
     (id) =>
@@ -448,16 +500,20 @@ function extraKeys(
   let alternatives: number[] | null = null;
   if (extraSchema === null && !patterns.some((p) => p.everything)) {
     if (nameAutomaton >= 0) {
-      throw new UnsupportedSchemaError(
-        'propertyNames',
-        path,
-        'a pattern for keys together with patternProperties and no additionalProperties',
-      );
+      throw new UnsupportedSchemaError({
+        keyword: 'propertyNames',
+        schemaPath: path,
+        detail: 'a pattern for keys together with patternProperties and no additionalProperties',
+      });
     }
     alternatives = running.map((_, k) => k);
   } else if (nameAutomaton >= 0) alternatives = [nameAutomaton];
   if (alternatives !== null && (rule.minLength > 0 || rule.maxLength !== Number.POSITIVE_INFINITY)) {
-    throw new UnsupportedSchemaError('propertyNames', path, 'key lengths together with patterns for keys');
+    throw new UnsupportedSchemaError({
+      keyword: 'propertyNames',
+      schemaPath: path,
+      detail: 'key lengths together with patterns for keys',
+    });
   }
   const everything = patterns.map((p) => p.everything);
   const classify = (accepted: readonly boolean[]): number | null => {

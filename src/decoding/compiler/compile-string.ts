@@ -1,8 +1,13 @@
-import { SchemaLimitError, UnsatisfiableSchemaError, UnsupportedSchemaError } from '../errors.js';
+import {
+  PatternSyntaxError,
+  SchemaLimitError,
+  UnsatisfiableSchemaError,
+  UnsupportedSchemaError,
+} from '../errors.js';
 import type { GrammarNode } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { PatternLengths } from '../regex/pattern-lengths.js';
-import { type PatternAutomaton, PatternSyntaxError } from '../regex/regex.js';
+import type { PatternAutomaton } from '../regex/regex.js';
 import { nonNegativeInteger, type Schema } from '../schema/schema-keywords.js';
 import { formatRule } from '../schema/string-formats.js';
 import type { CompileContext } from './compile-context.js';
@@ -14,21 +19,28 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
   c.budget.size(minLength, 'minLength', path);
   const sources: string[] = [];
   if (s.pattern !== undefined) {
-    if (typeof s.pattern !== 'string') throw new UnsupportedSchemaError('pattern', path, 'not a string');
+    if (typeof s.pattern !== 'string')
+      throw new UnsupportedSchemaError({ keyword: 'pattern', schemaPath: path, detail: 'not a string' });
     sources.push(s.pattern);
   }
   if (s.format !== undefined) {
-    if (typeof s.format !== 'string') throw new UnsupportedSchemaError('format', path, 'not a string');
+    if (typeof s.format !== 'string')
+      throw new UnsupportedSchemaError({ keyword: 'format', schemaPath: path, detail: 'not a string' });
     const rule = formatRule(s.format);
     if (rule.kind === 'unsupported') {
-      throw new UnsupportedSchemaError('format', path, `format "${s.format}" cannot be enforced`);
+      throw new UnsupportedSchemaError({
+        keyword: 'format',
+        schemaPath: path,
+        detail: `format "${s.format}" cannot be enforced`,
+      });
     }
     if (rule.kind === 'pattern') {
       sources.push(rule.source);
       if (rule.maxLength !== undefined) maxLength = Math.min(maxLength, rule.maxLength);
     }
   }
-  if (minLength > maxLength) throw new UnsatisfiableSchemaError(path, 'minLength is above maxLength');
+  if (minLength > maxLength)
+    throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'minLength is above maxLength' });
   let pattern: PatternAutomaton | null = null;
   let lengths: PatternLengths | undefined;
   if (sources.length > 0) {
@@ -36,7 +48,7 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
       pattern = c.patterns.automaton(sources);
     } catch (error) {
       if (error instanceof PatternSyntaxError)
-        throw new UnsupportedSchemaError('pattern', path, error.message);
+        throw new UnsupportedSchemaError({ keyword: 'pattern', schemaPath: path, detail: error.message });
       throw atPath(error, path);
     }
     const automaton = pattern;
@@ -64,7 +76,10 @@ export function compileString(c: CompileContext, s: Schema, path: string, collec
         s.format !== undefined ? `format "${s.format}"` : '',
         bounded ? `${minLength}..${maxLength} characters` : '',
       ].filter((part) => part !== '');
-      throw new UnsatisfiableSchemaError(path, `no string matches ${what.join(' and ')}`);
+      throw new UnsatisfiableSchemaError({
+        schemaPath: path,
+        detail: `no string matches ${what.join(' and ')}`,
+      });
     }
   }
   return c.add((id) => new StringLeaf(id, { minLength, maxLength, pattern, collect, lengths }));

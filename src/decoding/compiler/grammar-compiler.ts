@@ -85,9 +85,10 @@ export class GrammarCompiler implements GrammarVocabulary {
       ['keyShapeCacheSize', keyShapeCacheSize],
     ] as const) {
       if (!(Number.isInteger(value) && value >= 1))
-        throw new InvalidInputError('GrammarCompilerOptions', [
-          { path: name, message: 'a positive integer' },
-        ]);
+        throw new InvalidInputError({
+          subject: 'GrammarCompilerOptions',
+          issues: [{ path: name, message: 'a positive integer' }],
+        });
     }
     checkVocabulary(vocabulary);
     const words = maskWords(vocabulary.tokens.length);
@@ -120,17 +121,19 @@ export class GrammarCompiler implements GrammarVocabulary {
         options.maxFractionDigits <= 15
       )
     ) {
-      throw new InvalidInputError('CompileOptions', [
-        { path: 'maxFractionDigits', message: 'an integer from 0 to 15' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'CompileOptions',
+        issues: [{ path: 'maxFractionDigits', message: 'an integer from 0 to 15' }],
+      });
     }
     if (
       options.maxDigits !== undefined &&
       !(Number.isInteger(options.maxDigits) && options.maxDigits >= 1 && options.maxDigits <= 17)
     ) {
-      throw new InvalidInputError('CompileOptions', [
-        { path: 'maxDigits', message: 'an integer from 1 to 17' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'CompileOptions',
+        issues: [{ path: 'maxDigits', message: 'an integer from 1 to 17' }],
+      });
     }
     for (const [name, value] of [
       ['maxDepth', options.maxDepth],
@@ -140,13 +143,19 @@ export class GrammarCompiler implements GrammarVocabulary {
       ['maxUniqueItems', options.maxUniqueItems],
     ] as const) {
       if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
-        throw new InvalidInputError('CompileOptions', [{ path: name, message: 'a positive integer' }]);
+        throw new InvalidInputError({
+          subject: 'CompileOptions',
+          issues: [{ path: name, message: 'a positive integer' }],
+        });
       }
     }
     if (options.timeBudgetMs !== undefined && !(options.timeBudgetMs >= 0)) {
-      throw new InvalidInputError('CompileOptions', [
-        { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
-      ]);
+      throw new InvalidInputError({
+        subject: 'CompileOptions',
+        issues: [
+          { path: 'timeBudgetMs', message: 'a number of milliseconds, 0 or more (Infinity: no limit)' },
+        ],
+      });
     }
     const compiled = new SchemaCompiler(jsonSchema, options, this.patterns).compileDocument();
     const grammar = new CompiledGrammar(

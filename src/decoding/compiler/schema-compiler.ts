@@ -173,11 +173,17 @@ export class SchemaCompiler implements CompileContext {
   compileDocument(): CompiledNodes {
     const root = this.compile(this.document, '#', false);
     for (const ref of this.references.values()) {
-      if (ref.target === null) throw new UnsupportedSchemaError('$ref', '#', 'unresolved reference');
+      if (ref.target === null)
+        throw new UnsupportedSchemaError({
+          keyword: '$ref',
+          schemaPath: '#',
+          detail: 'unresolved reference',
+        });
     }
     this.checkLeftRecursion();
     const shortest = this.shortestSentences();
-    if (shortest(root) === null) throw new UnsatisfiableSchemaError('#', 'no finite JSON value matches');
+    if (shortest(root) === null)
+      throw new UnsatisfiableSchemaError({ schemaPath: '#', detail: 'no finite JSON value matches' });
     return { root, nodes: this.nodes, shortest };
   }
 
@@ -233,13 +239,18 @@ export class SchemaCompiler implements CompileContext {
 
   private compileAt(schema: unknown, path: string, collect: boolean): GrammarNode {
     if (schema === true) return this.any();
-    if (schema === false) throw new UnsatisfiableSchemaError(path, 'the schema is `false`');
+    if (schema === false)
+      throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'the schema is `false`' });
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      throw new UnsupportedSchemaError('(schema)', path, 'a schema must be an object or a boolean');
+      throw new UnsupportedSchemaError({
+        keyword: '(schema)',
+        schemaPath: path,
+        detail: 'a schema must be an object or a boolean',
+      });
     }
     const s = assertionsOf(schema as Schema);
     for (const keyword of Object.keys(s)) {
-      if (!SUPPORTED.has(keyword)) throw new UnsupportedSchemaError(keyword, path);
+      if (!SUPPORTED.has(keyword)) throw new UnsupportedSchemaError({ keyword, schemaPath: path });
     }
     const constraints = Object.keys(s).filter(
       (k) => !ANNOTATIONS.has(k) && k !== '$defs' && k !== 'definitions',
@@ -269,12 +280,20 @@ export class SchemaCompiler implements CompileContext {
     const known = this.derivedSchemas.get(key);
     if (known) return known;
     if (this.derivedSchemas.size >= MAX_DERIVED) {
-      throw new UnsupportedSchemaError('allOf', path, 'the combined schemas keep growing');
+      throw new UnsupportedSchemaError({
+        keyword: 'allOf',
+        schemaPath: path,
+        detail: 'the combined schemas keep growing',
+      });
     }
     const node = this.add((id) => new ReferenceNode(id));
     this.derivedSchemas.set(key, node);
     const flat = this.algebra.flatten(s, path);
-    if (flat === false) throw new UnsatisfiableSchemaError(path, 'its combined parts exclude each other');
+    if (flat === false)
+      throw new UnsatisfiableSchemaError({
+        schemaPath: path,
+        detail: 'its combined parts exclude each other',
+      });
     node.target = this.compile(flat, path, collect);
     return node;
   }
@@ -315,13 +334,18 @@ export class SchemaCompiler implements CompileContext {
     const out: JsonType[] = [];
     for (const type of list) {
       if (typeof type !== 'string' || !['integer', ...ALL_TYPES].includes(type)) {
-        throw new UnsupportedSchemaError('type', path, `unknown type ${JSON.stringify(type)}`);
+        throw new UnsupportedSchemaError({
+          keyword: 'type',
+          schemaPath: path,
+          detail: `unknown type ${JSON.stringify(type)}`,
+        });
       }
       out.push(type as JsonType);
     }
     // "integer" is a subset of "number": listing both means "number".
     const types = out.includes('number') ? out.filter((t) => t !== 'integer') : out;
-    if (types.length === 0) throw new UnsatisfiableSchemaError(path, 'an empty list of types');
+    if (types.length === 0)
+      throw new UnsatisfiableSchemaError({ schemaPath: path, detail: 'an empty list of types' });
     return [...new Set(types)];
   }
 
@@ -348,7 +372,7 @@ export class SchemaCompiler implements CompileContext {
     let values: unknown[];
     if (s.const !== undefined) values = [s.const];
     else if (Array.isArray(s.enum)) values = s.enum;
-    else throw new UnsupportedSchemaError('enum', path, 'not a list');
+    else throw new UnsupportedSchemaError({ keyword: 'enum', schemaPath: path, detail: 'not a list' });
     this.budget.size(values.length, 'enum values', path);
     if (keyword === 'enum') this.budget.enumValues(values.length, path);
     if (s.type !== undefined) this.typesOf(s, path);
@@ -358,7 +382,8 @@ export class SchemaCompiler implements CompileContext {
     values = values.filter((v) => satisfies(v, others, (ref) => this.resolve(ref, path), path));
     const texts = [...new Set(values.map((v) => JSON.stringify(v)))];
     for (const text of texts) this.budget.literal(text.length, path);
-    if (texts.length === 0) throw new UnsatisfiableSchemaError(path, `no value of ${keyword} is allowed`);
+    if (texts.length === 0)
+      throw new UnsatisfiableSchemaError({ schemaPath: path, detail: `no value of ${keyword} is allowed` });
     return this.choice(texts.map((text) => this.value(JSON.parse(text))));
   }
 
@@ -410,7 +435,11 @@ export class SchemaCompiler implements CompileContext {
     const keyword = s.oneOf !== undefined ? 'oneOf' : 'anyOf';
     const list = s[keyword];
     if (!Array.isArray(list) || list.length === 0) {
-      throw new UnsupportedSchemaError(keyword, path, 'not a non-empty list of schemas');
+      throw new UnsupportedSchemaError({
+        keyword,
+        schemaPath: path,
+        detail: 'not a non-empty list of schemas',
+      });
     }
     // Sibling keywords apply to every branch: each branch is intersected with them.
     const siblings = Object.fromEntries(
@@ -476,12 +505,14 @@ export class SchemaCompiler implements CompileContext {
         for (const key of [...this.derivedSchemas.keys()].slice(derived)) this.derivedSchemas.delete(key);
       }
     }
-    if (options.length === 0) throw new UnsatisfiableSchemaError(path, `no branch of ${keyword} is possible`);
+    if (options.length === 0)
+      throw new UnsatisfiableSchemaError({ schemaPath: path, detail: `no branch of ${keyword} is possible` });
     return this.choice(options);
   }
 
   private reference(ref: unknown, path: string): GrammarNode {
-    if (typeof ref !== 'string') throw new UnsupportedSchemaError('$ref', path, 'not a string');
+    if (typeof ref !== 'string')
+      throw new UnsupportedSchemaError({ keyword: '$ref', schemaPath: path, detail: 'not a string' });
     const known = this.references.get(ref);
     if (known) return known;
     const node = this.add((id) => new ReferenceNode(id));
@@ -496,17 +527,21 @@ export class SchemaCompiler implements CompileContext {
    */
   resolve(ref: string, path: string): unknown {
     if (ref !== '#' && !ref.startsWith('#/')) {
-      throw new UnsupportedSchemaError(
-        '$ref',
-        path,
-        `cannot resolve ${ref}: no schema in this document (or more than one) has that URI, $id or anchor; remote schemas are not fetched`,
-      );
+      throw new UnsupportedSchemaError({
+        keyword: '$ref',
+        schemaPath: path,
+        detail: `cannot resolve ${ref}: no schema in this document (or more than one) has that URI, $id or anchor; remote schemas are not fetched`,
+      });
     }
     let target: unknown = this.document;
     for (const part of ref.slice(1).split('/').slice(1)) {
       const key = decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~');
       if (typeof target !== 'object' || target === null || !(key in target)) {
-        throw new UnsupportedSchemaError('$ref', path, `cannot resolve ${ref}`);
+        throw new UnsupportedSchemaError({
+          keyword: '$ref',
+          schemaPath: path,
+          detail: `cannot resolve ${ref}`,
+        });
       }
       target = (target as Schema)[key];
     }
@@ -547,7 +582,11 @@ export class SchemaCompiler implements CompileContext {
         const seen = state.get(child);
         if (seen === 'done') continue;
         if (seen === 'open')
-          throw new UnsupportedSchemaError('$ref', '#', 'a reference cycle that reads nothing');
+          throw new UnsupportedSchemaError({
+            keyword: '$ref',
+            schemaPath: '#',
+            detail: 'a reference cycle that reads nothing',
+          });
         state.set(child, 'open');
         stack.push({ node: child, children: child.firstChildren(), next: 0 });
       }

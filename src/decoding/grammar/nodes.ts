@@ -121,7 +121,7 @@ function repeat(part: number[] | null, n: number): number[] | null {
 }
 
 function tooLong(): never {
-  throw new SchemaLimitError('document', MAX_SENTENCE_BYTES, '#');
+  throw new SchemaLimitError({ limit: 'document', value: MAX_SENTENCE_BYTES, schemaPath: '#' });
 }
 
 export type GrammarNode = Leaf | Structural;

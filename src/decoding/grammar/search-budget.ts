@@ -40,7 +40,8 @@ export class SearchBudget {
   /** Looks now: throws `HaggleAbortError` when aborted, `SchemaLimitError` (search) past the deadline. */
   check(): void {
     if (this.signal?.aborted) throw new HaggleAbortError(this.signal.reason);
-    if (performance.now() > this.deadline) throw new SchemaLimitError('search', this.timeMs, '#');
+    if (performance.now() > this.deadline)
+      throw new SchemaLimitError({ limit: 'search', value: this.timeMs, schemaPath: '#' });
   }
 }
 

@@ -125,9 +125,12 @@ export class GrammarMatcher {
   /** Forgets the last `n` accepted tokens. */
   rollback(n: number): void {
     if (!Number.isInteger(n) || n < 0 || n > this.tokens.length) {
-      throw new InvalidInputError('rollback', [
-        { path: 'n', message: `must be an integer from 0 to ${this.tokens.length} (tokens accepted)` },
-      ]);
+      throw new InvalidInputError({
+        subject: 'rollback',
+        issues: [
+          { path: 'n', message: `must be an integer from 0 to ${this.tokens.length} (tokens accepted)` },
+        ],
+      });
     }
     this.positions.length -= n;
     this.tokens.length -= n;
@@ -280,7 +283,7 @@ export class GrammarMatcher {
       level = nextLevel;
     }
     // The schema's doing (documents this search cannot finish): a typed refusal, a 400 at a server.
-    throw new SchemaLimitError('search', SEARCH_BUDGET_MS, '#');
+    throw new SchemaLimitError({ limit: 'search', value: SEARCH_BUDGET_MS, schemaPath: '#' });
   }
 }
 

@@ -1,11 +1,11 @@
+import { PatternSyntaxError } from '../errors.js';
+
 /**
  * The syntax of JSON Schema `pattern`s: ECMAScript regular expressions, read so that the language we
  * build is never larger than what either ECMAScript or Python's `re` accepts (validators in both are
  * common, and MaskBench's were Python's). Where the two read a pattern differently and no common subset
  * is safe (`[]`, `{,n}`, `\0` then a digit), the pattern is refused with a `PatternSyntaxError`.
  */
-
-export class PatternSyntaxError extends Error {}
 
 export type Ranges = ReadonlyArray<readonly [number, number]>;
 

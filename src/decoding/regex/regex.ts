@@ -1,5 +1,5 @@
-import { SchemaLimitError } from '../errors.js';
-import { ANY, type Ast, normalize, Parser, PatternSyntaxError, type Ranges } from './regex-syntax.js';
+import { PatternSyntaxError, SchemaLimitError } from '../errors.js';
+import { ANY, type Ast, normalize, Parser, type Ranges } from './regex-syntax.js';
 
 /**
  * JSON Schema `pattern`s (the regular-expression subset in regex-syntax.ts) compiled to an automaton
@@ -263,12 +263,12 @@ export class PatternAutomaton {
   }
 
   private tooLarge(bound: number, what: string): never {
-    throw new SchemaLimitError(
-      'pattern',
-      bound,
-      '(pattern)',
-      `has a pattern, /${this.source.length > 80 ? `${this.source.slice(0, 80)}…` : this.source}/, whose automaton needs more than ${bound} ${what}`,
-    );
+    throw new SchemaLimitError({
+      limit: 'pattern',
+      value: bound,
+      schemaPath: '(pattern)',
+      detail: `has a pattern, /${this.source.length > 80 ? `${this.source.slice(0, 80)}…` : this.source}/, whose automaton needs more than ${bound} ${what}`,
+    });
   }
 
   /** Whether a match is reachable from `state`: always, for one pattern (dead sets are dropped). */

@@ -71,7 +71,7 @@ export class TokenSampler {
     check(Number.isFinite(repetitionPenalty) && repetitionPenalty >= 1, 'repetitionPenalty', 'a number >= 1');
     check(Number.isInteger(repetitionWindow) && repetitionWindow >= 0, 'repetitionWindow', 'an integer >= 0');
     check(options.seed === undefined || Number.isFinite(options.seed), 'seed', 'a finite number');
-    if (issues.length > 0) throw new InvalidInputError('TokenSamplerOptions', issues);
+    if (issues.length > 0) throw new InvalidInputError({ subject: 'TokenSamplerOptions', issues });
     this.temperature = temperature;
     this.topK = topK;
     this.topP = topP;
@@ -92,7 +92,10 @@ export class TokenSampler {
     const size = source.length;
     const allowed = this.scanTop(source, mask);
     if (allowed === 0) {
-      throw new InvalidInputError('sample', [{ path: 'mask', message: 'no token is allowed' }]);
+      throw new InvalidInputError({
+        subject: 'sample',
+        issues: [{ path: 'mask', message: 'no token is allowed' }],
+      });
     }
     if (this.topLogit === Number.NEGATIVE_INFINITY) {
       const count = this.collectAllowed(size, mask);

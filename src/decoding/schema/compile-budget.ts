@@ -50,22 +50,24 @@ export class CompileBudget {
   tick(path: string): void {
     if ((++this.ticks & 63) !== 0) return;
     throwIfAborted(this.signal);
-    if (performance.now() > this.deadline) throw new SchemaLimitError('time', this.timeBudgetMs, path);
+    if (performance.now() > this.deadline)
+      throw new SchemaLimitError({ limit: 'time', value: this.timeBudgetMs, schemaPath: path });
   }
 
   depth(depth: number, path: string): void {
-    if (depth > this.maxDepth) throw new SchemaLimitError('depth', this.maxDepth, path);
+    if (depth > this.maxDepth)
+      throw new SchemaLimitError({ limit: 'depth', value: this.maxDepth, schemaPath: path });
   }
 
   /** Refuses a size a schema asks for (`what`: the keyword) above `maxSize`, before it sizes memory. */
   size(value: number, what: string, path: string): void {
     if (value > this.maxSize) {
-      throw new SchemaLimitError(
-        'size',
-        this.maxSize,
-        path,
-        `asks for ${what} ${value}, above the compiler's bound of ${this.maxSize}`,
-      );
+      throw new SchemaLimitError({
+        limit: 'size',
+        value: this.maxSize,
+        schemaPath: path,
+        detail: `asks for ${what} ${value}, above the compiler's bound of ${this.maxSize}`,
+      });
     }
   }
 
@@ -75,30 +77,33 @@ export class CompileBudget {
    * bytes of every const and enum value of the schema together.
    */
   enumValues(count: number, path: string): void {
-    if (count > this.costs.maxEnumValues) throw new SchemaLimitError('enum', this.costs.maxEnumValues, path);
+    if (count > this.costs.maxEnumValues)
+      throw new SchemaLimitError({ limit: 'enum', value: this.costs.maxEnumValues, schemaPath: path });
   }
 
   uniqueItems(minItems: number, path: string): void {
     if (minItems > this.costs.maxUniqueItems)
-      throw new SchemaLimitError('unique', this.costs.maxUniqueItems, path);
+      throw new SchemaLimitError({ limit: 'unique', value: this.costs.maxUniqueItems, schemaPath: path });
   }
 
   /** Counts the characters of one const or enum value's JSON text (refused past `MAX_LITERAL_BYTES` in all). */
   literal(bytes: number, path: string): void {
     if (bytes > MAX_SENTENCE_BYTES) {
-      throw new SchemaLimitError(
-        'literal',
-        MAX_SENTENCE_BYTES,
-        path,
-        `has a const or enum value of ${bytes} characters, longer than any document the decoder writes (${MAX_SENTENCE_BYTES})`,
-      );
+      throw new SchemaLimitError({
+        limit: 'literal',
+        value: MAX_SENTENCE_BYTES,
+        schemaPath: path,
+        detail: `has a const or enum value of ${bytes} characters, longer than any document the decoder writes (${MAX_SENTENCE_BYTES})`,
+      });
     }
     this.literalChars += bytes;
-    if (this.literalChars > MAX_LITERAL_BYTES) throw new SchemaLimitError('literal', MAX_LITERAL_BYTES, path);
+    if (this.literalChars > MAX_LITERAL_BYTES)
+      throw new SchemaLimitError({ limit: 'literal', value: MAX_LITERAL_BYTES, schemaPath: path });
   }
 
   nodes(count: number): void {
-    if (count > this.maxNodes) throw new SchemaLimitError('nodes', this.maxNodes, '#');
+    if (count > this.maxNodes)
+      throw new SchemaLimitError({ limit: 'nodes', value: this.maxNodes, schemaPath: '#' });
   }
 }
 

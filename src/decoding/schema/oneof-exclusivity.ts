@@ -32,11 +32,11 @@ export function checkExclusive(
       const a = branches[i] as { branch: Flat; index: number };
       const b = branches[j] as { branch: Flat; index: number };
       if (!proof.disjoint(a.branch, b.branch, 0)) {
-        throw new UnsupportedSchemaError(
-          'oneOf',
-          path,
-          `branches ${a.index} and ${b.index} may both match; exclusivity cannot be enforced (anyOf would be)`,
-        );
+        throw new UnsupportedSchemaError({
+          keyword: 'oneOf',
+          schemaPath: path,
+          detail: `branches ${a.index} and ${b.index} may both match; exclusivity cannot be enforced (anyOf would be)`,
+        });
       }
     }
   }

@@ -36,7 +36,11 @@ export class SchemaAlgebra implements SchemaMeet {
     if (context === false || schema === false) return false;
     if (schema === true) return context;
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      throw new UnsupportedSchemaError('(schema)', path, 'a schema must be an object or a boolean');
+      throw new UnsupportedSchemaError({
+        keyword: '(schema)',
+        schemaPath: path,
+        detail: 'a schema must be an object or a boolean',
+      });
     }
     const {
       allOf,
@@ -51,21 +55,36 @@ export class SchemaAlgebra implements SchemaMeet {
       ...rest
     } = assertionsOf(schema as Schema);
     if ($ref !== undefined && this.refOverridesSiblings) {
-      if (typeof $ref !== 'string') throw new UnsupportedSchemaError('$ref', path, 'not a string');
-      if (refs.includes($ref)) throw new UnsupportedSchemaError('$ref', path, `${$ref} refers to itself`);
+      if (typeof $ref !== 'string')
+        throw new UnsupportedSchemaError({ keyword: '$ref', schemaPath: path, detail: 'not a string' });
+      if (refs.includes($ref))
+        throw new UnsupportedSchemaError({
+          keyword: '$ref',
+          schemaPath: path,
+          detail: `${$ref} refers to itself`,
+        });
       return this.flatten(this.resolveRef($ref, path), $ref, [...refs, $ref], context);
     }
     let flat: Flat = this.meet(context, rest, path);
     if ($ref !== undefined) {
-      if (typeof $ref !== 'string') throw new UnsupportedSchemaError('$ref', path, 'not a string');
+      if (typeof $ref !== 'string')
+        throw new UnsupportedSchemaError({ keyword: '$ref', schemaPath: path, detail: 'not a string' });
       if (refs.includes($ref)) {
-        throw new UnsupportedSchemaError('$ref', path, `${$ref} contains itself through allOf or siblings`);
+        throw new UnsupportedSchemaError({
+          keyword: '$ref',
+          schemaPath: path,
+          detail: `${$ref} contains itself through allOf or siblings`,
+        });
       }
       flat = this.flatten(this.resolveRef($ref, path), $ref, [...refs, $ref], flat);
     }
     if (allOf !== undefined) {
       if (!Array.isArray(allOf) || allOf.length === 0) {
-        throw new UnsupportedSchemaError('allOf', path, 'not a non-empty list of schemas');
+        throw new UnsupportedSchemaError({
+          keyword: 'allOf',
+          schemaPath: path,
+          detail: 'not a non-empty list of schemas',
+        });
       }
       allOf.forEach((part, i) => {
         flat = this.flatten(part, `${path}/allOf/${i}`, refs, flat);
@@ -125,11 +144,11 @@ export class SchemaAlgebra implements SchemaMeet {
     }
     const discriminator = this.negateProperty(flat, n, path);
     if (discriminator !== undefined) return discriminator;
-    throw new UnsupportedSchemaError(
-      'not',
-      path,
-      'only the negation of types, of values, of required keys or of one property',
-    );
+    throw new UnsupportedSchemaError({
+      keyword: 'not',
+      schemaPath: path,
+      detail: 'only the negation of types, of values, of required keys or of one property',
+    });
   }
 
   /**
@@ -167,7 +186,11 @@ export class SchemaAlgebra implements SchemaMeet {
   /** oneOf: exactly one branch. Read as anyOf once no two branches can match the same value. */
   private exclusive(flat: Flat, oneOf: unknown, path: string, refs: readonly string[]): Flat {
     if (!Array.isArray(oneOf) || oneOf.length === 0) {
-      throw new UnsupportedSchemaError('oneOf', path, 'not a non-empty list of schemas');
+      throw new UnsupportedSchemaError({
+        keyword: 'oneOf',
+        schemaPath: path,
+        detail: 'not a non-empty list of schemas',
+      });
     }
     const branches = oneOf.map((b, i) => this.flatten(b, `${path}/oneOf/${i}`, refs, flat));
     const live = branches.flatMap((b, i) => (b === false ? [] : [{ branch: b, index: i }]));
@@ -234,7 +257,11 @@ function withoutTypes(flat: Schema, negated: unknown, path: string): Flat {
     flat.type === undefined ? [...ALL_TYPES] : Array.isArray(flat.type) ? flat.type : [flat.type]
   ) as string[];
   if (removed.includes('integer') && !removed.includes('number') && current.includes('number')) {
-    throw new UnsupportedSchemaError('not', path, 'numbers that are not integers');
+    throw new UnsupportedSchemaError({
+      keyword: 'not',
+      schemaPath: path,
+      detail: 'numbers that are not integers',
+    });
   }
   const kept = current.filter(
     (t) => !removed.includes(t) && !(t === 'integer' && removed.includes('number')),

@@ -21,7 +21,12 @@ export function intersect(a: Schema, b: Schema, path: string): Schema | false {
       continue;
     }
     const combine = COMBINE[key];
-    if (!combine) throw new UnsupportedSchemaError(key, path, 'two different values under allOf');
+    if (!combine)
+      throw new UnsupportedSchemaError({
+        keyword: key,
+        schemaPath: path,
+        detail: 'two different values under allOf',
+      });
     const merged = combine(x, y, path);
     if (merged === NOTHING) return false;
     out[key] = merged;
@@ -75,7 +80,7 @@ const COMBINE: Record<string, Combine> = {
   required: (x, y) => [...new Set([...(x as string[]), ...(y as string[])])],
   items: (x, y, path) => {
     if (Array.isArray(x) || Array.isArray(y))
-      throw new UnsupportedSchemaError('items', path, 'a tuple under allOf');
+      throw new UnsupportedSchemaError({ keyword: 'items', schemaPath: path, detail: 'a tuple under allOf' });
     return both(x, y);
   },
   multipleOf: (x, y, path) => {
@@ -84,13 +89,21 @@ const COMBINE: Record<string, Combine> = {
     if (isMultiple(m, n)) return m;
     if (isMultiple(n, m)) return n;
     if (Number.isInteger(m) && Number.isInteger(n)) return (m / gcd(m, n)) * n;
-    throw new UnsupportedSchemaError('multipleOf', path, 'two unrelated divisors');
+    throw new UnsupportedSchemaError({
+      keyword: 'multipleOf',
+      schemaPath: path,
+      detail: 'two unrelated divisors',
+    });
   },
   anyOf: (x, y, path) => {
     const left = x as unknown[];
     const right = y as unknown[];
     if (left.length * right.length > 64) {
-      throw new UnsupportedSchemaError('anyOf', path, 'two anyOf lists too long to distribute');
+      throw new UnsupportedSchemaError({
+        keyword: 'anyOf',
+        schemaPath: path,
+        detail: 'two anyOf lists too long to distribute',
+      });
     }
     return left.flatMap((l) => right.map((r) => both(l, r)));
   },
@@ -159,12 +172,13 @@ function boundsOf(s: Schema, inclusive: string, exclusive: string, path: string)
   const plain = s[inclusive];
   const strict = s[exclusive];
   if (plain !== undefined) {
-    if (typeof plain !== 'number') throw new UnsupportedSchemaError(inclusive, path, 'not a number');
+    if (typeof plain !== 'number')
+      throw new UnsupportedSchemaError({ keyword: inclusive, schemaPath: path, detail: 'not a number' });
     out.push({ value: plain, exclusive: strict === true });
   }
   if (typeof strict === 'number') out.push({ value: strict, exclusive: true });
   else if (strict !== undefined && typeof strict !== 'boolean') {
-    throw new UnsupportedSchemaError(exclusive, path, 'not a number');
+    throw new UnsupportedSchemaError({ keyword: exclusive, schemaPath: path, detail: 'not a number' });
   }
   return out;
 }
@@ -200,11 +214,11 @@ function mergeObjectMembers(a: Schema, b: Schema, out: Schema, path: string): vo
       other.additionalProperties !== undefined &&
       !isTrue(other.additionalProperties)
     ) {
-      throw new UnsupportedSchemaError(
-        'patternProperties',
-        path,
-        'a pattern on one side of allOf and additionalProperties on the other',
-      );
+      throw new UnsupportedSchemaError({
+        keyword: 'patternProperties',
+        schemaPath: path,
+        detail: 'a pattern on one side of allOf and additionalProperties on the other',
+      });
     }
   }
   // What a side requires of a key it does not declare, patterns aside (those stay in force).
@@ -238,7 +252,7 @@ function mergeObjectMembers(a: Schema, b: Schema, out: Schema, path: string): vo
 function membersOf(s: Schema, keyword: string, path: string): Record<string, unknown> {
   const value = s[keyword] ?? {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new UnsupportedSchemaError(keyword, path, 'not an object');
+    throw new UnsupportedSchemaError({ keyword, schemaPath: path, detail: 'not an object' });
   }
   return value as Record<string, unknown>;
 }

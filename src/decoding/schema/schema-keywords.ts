@@ -137,7 +137,7 @@ export function escapePointer(name: string): string {
 export function nonNegativeInteger(value: unknown, keyword: string, path: string): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) {
-    throw new UnsupportedSchemaError(keyword, path, 'not a non-negative integer');
+    throw new UnsupportedSchemaError({ keyword, schemaPath: path, detail: 'not a non-negative integer' });
   }
   return value;
 }

@@ -137,7 +137,12 @@ function walk(root: Schema, dialect: Dialect, index: ReferenceIndex, budget: Com
     seen.add(value);
     budget.tick('#');
     const depth = place === null ? 0 : place.depth;
-    if (depth > maxNesting) throw new SchemaLimitError('depth', budget.maxDepth, pointerOf(keysOf(place)));
+    if (depth > maxNesting)
+      throw new SchemaLimitError({
+        limit: 'depth',
+        value: budget.maxDepth,
+        schemaPath: pointerOf(keysOf(place)),
+      });
     const child = (key: string): Place => ({ key, parent: place, depth: depth + 1 });
     if (Array.isArray(value)) {
       value.forEach((item, i) => {
@@ -210,11 +215,11 @@ function identify(
     try {
       uri = new URL(id, outer);
     } catch {
-      throw new UnsupportedSchemaError(
+      throw new UnsupportedSchemaError({
         keyword,
-        pointerOf(at()),
-        `${JSON.stringify(id)} is not a URI reference`,
-      );
+        schemaPath: pointerOf(at()),
+        detail: `${JSON.stringify(id)} is not a URI reference`,
+      });
     }
     index.identified = true;
     const fragment = safeDecode(uri.hash.slice(1));

@@ -19,7 +19,11 @@ export function satisfies(
 ): boolean {
   // A value nests only so deep, but references can chain without end (`{"$ref": "#"}` at the root).
   if (depth >= MAX_NESTED_CHECKS) {
-    throw new UnsupportedSchemaError('$ref', path, 'references nest too deeply to check a value against');
+    throw new UnsupportedSchemaError({
+      keyword: '$ref',
+      schemaPath: path,
+      detail: 'references nest too deeply to check a value against',
+    });
   }
   return satisfiesHere(value, schema, resolve, path, depth);
 }
@@ -37,13 +41,21 @@ function satisfiesHere(
   if (schema === true) return true;
   if (schema === false) return false;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    throw new UnsupportedSchemaError('(schema)', path, 'a schema must be an object or a boolean');
+    throw new UnsupportedSchemaError({
+      keyword: '(schema)',
+      schemaPath: path,
+      detail: 'a schema must be an object or a boolean',
+    });
   }
   const s = assertionsOf(schema as Schema);
   const check = (v: unknown, sub: unknown, at: string) => satisfies(v, sub, resolve, at, depth + 1);
   for (const [keyword, arg] of Object.entries(s)) {
     if (!KEYWORDS[keyword])
-      throw new UnsupportedSchemaError(keyword, path, 'cannot check a value against it');
+      throw new UnsupportedSchemaError({
+        keyword,
+        schemaPath: path,
+        detail: 'cannot check a value against it',
+      });
     if (!KEYWORDS[keyword](value, arg, s, check, resolve, `${path}/${keyword}`)) return false;
   }
   return true;
@@ -94,7 +106,11 @@ export function patternMatches(source: string, text: string, path: string): bool
       try {
         regex = new RegExp(source);
       } catch {
-        throw new UnsupportedSchemaError('pattern', path, `not a valid regular expression: /${source}/`);
+        throw new UnsupportedSchemaError({
+          keyword: 'pattern',
+          schemaPath: path,
+          detail: `not a valid regular expression: /${source}/`,
+        });
       }
     }
     patterns.set(source, regex);
@@ -121,7 +137,8 @@ const ofType =
     !matchesType(v, type as JsonType) || rule(v as never, arg, s, path);
 
 const number = (arg: unknown, keyword: string, path: string): number => {
-  if (typeof arg !== 'number') throw new UnsupportedSchemaError(keyword, path, 'not a number');
+  if (typeof arg !== 'number')
+    throw new UnsupportedSchemaError({ keyword, schemaPath: path, detail: 'not a number' });
   return arg;
 };
 

@@ -29,7 +29,7 @@ export function checkVocabulary(vocabulary: DecoderVocabulary): void {
       });
     }
   }
-  if (issues.length > 0) throw new InvalidInputError('DecoderVocabulary', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'DecoderVocabulary', issues });
 }
 
 /** Number of 32-bit words of a bitset over `size` token ids. */

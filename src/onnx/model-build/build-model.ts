@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { HaggleAbortError, HaggleError } from '../../contract/errors.js';
-import { OptionalDependencyMissingError } from '../../contract/optional-dependency-error.js';
+import { HaggleAbortError, HaggleError, OptionalDependencyMissingError } from '../../contract/errors.js';
 import { HAGGLE_VERSION } from '../../internal/haggle-version.js';
 import { parseModelFolderJson, readModelFolderText } from '../../internal/model-folder-file.js';
 import { ONNX_RUNTIME_PACKAGE } from '../runtime-package.js';
@@ -9,10 +8,10 @@ import { type BuildCheck, CHECK_TOKENS, checkBuiltGraph } from './build-check.js
 import { CheckpointFolder } from './checkpoint-folder.js';
 import { checkpointWeights } from './checkpoint-weights.js';
 import { dtypeGraphOptions, KV_CACHE_DTYPE } from './dtype-graph-options.js';
+import { BuildOutputExistsError, CheckpointFormatError } from './errors.js';
 import { ExternalDataWriter } from './external-data-writer.js';
 import { combinedHash, sha256OfFile } from './file-hash.js';
 import { LoraAdapter } from './lora-adapter.js';
-import { BuildOutputExistsError, CheckpointFormatError } from './model-build-errors.js';
 import { onnxruntimeMergeProduct } from './onnxruntime-merge.js';
 import { type GraphOptions, qwen3GraphBuilder } from './qwen3-graph.js';
 import { MODEL_DTYPES, type ModelDtype, storedWeights } from './stored-weights.js';
@@ -269,7 +268,7 @@ function readCopiedFiles(
   const read = (folder: string, name: string): string | undefined => {
     const path = join(folder, name);
     const fail = (problem: { words: string; cause?: unknown }): never => {
-      throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+      throw new CheckpointFormatError({ file: path, problem: problem.words, cause: problem.cause });
     };
     const text = readModelFolderText(path, fail, true);
     if (text !== undefined && name.endsWith('.json')) {
@@ -285,10 +284,10 @@ function readCopiedFiles(
     const text = own ?? read(base, name);
     if (text !== undefined) files.set(name, { text, from: own === undefined ? 'base' : 'adapter' });
     else if (REQUIRED_TOKENIZER_FILES.includes(name))
-      throw new CheckpointFormatError(
-        join(base, name),
-        "missing: the model folder needs the base model's tokenizer (or the adapter's)",
-      );
+      throw new CheckpointFormatError({
+        file: join(base, name),
+        problem: "missing: the model folder needs the base model's tokenizer (or the adapter's)",
+      });
   }
   const generation = read(base, GENERATION_CONFIG);
   if (generation !== undefined) files.set(GENERATION_CONFIG, { text: generation, from: 'base' });

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModelFolderJson } from '../../internal/model-folder-file.js';
-import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
+import { CheckpointFormatError, quoteValue } from './errors.js';
 import { QWEN3_BOUNDS, type Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
 import { NORM_KINDS, NORM_NAMES, PROJECTION_KINDS, PROJECTION_NAMES } from './weight-source.js';
@@ -61,7 +61,11 @@ export class CheckpointFolder {
   private file(name: string): SafetensorsFile {
     const file = this.byTensor.get(name);
     if (!file)
-      throw new CheckpointFormatError(this.folder, 'the checkpoint has no such tensor', { tensor: name });
+      throw new CheckpointFormatError({
+        file: this.folder,
+        problem: 'the checkpoint has no such tensor',
+        tensor: name,
+      });
     return file;
   }
 
@@ -71,46 +75,49 @@ export class CheckpointFolder {
       const index = readJsonFile(indexPath);
       const map = index.weight_map;
       if (typeof map !== 'object' || map === null || Array.isArray(map))
-        throw new CheckpointFormatError(indexPath, 'it has no weight_map object (tensor name -> shard file)');
+        throw new CheckpointFormatError({
+          file: indexPath,
+          problem: 'it has no weight_map object (tensor name -> shard file)',
+        });
       this.files.push(indexPath);
       const opened = new Map<string, SafetensorsFile>();
       for (const [tensor, shardName] of Object.entries(map as Record<string, unknown>)) {
         if (typeof shardName !== 'string' || shardName.includes('/') || shardName.includes('\\'))
-          throw new CheckpointFormatError(
-            indexPath,
-            `its weight_map names ${quoteValue(shardName)}, not a file in the folder`,
-            { tensor },
-          );
+          throw new CheckpointFormatError({
+            file: indexPath,
+            problem: `its weight_map names ${quoteValue(shardName)}, not a file in the folder`,
+            tensor,
+          });
         let shard = opened.get(shardName);
         if (!shard) {
           const shardPath = join(this.folder, shardName);
           if (!existsSync(shardPath))
-            throw new CheckpointFormatError(
-              shardPath,
-              `the shard is missing: ${INDEX_FILE} maps tensors to it (download it, or the whole checkpoint, again)`,
-              { tensor },
-            );
+            throw new CheckpointFormatError({
+              file: shardPath,
+              problem: `the shard is missing: ${INDEX_FILE} maps tensors to it (download it, or the whole checkpoint, again)`,
+              tensor,
+            });
           shard = new SafetensorsFile(shardPath);
           opened.set(shardName, shard);
           this.shards.push(shard);
           this.files.push(shardPath);
         }
         if (!shard.entries.has(tensor))
-          throw new CheckpointFormatError(
-            shard.path,
-            `${INDEX_FILE} maps this tensor here, but the shard has no such tensor`,
-            { tensor },
-          );
+          throw new CheckpointFormatError({
+            file: shard.path,
+            problem: `${INDEX_FILE} maps this tensor here, but the shard has no such tensor`,
+            tensor,
+          });
         this.byTensor.set(tensor, shard);
       }
       return;
     }
     const singlePath = join(this.folder, SINGLE_FILE);
     if (!existsSync(singlePath))
-      throw new CheckpointFormatError(
-        this.folder,
-        `neither ${SINGLE_FILE} nor ${INDEX_FILE} is there: give the folder of a Hugging Face checkpoint (safetensors)`,
-      );
+      throw new CheckpointFormatError({
+        file: this.folder,
+        problem: `neither ${SINGLE_FILE} nor ${INDEX_FILE} is there: give the folder of a Hugging Face checkpoint (safetensors)`,
+      });
     const file = new SafetensorsFile(singlePath);
     this.shards.push(file);
     this.files.push(singlePath);
@@ -130,20 +137,20 @@ export class CheckpointFolder {
       embedding &&
       (embedding.shape.length !== 2 || embedding.shape[0] !== vocabSize || embedding.shape[1] !== hiddenSize)
     )
-      throw new CheckpointFormatError(
-        join(this.folder, 'config.json'),
-        `vocab_size ${vocabSize} and hidden_size ${hiddenSize} do not match the embedding's shape [${embedding.shape.join(', ')}] in the checkpoint: a config.json of another model?`,
-      );
+      throw new CheckpointFormatError({
+        file: join(this.folder, 'config.json'),
+        problem: `vocab_size ${vocabSize} and hidden_size ${hiddenSize} do not match the embedding's shape [${embedding.shape.join(', ')}] in the checkpoint: a config.json of another model?`,
+      });
     let found = 0;
     for (const name of this.byTensor.keys()) {
       const layer = /^model\.layers\.(\d+)\./.exec(name)?.[1];
       if (layer !== undefined) found = Math.max(found, Number(layer) + 1);
     }
     if (found !== layers)
-      throw new CheckpointFormatError(
-        join(this.folder, 'config.json'),
-        `num_hidden_layers is ${layers}, but the checkpoint's tensors hold ${found} layers: a config.json of another model?`,
-      );
+      throw new CheckpointFormatError({
+        file: join(this.folder, 'config.json'),
+        problem: `num_hidden_layers is ${layers}, but the checkpoint's tensors hold ${found} layers: a config.json of another model?`,
+      });
   }
 
   /** Every tensor the graph needs, with the shape (transformers' [out, in] for projections) it must have. */
@@ -170,18 +177,18 @@ export class CheckpointFolder {
     for (const [name, shape] of expected) {
       const file = this.byTensor.get(name);
       if (!file)
-        throw new CheckpointFormatError(
-          this.folder,
-          'the checkpoint lacks this tensor, which a Qwen3 of this config.json has',
-          { tensor: name },
-        );
+        throw new CheckpointFormatError({
+          file: this.folder,
+          problem: 'the checkpoint lacks this tensor, which a Qwen3 of this config.json has',
+          tensor: name,
+        });
       const found = file.entry(name).shape;
       if (found.length !== shape.length || found.some((size, i) => size !== shape[i]))
-        throw new CheckpointFormatError(
-          file.path,
-          `shape [${found.join(', ')}], but config.json implies [${shape.join(', ')}]`,
-          { tensor: name },
-        );
+        throw new CheckpointFormatError({
+          file: file.path,
+          problem: `shape [${found.join(', ')}], but config.json implies [${shape.join(', ')}]`,
+          tensor: name,
+        });
     }
   }
 }
@@ -189,7 +196,7 @@ export class CheckpointFolder {
 /** A checkpoint's JSON file (config, index, adapter config) as an object, or a `CheckpointFormatError`. */
 export function readJsonFile(path: string): Record<string, unknown> {
   return readModelFolderJson(path, (problem) => {
-    throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+    throw new CheckpointFormatError({ file: path, problem: problem.words, cause: problem.cause });
   });
 }
 
@@ -197,35 +204,42 @@ export function readJsonFile(path: string): Record<string, unknown> {
 export function qwen3ShapeOf(config: Record<string, unknown>, path: string): Qwen3Shape {
   const architectures = config.architectures;
   if (config.model_type !== 'qwen3')
-    throw new CheckpointFormatError(
-      path,
-      `model_type is ${quoteValue(config.model_type)}; haggle model build writes Qwen3 decoders only (model_type "qwen3", e.g. Qwen/Qwen3-4B)`,
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: `model_type is ${quoteValue(config.model_type)}; haggle model build writes Qwen3 decoders only (model_type "qwen3", e.g. Qwen/Qwen3-4B)`,
+    });
   if (Array.isArray(architectures) && !architectures.includes('Qwen3ForCausalLM'))
-    throw new CheckpointFormatError(
-      path,
-      `architectures is ${quoteValue(architectures)}, not Qwen3ForCausalLM`,
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: `architectures is ${quoteValue(architectures)}, not Qwen3ForCausalLM`,
+    });
   if (config.tie_word_embeddings === false)
-    throw new CheckpointFormatError(
-      path,
-      'tie_word_embeddings is false (a separate lm_head, as Qwen3-8B and larger have): the graph haggle writes ties the head to the embedding, as Qwen3-0.6B to 4B do',
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem:
+        'tie_word_embeddings is false (a separate lm_head, as Qwen3-8B and larger have): the graph haggle writes ties the head to the embedding, as Qwen3-0.6B to 4B do',
+    });
   const int = (key: keyof typeof QWEN3_BOUNDS): number => {
     const value = config[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
-      throw new CheckpointFormatError(path, `${key} must be a positive integer, got ${quoteValue(value)}`);
+      throw new CheckpointFormatError({
+        file: path,
+        problem: `${key} must be a positive integer, got ${quoteValue(value)}`,
+      });
     if (value > QWEN3_BOUNDS[key])
-      throw new CheckpointFormatError(
-        path,
-        `${key} is ${value}, over ${QWEN3_BOUNDS[key]}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
-      );
+      throw new CheckpointFormatError({
+        file: path,
+        problem: `${key} is ${value}, over ${QWEN3_BOUNDS[key]}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
+      });
     return value;
   };
   const number = (key: string, fallback: number): number => {
     const value = config[key] ?? fallback;
     if (typeof value !== 'number' || !(value > 0))
-      throw new CheckpointFormatError(path, `${key} must be a positive number, got ${quoteValue(value)}`);
+      throw new CheckpointFormatError({
+        file: path,
+        problem: `${key} must be a positive number, got ${quoteValue(value)}`,
+      });
     return value;
   };
   const heads = int('num_attention_heads');
@@ -242,24 +256,24 @@ export function qwen3ShapeOf(config: Record<string, unknown>, path: string): Qwe
     ropeTheta: number('rope_theta', 1_000_000),
   };
   if (shape.headDim > QWEN3_BOUNDS.head_dim)
-    throw new CheckpointFormatError(
-      path,
-      `head_dim is ${shape.headDim}, over ${QWEN3_BOUNDS.head_dim}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: `head_dim is ${shape.headDim}, over ${QWEN3_BOUNDS.head_dim}, the most haggle builds (far above any released Qwen3): not a Qwen3 config.json`,
+    });
   if (shape.heads % shape.kvHeads !== 0)
-    throw new CheckpointFormatError(
-      path,
-      `num_attention_heads ${heads} is not a multiple of num_key_value_heads ${shape.kvHeads}`,
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: `num_attention_heads ${heads} is not a multiple of num_key_value_heads ${shape.kvHeads}`,
+    });
   if (!Number.isInteger(shape.headDim) || shape.headDim % 2 !== 0)
-    throw new CheckpointFormatError(
-      path,
-      `head_dim ${shape.headDim} must be an even integer (rotary halves)`,
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: `head_dim ${shape.headDim} must be an even integer (rotary halves)`,
+    });
   if (config.rope_scaling !== undefined && config.rope_scaling !== null)
-    throw new CheckpointFormatError(
-      path,
-      'rope_scaling is set (YaRN or another): the graph haggle writes has plain RoPE only',
-    );
+    throw new CheckpointFormatError({
+      file: path,
+      problem: 'rope_scaling is set (YaRN or another): the graph haggle writes has plain RoPE only',
+    });
   return shape;
 }

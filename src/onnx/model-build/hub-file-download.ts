@@ -10,9 +10,9 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
+import { HubDownloadError } from './errors.js';
 import { checksumHash, type ExpectedChecksum, etagHex, expectedChecksum } from './hub-checksum.js';
 import { abortedError, IdleWatch } from './idle-watch.js';
-import { HubDownloadError } from './model-build-errors.js';
 
 /**
  * Redirects followed for one file. The hub answers an LFS file's `resolve` URL with one redirect to
@@ -103,7 +103,12 @@ async function download(
   let bytes = have;
   let oversize = false;
   try {
-    if (!response.body) throw new HubDownloadError(file.url, 'the response has no body', response.status);
+    if (!response.body)
+      throw new HubDownloadError({
+        url: file.url,
+        problem: 'the response has no body',
+        status: response.status,
+      });
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       watch.touch();
       // Writes stop at the listed size: a longer body is an error, never a larger part file.
@@ -123,34 +128,33 @@ async function download(
     if (signal.aborted) throw abortedError(signal);
     if (error instanceof HubDownloadError) throw error;
     // The connection dropped mid-body (undici's "terminated"): the part stays for a resume.
-    throw new HubDownloadError(
-      file.url,
-      `the connection dropped at ${bytes} of ${file.size} bytes (${(error as Error).message}): run the same command again to resume`,
-      undefined,
-      { cause: error },
-    );
+    throw new HubDownloadError({
+      url: file.url,
+      problem: `the connection dropped at ${bytes} of ${file.size} bytes (${(error as Error).message}): run the same command again to resume`,
+      cause: error,
+    });
   } finally {
     closeSync(fd);
   }
   if (oversize) {
     rmSync(part);
-    throw new HubDownloadError(
-      file.url,
-      `more than the ${file.size} bytes the listing gives: the file was removed`,
-    );
+    throw new HubDownloadError({
+      url: file.url,
+      problem: `more than the ${file.size} bytes the listing gives: the file was removed`,
+    });
   }
   if (bytes !== file.size)
-    throw new HubDownloadError(
-      file.url,
-      `the download ended at ${bytes} of ${file.size} bytes: run the same command again to resume`,
-    );
+    throw new HubDownloadError({
+      url: file.url,
+      problem: `the download ended at ${bytes} of ${file.size} bytes: run the same command again to resume`,
+    });
   const digest = hash?.digest('hex');
   if (expected.kind !== 'none' && digest !== expected.hex) {
     rmSync(part);
-    throw new HubDownloadError(
-      file.url,
-      `${expected.kind === 'sha256' ? 'SHA-256' : 'git blob SHA-1'} ${digest} differs from the hub's ${expected.hex}: the file was removed, download it again`,
-    );
+    throw new HubDownloadError({
+      url: file.url,
+      problem: `${expected.kind === 'sha256' ? 'SHA-256' : 'git blob SHA-1'} ${digest} differs from the hub's ${expected.hex}: the file was removed, download it again`,
+    });
   }
   renameSync(part, file.target);
   return expected;
@@ -186,7 +190,12 @@ export async function getFollowingRedirects(
     if (response.status >= 300 && response.status < 400) {
       const location = response.headers.get('location');
       await response.body?.cancel();
-      if (!location) throw new HubDownloadError(url, 'a redirect without a Location', response.status);
+      if (!location)
+        throw new HubDownloadError({
+          url,
+          problem: 'a redirect without a Location',
+          status: response.status,
+        });
       url = new URL(location, url).href;
       continue;
     }
@@ -196,7 +205,10 @@ export async function getFollowingRedirects(
     }
     return { response, etag };
   }
-  throw new HubDownloadError(first, `more than ${MAX_REDIRECTS} redirects: a redirect loop`);
+  throw new HubDownloadError({
+    url: first,
+    problem: `more than ${MAX_REDIRECTS} redirects: a redirect loop`,
+  });
 }
 
 /** One request, no redirects followed; a network failure becomes a `HubDownloadError`. */
@@ -209,7 +221,9 @@ async function fetchOnce(
     return await fetch(url, { headers, redirect: 'manual', ...(signal ? { signal } : {}) });
   } catch (error) {
     if (signal?.aborted) throw abortedError(signal);
-    throw new HubDownloadError(url, `could not connect (${(error as Error).message})`, undefined, {
+    throw new HubDownloadError({
+      url,
+      problem: `could not connect (${(error as Error).message})`,
       cause: error,
     });
   }
@@ -223,5 +237,5 @@ function statusError(url: string, status: number): HubDownloadError {
       : status === 404
         ? 'not found: check the repository id and the revision'
         : `the hub answered HTTP ${status}`;
-  return new HubDownloadError(url, why, status);
+  return new HubDownloadError({ url, problem: why, status });
 }

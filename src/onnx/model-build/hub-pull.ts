@@ -1,15 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { type Environment, processEnvironment } from '../../internal/environment.js';
-import { ResponseOverLimit, readLimited } from '../../internal/limited-body.js';
+import { ResponseOverLimitError } from '../../internal/errors.js';
+import { readLimited } from '../../internal/limited-body.js';
+import { HubDownloadError } from './errors.js';
 import { expectedChecksum } from './hub-checksum.js';
 import { downloadHubFile, getFollowingRedirects } from './hub-file-download.js';
 import { wantedFile } from './hub-file-kinds.js';
 import { abortedError, DEFAULT_IDLE_TIMEOUT_MS, IdleWatch } from './idle-watch.js';
-import { HubDownloadError } from './model-build-errors.js';
 import { PullRecord } from './pull-record.js';
 
-/** The Hugging Face hub, unless `HF_ENDPOINT` (as the hub's own clients read it) or `endpoint` says otherwise. */
+/** The Hugging Face hub, unless `endpoint` says otherwise (the CLI passes `HF_ENDPOINT` there). */
 export const DEFAULT_HUB_ENDPOINT = 'https://huggingface.co';
 
 /** haggle's choice: a listing of more pages than this is not a model repository's (a Link loop ends here). */
@@ -34,12 +34,14 @@ export interface PullOptions {
    * 60,000, haggle's choice); what arrived of a file is kept for a resume.
    */
   idleTimeoutMs?: number;
-  /** The hub's address (default `HF_ENDPOINT`, else https://huggingface.co). */
+  /**
+   * The hub's address (default https://huggingface.co). Neither this nor `token` is read from the
+   * environment: the CLI passes `HF_ENDPOINT` and `HF_TOKEN` (`hubEnvironment()` reads them), code
+   * passes what it means, so a library user's pull is not changed by a variable it never set.
+   */
   endpoint?: string;
-  /** For gated and private repositories (default `HF_TOKEN`). Sent only to `endpoint`'s origin. */
+  /** For gated and private repositories (default none). Sent only to `endpoint`'s origin. */
   token?: string;
-  /** Where `HF_ENDPOINT` and `HF_TOKEN` are read (default the process's environment). */
-  env?: Environment;
   signal?: AbortSignal;
   /**
    * Called as each file's bytes arrive (`resumedFrom` bytes were already on disk from an earlier try),
@@ -86,14 +88,13 @@ interface HubAccess {
 }
 
 function hubAccess(options: Omit<PullOptions, 'out'>): HubAccess {
-  const env = options.env ?? processEnvironment();
-  const endpoint = (options.endpoint ?? env.HF_ENDPOINT ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
+  const endpoint = (options.endpoint ?? DEFAULT_HUB_ENDPOINT).replace(/\/+$/, '');
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (!(idleTimeoutMs > 0)) throw new RangeError(`idleTimeoutMs must be positive, got ${idleTimeoutMs}`);
   return {
     endpoint,
     endpointOrigin: new URL(endpoint).origin,
-    token: options.token ?? env.HF_TOKEN,
+    token: options.token,
     signal: options.signal,
     idleTimeoutMs,
   };
@@ -101,7 +102,10 @@ function hubAccess(options: Omit<PullOptions, 'out'>): HubAccess {
 
 function checkRepoId(repo: string): void {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..'))
-    throw new HubDownloadError(repo, 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B');
+    throw new HubDownloadError({
+      url: repo,
+      problem: 'not a repository id: give ORG/NAME, e.g. Qwen/Qwen3-4B',
+    });
 }
 
 /** A full commit id, which needs no resolving. */
@@ -125,10 +129,10 @@ export async function resolveHubRevision(
   const body = await readJson(url, access);
   const sha = (body as { sha?: unknown } | null)?.sha;
   if (typeof body !== 'object' || body === null || typeof sha !== 'string' || !isCommit(sha))
-    throw new HubDownloadError(
+    throw new HubDownloadError({
       url,
-      "the answer has no commit id (sha): not the hub's API (check HF_ENDPOINT)",
-    );
+      problem: "the answer has no commit id (sha): not the hub's API (check HF_ENDPOINT)",
+    });
   return sha;
 }
 
@@ -154,19 +158,19 @@ export async function pullRepository(repo: string, options: PullOptions): Promis
   const entries = await listRepository(`${access.endpoint}/api/models/${repo}/tree/${commit}`, access);
   const files = entries.filter((e) => e.type === 'file' && wantedFile(e.path));
   if (files.length === 0)
-    throw new HubDownloadError(
-      `${access.endpoint}/${repo}`,
-      'the repository has no config, safetensors or adapter files',
-    );
+    throw new HubDownloadError({
+      url: `${access.endpoint}/${repo}`,
+      problem: 'the repository has no config, safetensors or adapter files',
+    });
   // Every claim checked before a byte is written: a listing may lie about one file of many.
   for (const file of files) {
     const kind = wantedFile(file.path) as { maxBytes: number; kind: string };
     const size = file.lfs?.size ?? file.size;
     if (size > kind.maxBytes)
-      throw new HubDownloadError(
-        file.path,
-        `the listing claims ${size} bytes, over the ${kind.maxBytes} that ${kind.kind} may take (haggle's limit): not a model repository's file (check HF_ENDPOINT)`,
-      );
+      throw new HubDownloadError({
+        url: file.path,
+        problem: `the listing claims ${size} bytes, over the ${kind.maxBytes} that ${kind.kind} may take (haggle's limit): not a model repository's file (check HF_ENDPOINT)`,
+      });
   }
 
   const record = PullRecord.open(out);
@@ -175,7 +179,7 @@ export async function pullRepository(repo: string, options: PullOptions): Promis
   for (const file of files) {
     const target = join(out, file.path);
     if (!target.startsWith(out + sep))
-      throw new HubDownloadError(file.path, 'a file name outside the folder');
+      throw new HubDownloadError({ url: file.path, problem: 'a file name outside the folder' });
     const size = file.lfs?.size ?? file.size;
     const listed = expectedChecksum(
       { lfsSha256: file.lfs?.oid, gitOid: file.lfs ? undefined : file.oid },
@@ -213,12 +217,18 @@ async function listRepository(first: string, access: HubAccess): Promise<TreeEnt
   let url: string | undefined = `${first}?recursive=true`;
   for (let page = 0; url; page++) {
     if (page === MAX_LISTING_PAGES)
-      throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_PAGES} pages`);
+      throw new HubDownloadError({
+        url: first,
+        problem: `the listing has more than ${MAX_LISTING_PAGES} pages`,
+      });
     const { body, response } = await readListingPage(url, access);
     // One by one, not push(...body): a spread of a huge array overflows the call stack.
     for (const entry of body) {
       if (entries.length === MAX_LISTING_ENTRIES)
-        throw new HubDownloadError(first, `the listing has more than ${MAX_LISTING_ENTRIES} entries`);
+        throw new HubDownloadError({
+          url: first,
+          problem: `the listing has more than ${MAX_LISTING_ENTRIES} entries`,
+        });
       entries.push(treeEntry(url, entry, entries.length));
     }
     const next = /<([^>]+)>;\s*rel="next"/.exec(response.headers.get('link') ?? '')?.[1];
@@ -234,7 +244,7 @@ async function readListingPage(
 ): Promise<{ body: unknown[]; response: Response }> {
   const { body, response } = await readJsonWithResponse(url, access, 'the listing');
   if (!Array.isArray(body))
-    throw new HubDownloadError(url, 'the listing is not a JSON array', response.status);
+    throw new HubDownloadError({ url, problem: 'the listing is not a JSON array', status: response.status });
   return { body, response };
 }
 
@@ -259,27 +269,30 @@ async function readJsonWithResponse(
     try {
       text = await readLimited(response, MAX_LISTING_PAGE_BYTES, () => watch.touch());
     } catch (error) {
-      if (error instanceof ResponseOverLimit)
-        throw new HubDownloadError(
+      if (error instanceof ResponseOverLimitError)
+        throw new HubDownloadError({
           url,
-          `${what === 'the listing' ? 'a page of the listing' : what} is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's ${what === 'the listing' ? 'listing' : 'API'} (check HF_ENDPOINT)`,
-          response.status,
-          { cause: error },
-        );
-      if (watch.signal.aborted) throw abortedError(watch.signal);
-      throw new HubDownloadError(
-        url,
-        `${what} could not be read (${(error as Error).message})`,
-        response.status,
-        {
+          problem: `${what === 'the listing' ? 'a page of the listing' : what} is over ${MAX_LISTING_PAGE_BYTES} bytes: not the hub's ${what === 'the listing' ? 'listing' : 'API'} (check HF_ENDPOINT)`,
+          status: response.status,
           cause: error,
-        },
-      );
+        });
+      if (watch.signal.aborted) throw abortedError(watch.signal);
+      throw new HubDownloadError({
+        url,
+        problem: `${what} could not be read (${(error as Error).message})`,
+        status: response.status,
+        cause: error,
+      });
     }
     try {
       return { body: JSON.parse(text), response };
     } catch (error) {
-      throw new HubDownloadError(url, `${what} is not JSON`, response.status, { cause: error });
+      throw new HubDownloadError({
+        url,
+        problem: `${what} is not JSON`,
+        status: response.status,
+        cause: error,
+      });
     }
   } finally {
     watch.stop();
@@ -296,10 +309,10 @@ const isHex = (value: unknown, length: number): value is string =>
  */
 function treeEntry(url: string, value: unknown, index: number): TreeEntry {
   const bad = (what: string) =>
-    new HubDownloadError(
+    new HubDownloadError({
       url,
-      `entry ${index} of the listing ${what}: not the hub's listing (check HF_ENDPOINT)`,
-    );
+      problem: `entry ${index} of the listing ${what}: not the hub's listing (check HF_ENDPOINT)`,
+    });
   if (typeof value !== 'object' || value === null) throw bad('is not an object');
   const entry = value as Record<string, unknown>;
   if (typeof entry.type !== 'string' || typeof entry.path !== 'string') throw bad('has no type or path');

@@ -1,5 +1,5 @@
 import { HaggleAbortError } from '../../contract/errors.js';
-import { HubDownloadError } from './model-build-errors.js';
+import { HubDownloadError } from './errors.js';
 
 /**
  * haggle's choice: a download that receives no byte for a minute has stalled (the hub's storage sends
@@ -37,10 +37,10 @@ export class IdleWatch {
         if (silent >= idleMs) {
           this.stop();
           this.controller.abort(
-            new HubDownloadError(
+            new HubDownloadError({
               url,
-              `no byte arrived for ${formatSeconds(idleMs)}: the connection stalled (what arrived is kept; run the same command again to resume, or give a longer --idle-timeout)`,
-            ),
+              problem: `no byte arrived for ${formatSeconds(idleMs)}: the connection stalled (what arrived is kept; run the same command again to resume, or give a longer --idle-timeout)`,
+            }),
           );
         } else if (silent >= notice) onStall?.(silent);
       },

@@ -9,6 +9,13 @@ export {
   MODEL_FILE,
 } from './build-model.js';
 export {
+  BuildCheckFailedError,
+  BuildOutputExistsError,
+  CheckpointFormatError,
+  HubDownloadError,
+  UnsupportedAdapterError,
+} from './errors.js';
+export {
   DEFAULT_HUB_ENDPOINT,
   type PulledFile,
   type PullOptions,
@@ -17,11 +24,4 @@ export {
   resolveHubRevision,
 } from './hub-pull.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './idle-watch.js';
-export {
-  BuildCheckFailedError,
-  BuildOutputExistsError,
-  CheckpointFormatError,
-  HubDownloadError,
-  UnsupportedAdapterError,
-} from './model-build-errors.js';
 export type { ModelDtype } from './stored-weights.js';

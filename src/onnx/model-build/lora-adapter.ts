@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { readJsonFile } from './checkpoint-folder.js';
-import { quoteValue, UnsupportedAdapterError } from './model-build-errors.js';
+import { quoteValue, UnsupportedAdapterError } from './errors.js';
 import type { MergeProduct } from './onnxruntime-merge.js';
 import type { Qwen3Shape } from './qwen3-shape.js';
 import { SafetensorsFile } from './safetensors-file.js';
@@ -58,7 +58,7 @@ export class LoraAdapter {
     const configPath = join(folder, CONFIG_FILE);
     const config = readJsonFile(configPath);
     const fail = (problem: string): never => {
-      throw new UnsupportedAdapterError(configPath, problem);
+      throw new UnsupportedAdapterError({ file: configPath, problem });
     };
     if (config.peft_type !== 'LORA')
       fail(
@@ -108,12 +108,12 @@ export class LoraAdapter {
 
     const weightsPath = join(folder, WEIGHTS_FILE);
     if (!existsSync(weightsPath))
-      throw new UnsupportedAdapterError(
-        weightsPath,
-        existsSync(join(folder, 'adapter_model.bin'))
+      throw new UnsupportedAdapterError({
+        file: weightsPath,
+        problem: existsSync(join(folder, 'adapter_model.bin'))
           ? 'missing; only adapter_model.bin (a pickle) is there, which haggle does not read: save the adapter with safe_serialization=True'
           : 'missing: a PEFT adapter folder has adapter_config.json and adapter_model.safetensors',
-      );
+      });
     this.files = [configPath, weightsPath];
     this.weights = new SafetensorsFile(weightsPath);
     try {
@@ -201,7 +201,7 @@ export class LoraAdapter {
     const found = new Map<string, { a?: string; b?: string }>();
     for (const [name, entry] of this.weights.entries) {
       const fail = (problem: string): never => {
-        throw new UnsupportedAdapterError(path, problem, { tensor: name });
+        throw new UnsupportedAdapterError({ file: path, problem, tensor: name });
       };
       if (name.includes('lora_magnitude_vector'))
         fail('a DoRA magnitude vector: DoRA adapters are not supported (merge them with PEFT)');
@@ -230,13 +230,14 @@ export class LoraAdapter {
     }
     for (const [key, slot] of found) {
       if (!slot.a || !slot.b)
-        throw new UnsupportedAdapterError(
-          path,
-          `layer ${key.split('.')[0]}'s ${key.split('.')[1]} projection has lora_${slot.a ? 'A' : 'B'} but not lora_${slot.a ? 'B' : 'A'}`,
-          { tensor: slot.a ?? slot.b },
-        );
+        throw new UnsupportedAdapterError({
+          file: path,
+          problem: `layer ${key.split('.')[0]}'s ${key.split('.')[1]} projection has lora_${slot.a ? 'A' : 'B'} but not lora_${slot.a ? 'B' : 'A'}`,
+          tensor: slot.a ?? slot.b,
+        });
       this.pairs.set(key, { a: slot.a, b: slot.b, rank: this.rank });
     }
-    if (this.pairs.size === 0) throw new UnsupportedAdapterError(path, 'the adapter holds no LoRA matrices');
+    if (this.pairs.size === 0)
+      throw new UnsupportedAdapterError({ file: path, problem: 'the adapter holds no LoRA matrices' });
   }
 }

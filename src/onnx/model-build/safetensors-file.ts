@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import { openModelFolderFile, parseModelFolderJson } from '../../internal/model-folder-file.js';
 import { halfBitsToNumber } from '../float16.js';
-import { CheckpointFormatError, quoteValue } from './model-build-errors.js';
+import { CheckpointFormatError, quoteValue } from './errors.js';
 
 /** Element types a Qwen3 checkpoint or a LoRA adapter is stored in, and their sizes in bytes. */
 const ELEMENT_BYTES = { BF16: 2, F16: 2, F32: 4 } as const;
@@ -43,7 +43,7 @@ export class SafetensorsFile {
     // Through the model folder's one reader: a regular file in its folder, never a pipe or a device
     // (read by position, only a regular file will do; opening a pipe would wait for a writer).
     const fd = openModelFolderFile(path, (problem) => {
-      throw new CheckpointFormatError(path, problem.words, { cause: problem.cause });
+      throw new CheckpointFormatError({ file: path, problem: problem.words, cause: problem.cause });
     });
     this.fd = fd;
     try {
@@ -57,7 +57,12 @@ export class SafetensorsFile {
 
   entry(name: string): SafetensorsEntry {
     const entry = this.entries.get(name);
-    if (!entry) throw new CheckpointFormatError(this.path, 'the file has no such tensor', { tensor: name });
+    if (!entry)
+      throw new CheckpointFormatError({
+        file: this.path,
+        problem: 'the file has no such tensor',
+        tensor: name,
+      });
     return entry;
   }
 
@@ -94,7 +99,11 @@ export class SafetensorsFile {
     let done = 0;
     while (done < length) {
       const read = readSync(this.fd, out, done, length - done, position + done);
-      if (read === 0) throw new CheckpointFormatError(this.path, 'the file ended while a tensor was read');
+      if (read === 0)
+        throw new CheckpointFormatError({
+          file: this.path,
+          problem: 'the file ended while a tensor was read',
+        });
       done += read;
     }
     return out;
@@ -103,7 +112,11 @@ export class SafetensorsFile {
   private readHeader(fd: number): void {
     const fileSize = fstatSync(fd).size;
     const fail = (problem: string, tensor?: string): never => {
-      throw new CheckpointFormatError(this.path, problem, tensor === undefined ? {} : { tensor });
+      throw new CheckpointFormatError({
+        file: this.path,
+        problem,
+        ...(tensor === undefined ? {} : { tensor }),
+      });
     };
     if (fileSize < 8) fail(`only ${fileSize} bytes: not a safetensors file (truncated? download it again)`);
     const lengthBytes = new Uint8Array(8);
@@ -188,19 +201,20 @@ export class SafetensorsFile {
     let at = dataStart;
     for (const entry of sorted) {
       if (entry.start !== at)
-        throw new CheckpointFormatError(
-          this.path,
-          entry.start < at
-            ? `its data_offsets overlap the tensor before it (data bytes ${entry.start - dataStart} to ${at - dataStart} are claimed twice): not a safetensors file haggle reads`
-            : `its data_offsets leave a gap of ${entry.start - at} bytes before it: not a safetensors file haggle reads`,
-          { tensor: entry.name },
-        );
+        throw new CheckpointFormatError({
+          file: this.path,
+          problem:
+            entry.start < at
+              ? `its data_offsets overlap the tensor before it (data bytes ${entry.start - dataStart} to ${at - dataStart} are claimed twice): not a safetensors file haggle reads`
+              : `its data_offsets leave a gap of ${entry.start - at} bytes before it: not a safetensors file haggle reads`,
+          tensor: entry.name,
+        });
       at += entry.byteLength;
     }
     if (at - dataStart !== dataBytes)
-      throw new CheckpointFormatError(
-        this.path,
-        `its tensors cover ${at - dataStart} of the file's ${dataBytes} data bytes: the data_offsets must cover the data exactly (padded, or not a safetensors file)`,
-      );
+      throw new CheckpointFormatError({
+        file: this.path,
+        problem: `its tensors cover ${at - dataStart} of the file's ${dataBytes} data bytes: the data_offsets must cover the data exactly (padded, or not a safetensors file)`,
+      });
   }
 }

@@ -28,7 +28,7 @@ export function resolveBootstrapOptions(options: BootstrapOptions = {}): Resolve
   if (!Number.isSafeInteger(seed) || seed < 0)
     issues.push({ path: 'seed', message: 'must be a non-negative integer' });
   if (!(level > 0 && level < 1)) issues.push({ path: 'level', message: 'must lie strictly between 0 and 1' });
-  if (issues.length > 0) throw new InvalidInputError('BootstrapOptions', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'BootstrapOptions', issues });
   return { resamples, seed, level };
 }
 

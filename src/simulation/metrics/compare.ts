@@ -195,6 +195,6 @@ function resolveMargins(given: CompareOptions['margins']): Record<MetricUnit, nu
   for (const [unit, margin] of Object.entries(margins))
     if (!(Number.isFinite(margin) && margin > 0))
       issues.push({ path: `margins.${unit}`, message: `must be a positive number, got ${margin}` });
-  if (issues.length > 0) throw new InvalidInputError('CompareOptions', issues);
+  if (issues.length > 0) throw new InvalidInputError({ subject: 'CompareOptions', issues });
   return margins;
 }

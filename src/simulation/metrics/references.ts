@@ -83,9 +83,10 @@ export function resolveReferenceSet(id: string): ReferenceSet {
   const found = REFERENCE_SETS.find((set) => set.id === id || set.aliases.includes(id));
   if (found) return found;
   const known = REFERENCE_SETS.flatMap((set) => [set.id, ...set.aliases]).join(', ');
-  throw new InvalidInputError('reference', [
-    { path: 'reference', message: `no published reference set "${id}"; known sets: ${known}` },
-  ]);
+  throw new InvalidInputError({
+    subject: 'reference',
+    issues: [{ path: 'reference', message: `no published reference set "${id}"; known sets: ${known}` }],
+  });
 }
 
 function isSuccess(statistic: ReferenceStatistic, session: SessionResult): boolean {
@@ -109,16 +110,20 @@ function profilesOf(sessions: readonly SessionResult[]): Set<string> {
 
 function checkOptions(level: number, margin: number): void {
   if (!(level > 0 && level < 1))
-    throw new InvalidInputError('ReferenceOptions', [
-      { path: 'level', message: `must lie strictly between 0 and 1, got ${level}` },
-    ]);
+    throw new InvalidInputError({
+      subject: 'ReferenceOptions',
+      issues: [{ path: 'level', message: `must lie strictly between 0 and 1, got ${level}` }],
+    });
   if (!(Number.isFinite(margin) && margin > 0 && margin < 1))
-    throw new InvalidInputError('ReferenceOptions', [
-      {
-        path: 'margin',
-        message: `must be a share strictly between 0 and 1 (0.025 is 2.5 pp), got ${margin}`,
-      },
-    ]);
+    throw new InvalidInputError({
+      subject: 'ReferenceOptions',
+      issues: [
+        {
+          path: 'margin',
+          message: `must be a share strictly between 0 and 1 (0.025 is 2.5 pp), got ${margin}`,
+        },
+      ],
+    });
 }
 
 /**

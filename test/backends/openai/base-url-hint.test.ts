@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NegotiationAgent } from '../../../src/agent/negotiation-agent.js';
+import { NotFoundError } from '../../../src/backends/errors.js';
 import { suggestedBaseURL } from '../../../src/backends/openai/base-url-hint.js';
-import { NotFoundError } from '../../../src/backends/openai/http-errors.js';
 import { OpenAICompatibleBackend } from '../../../src/backends/openai/openai-compatible-backend.js';
 import { buyerOpenedAt80, camera } from '../../agent/fixtures.js';
 import { completionBody, startUpstream, type Upstream } from '../../security/loopback.js';

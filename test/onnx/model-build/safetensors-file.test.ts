@@ -1,7 +1,7 @@
 import { closeSync, openSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointFormatError } from '../../../src/onnx/model-build/model-build-errors.js';
+import { CheckpointFormatError } from '../../../src/onnx/model-build/errors.js';
 import {
   MAX_SAFETENSORS_HEADER_BYTES,
   MAX_SAFETENSORS_TENSORS,
