@@ -12,6 +12,7 @@ import {
 } from '../grammar/stack-machine.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import { hasShortcut, isInsideString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
 
@@ -36,6 +37,8 @@ export class TrieWalk {
     private readonly cachedMask: (frames: readonly Frame[]) => Uint32Array,
     /** The grammar's counters; the walk adds the trie nodes it visits. */
     private readonly stats: { nodesVisited: number },
+    /** The vocabulary's whitespace-led tokens by their rest (built on first use, once per vocabulary). */
+    private readonly whitespaceRests?: () => WhitespaceRests,
   ) {}
 
   /**
@@ -121,7 +124,10 @@ export class TrieWalk {
       const leaf = frame.node;
       if (leaf === null) continue; // the document is complete: it reads nothing more
       if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
-      else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
+      else if (leaf instanceof WhitespaceLeaf && node === 0 && this.whitespaceFromRoot(frame, mask)) {
+        // Free whitespace over the whole trie: by the mask of what follows and the vocabulary's table of
+        // whitespace-led tokens by rest, not by stepping down the trie's 760 whitespace runs.
+      } else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
         // Whitespace before a value: what follows it is walked from every whitespace run of the trie,
         // which costs more than stepping the whitespace along in one walk.
         generic.push(frame);
@@ -130,6 +136,46 @@ export class TrieWalk {
       } else generic.push(frame);
     }
     if (generic.length > 0) this.walk(this.trie, generic, mask, node);
+  }
+
+  /**
+   * Free whitespace (`frame`: before a value, or after one before `,`, `}` or `]`), over the whole trie,
+   * set in `mask`: a token is allowed when it is allowed by what follows (its mask, computed by the
+   * cheapest walk and not kept), when
+   * it is whitespace alone, or when it is whitespace then a rest allowed at the value (a whitespace leaf
+   * reads any run and keeps its state, so the run does not matter): a rest that is a token reads its bit
+   * in the value's mask, the others are walked in their own small trie. Exact only when nothing that
+   * follows the whitespace (past whitespace that may follow it) reads whitespace itself (else a token
+   * could end the run midway and go on with a different rest); false, and
+   * nothing set, when that does not hold or the table is not given.
+   */
+  private whitespaceFromRoot(frame: Frame, mask: Uint32Array): boolean {
+    if (this.whitespaceRests === undefined) return false;
+    // Whitespace that may follow this whitespace (`[` then the list's closing `]`, after a first item's
+    // place) reads any run too: one run for both, so what follows is what follows them.
+    let endings = frame.endings();
+    for (let round = 0; round < 4 && endings.some(isWhitespace); round++) {
+      endings = endings.flatMap((f) => (isWhitespace(f) ? f.endings() : [f]));
+    }
+    const probe: Frame[] = [];
+    for (const b of WHITESPACE) {
+      stepFrames(endings, b, probe);
+      if (probe.length > 0) return false;
+    }
+    const rests = this.whitespaceRests();
+    const value = this.computeMask(endings);
+    rests.addWithVariants(value, mask);
+    for (const id of rests.whitespaceOnly) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    // The rests that are no token: only below first bytes that are allowed (a byte-level vocabulary
+    // has each byte as a token, and a mask allows a token that is a viable prefix).
+    const after: Frame[] = [];
+    for (const { byte, node: head, byteToken } of rests.orphanHeads) {
+      if (byteToken >= 0 && (((value[byteToken >>> 5] as number) >>> (byteToken & 31)) & 1) === 0) continue;
+      after.length = 0;
+      stepFrames(endings, byte, after);
+      if (after.length > 0) this.walk(rests.orphans, after, mask, head, false);
+    }
+    return true;
   }
 
   /**
@@ -305,6 +351,11 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
   }
   return [...[...groups.values()].flat(), ...alone];
 }
+
+const isWhitespace = (frame: Frame): boolean => frame.node instanceof WhitespaceLeaf;
+
+/** JSON's whitespace bytes, which a free-whitespace leaf reads. */
+const WHITESPACE = [0x09, 0x0a, 0x0d, 0x20] as const;
 
 /** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
 const CROWDED_SUBTREE = 4096;
