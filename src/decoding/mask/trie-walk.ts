@@ -171,7 +171,7 @@ export class TrieWalk {
     const after: Frame[] = [];
     for (const { byte, node: head, byteToken } of rests.orphanHeads) {
       if (byteToken >= 0 && (((value[byteToken >>> 5] as number) >>> (byteToken & 31)) & 1) === 0) continue;
-      after.length = 0;
+      while (after.length > 0) after.pop();
       stepFrames(endings, byte, after);
       if (after.length > 0) this.walk(rests.orphans, after, mask, head, false);
     }
@@ -300,7 +300,8 @@ export class TrieWalk {
       visited++;
       const from = positions[d - 1] as Frame[];
       const next = positions[d] as Frame[];
-      next.length = 0;
+      // Emptied by pops: setting `length` took a slow runtime call, about a tenth of a miss's CPU.
+      while (next.length > 0) next.pop();
       stepFrames(from, b, next);
       if (next.length === 0) {
         i = end[i] as number; // the whole subtree shares a refused prefix
