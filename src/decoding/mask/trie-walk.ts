@@ -24,6 +24,9 @@ import type { InsideCache } from './inside-cache.js';
 export class TrieWalk {
   /** The abort check of the mask being computed (set by `CompiledGrammar.maskFor` for one walk). */
   abortCheck: AbortCheck | undefined;
+  /** A mask `whitespaceFromRoot` reuses for what follows the whitespace, and whether one holds it. */
+  private scratch: Uint32Array | undefined;
+  private scratchBusy = false;
 
   constructor(
     private readonly trie: TokenTrie,
@@ -163,7 +166,31 @@ export class TrieWalk {
       if (probe.length > 0) return false;
     }
     const rests = this.whitespaceRests();
-    const value = this.computeMask(endings);
+    // What follows, into the walk's one scratch mask unless a walk already holds it (a nested one) or
+    // it needs `computeMask`'s own paths: a 19 kB mask made and dropped per miss doubled the typed
+    // arrays a mask allocates, and the collections they brought landed in compiles.
+    const own = !this.scratchBusy && !endings.some((f) => isInsideString(f) || this.mayFillRepeat(f));
+    if (!own) {
+      this.addFromRests(rests, endings, this.computeMask(endings), mask);
+      return true;
+    }
+    this.scratch ??= new Uint32Array(this.maskWords);
+    this.scratchBusy = true;
+    try {
+      this.addFromRests(rests, endings, this.outsideMask(endings, this.scratch.fill(0)), mask);
+    } finally {
+      this.scratchBusy = false;
+    }
+    return true;
+  }
+
+  /** `whitespaceFromRoot`'s tokens, from `value`, the mask of what follows the whitespace. */
+  private addFromRests(
+    rests: WhitespaceRests,
+    endings: readonly Frame[],
+    value: Uint32Array,
+    mask: Uint32Array,
+  ): void {
     rests.addWithVariants(value, mask);
     for (const id of rests.whitespaceOnly) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
     // The rests that are no token: only below first bytes that are allowed (a byte-level vocabulary
@@ -175,7 +202,6 @@ export class TrieWalk {
       stepFrames(endings, byte, after);
       if (after.length > 0) this.walk(rests.orphans, after, mask, head, false);
     }
-    return true;
   }
 
   /**
