@@ -5,7 +5,9 @@
 // timing every mask. Prints a table and one JSON line; `--out` writes the full report with every
 // failure (file, test, kind, detail) so that two runs can be diffed.
 //   npx tsx bench/maskbench.ts [--dir DIR] [--out FILE.json] [--engine haggle|xgrammar|both]
-//                              [--limit N] [--filter SUBSTR] [--timeout-ms MS]
+//                              [--limit N] [--every N] [--filter SUBSTR] [--timeout-ms MS]
+//   (--every N: every Nth file of the sorted folder, so a short run samples every family of schemas
+//   rather than the first alphabetically; --limit then applies to that sample)
 //   npx tsx --expose-gc bench/maskbench.ts --memory ...   memory per grammar too (full collections
 //                              around each schema: they slow the masks, so time without it)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -34,6 +36,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     engine: { type: 'string', default: 'both' },
     limit: { type: 'string' },
+    every: { type: 'string', default: '1' },
     filter: { type: 'string' },
     'timeout-ms': { type: 'string', default: '30000' },
     // Memory per grammar: full collections around each schema (with --expose-gc), which slow the masks.
@@ -55,7 +58,8 @@ const dir = args.dir as string;
 let files = readdirSync(dir)
   .filter((file) => file.endsWith('.json'))
   .filter((file) => !args.filter || file.includes(args.filter))
-  .sort();
+  .sort()
+  .filter((_file, i) => i % Number(args.every) === 0);
 if (args.limit !== undefined) files = files.slice(0, Number(args.limit));
 
 const tokenizer = await loadTokenizer(QWEN3_FOLDER);
@@ -91,8 +95,16 @@ const unreadable = (file: string, error: unknown): SchemaResult => ({
   failures: [{ test: null, kind: 'crash', detail: `unreadable file: ${(error as Error).message}` }],
 });
 
-const summaries = (): EngineSummary[] =>
-  tallies.map((tally, i) => tally.summary(threads[i]?.setupMs ?? null));
+/** The files every engine of the run passes: each engine's `bothPassing` masks come from these alone. */
+function filesAllPass(): Set<string> {
+  const [first, ...rest] = tallies.map((tally) => tally.passingFiles());
+  return new Set([...(first ?? [])].filter((file) => rest.every((set) => set.has(file))));
+}
+
+const summaries = (): EngineSummary[] => {
+  const shared = filesAllPass();
+  return tallies.map((tally, i) => tally.summary(threads[i]?.setupMs ?? null, 25, shared));
+};
 
 function report(partial: boolean) {
   const all = summaries();

@@ -4,14 +4,24 @@
 // the leaves, for a set of positions), inside or outside a string, how many positions the set holds.
 // Prints, per bucket, how many misses, their total and p50/p99 time, and how many took over 533 µs
 // (llguidance's published p99, issue 19's target), so the slowest kinds of position show first.
+// Then the tail band (issue 45): every mask at or above the sample's p90 (and p99), cached or not,
+// attributed by kind of grammar state (a cache hit; a first visit inside a string that walked the
+// whole trie for a new string state, or read the shared inside mask; a key of a large object; a number
+// with bounds; several positions at once, an anyOf's fan-out; ...), by schema family, and whether a
+// garbage collection pause (a PerformanceObserver 'gc' entry) overlapped the mask.
 //   npx tsx bench/maskbench/profile.ts [--dir DIR] [--every N] [--filter SUBSTR] [--limit N] [--over US]
+//                                      [--examples N] [--all-tests]
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { compileSchema } from '../../src/decoding/compiler/grammar-compiler.js';
+import { KeyLeaf } from '../../src/decoding/grammar/key-leaf.js';
+import { NumberLeaf } from '../../src/decoding/grammar/number-leaf.js';
 import type { Frame } from '../../src/decoding/grammar/stack-machine.js';
 import { StringLeaf } from '../../src/decoding/grammar/string-leaf.js';
+import { isInsideString } from '../../src/decoding/mask/frame-kinds.js';
 import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { loadEngineSetup } from './engine-setup.js';
 import { MASKBENCH_OPTIONS } from './haggle-engine.js';
@@ -25,6 +35,8 @@ const { values: args } = parseArgs({
     limit: { type: 'string' },
     over: { type: 'string', default: '533' },
     examples: { type: 'string', default: '0' },
+    // Invalid tests too, as bench/maskbench.ts walks them (each until its first refused token).
+    'all-tests': { type: 'boolean', default: false },
   },
 });
 const dir = args.dir as string;
@@ -74,8 +86,67 @@ function bucketOf(frames: readonly Frame[]): string {
   return `${names} [${size}]`;
 }
 
+/** Every mask of the run, for the tail band: its time, when it started, its kind and schema family. */
+const tail = { us: [] as number[], start: [] as number[], kind: [] as string[], family: [] as string[] };
+/** Garbage collection pauses seen while the sample ran (start, end; performance.now() time). */
+const pauses: Array<[number, number]> = [];
+const gcObserver = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) pauses.push([entry.startTime, entry.startTime + entry.duration]);
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+
+/** A schema's family: its file name up to the number or `---` id (`Github_hard---o123` → `Github_hard`). */
+const familyOf = (file: string) => file.replace(/(---.*|_\d+)?\.json$/, '');
+
+interface InsideCounts {
+  whole: { size: number; evictions: number };
+  below: { size: number; evictions: number };
+}
+/** Entries the shared inside-string cache made so far (a private field: looked at on purpose). */
+function insideMade(grammar: ReturnType<typeof compileSchema>): number {
+  const inside = (grammar as unknown as { inside: InsideCounts }).inside;
+  return inside.whole.size + inside.whole.evictions + inside.below.size + inside.below.evictions;
+}
+
+/** Over this many names, a key's trie counts as a large object's. */
+const LARGE_OBJECT_NAMES = 32;
+
+/**
+ * The kind of grammar state a mask was for, for the tail band: a hit of either cache, or for a miss
+ * what its walk had to do (`newInside`: it made an entry of the shared inside-string cache, i.e.
+ * walked the vocabulary for a string or key state no grammar had met before).
+ */
+function kindOf(frames: readonly Frame[], missed: boolean, newInside: boolean): string {
+  if (!missed) return 'cached (hit of either cache)';
+  const inside = newInside ? 'new inside state (whole-trie walk)' : 'shared inside mask + quote tokens';
+  if (frames.length > 1) {
+    return frames.some(isInsideString)
+      ? `several positions (anyOf fan-out), in strings: ${inside}`
+      : 'several positions (anyOf fan-out), outside strings';
+  }
+  const top = frames[0] as Frame;
+  const leaf = top.node;
+  if (leaf instanceof KeyLeaf && leaf.isInside(top.state)) {
+    const large =
+      leaf.trie.size > LARGE_OBJECT_NAMES ? `key of a large object (>${LARGE_OBJECT_NAMES} names)` : 'key';
+    return `${large}: ${inside}`;
+  }
+  if (leaf instanceof StringLeaf && leaf.isInside(top.state)) {
+    const kind = leaf.options.pattern !== null ? 'pattern string' : 'free string';
+    return `${kind}: ${inside}`;
+  }
+  if (leaf instanceof NumberLeaf) {
+    const { lower, upper, multipleOf } = leaf.options;
+    return lower || upper || multipleOf !== undefined ? 'number with bounds' : 'number';
+  }
+  return `outside strings: ${leaf === null ? 'end' : leaf.constructor.name}`;
+}
+
 const started = performance.now();
 for (const file of files) {
+  // Let the collector's observer deliver its entries between schemas.
+  await new Promise((resolve) => setImmediate(resolve));
+  const family = familyOf(file);
   const document = parsePythonJson(readFileSync(join(dir, file), 'utf8')) as PyObject;
   let grammar: ReturnType<typeof compileSchema>;
   const compileStart = performance.now();
@@ -88,13 +159,14 @@ for (const file of files) {
   const buffer = new Uint32Array(grammar.maskWords);
   for (const raw of (document.get('tests') ?? []) as PyValue[]) {
     const test = raw as PyObject;
-    if (test.get('valid') !== true) continue;
+    if (test.get('valid') !== true && !args['all-tests']) continue;
     const ids = tokenizer.encode(pythonDumps(test.get('data') ?? null));
     const matcher = new GrammarMatcher(grammar);
     for (let step = 0; step <= ids.length; step++) {
       const frames = framesOf(matcher);
       const misses = grammar.stats.misses;
       const visited = grammar.stats.nodesVisited;
+      const made = insideMade(grammar);
       const cpu = process.cpuUsage();
       const t = performance.now();
       matcher.fillMask(buffer);
@@ -103,6 +175,10 @@ for (const file of files) {
       const cpuUs = spent.user + spent.system;
       cpuTotal += cpuUs;
       all.push(us);
+      tail.us.push(us);
+      tail.start.push(t);
+      tail.kind.push(kindOf(frames, grammar.stats.misses !== misses, insideMade(grammar) !== made));
+      tail.family.push(family);
       if (grammar.stats.misses === misses) hits++;
       else {
         const key = bucketOf(frames);
@@ -169,4 +245,71 @@ for (const r of rows.slice(0, 30)) {
   );
   if (Number(args.examples) > 0)
     for (const e of r.examples.slice(0, Number(args.examples))) console.log(`         ${e}`);
+}
+
+// The tail band: which kinds of state and which families the masks at or above p90 (and p99) are.
+await new Promise((resolve) => setImmediate(resolve));
+gcObserver.disconnect();
+pauses.sort((a, b) => a[0] - b[0]);
+/** Whether a pause overlapped [from, to] (binary search over the sorted pauses). */
+function overlapsPause(from: number, to: number): boolean {
+  let lo = 0;
+  let hi = pauses.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((pauses[mid] as [number, number])[1] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const pause = pauses[lo];
+  return pause !== undefined && pause[0] <= to;
+}
+const p90 = pct(sortedAll, 0.9);
+const p99 = pct(sortedAll, 0.99);
+interface BandRow {
+  masks: number;
+  band: number;
+  bandUs: number;
+  top: number;
+  gc: number;
+}
+function band(by: string[]): Array<[string, BandRow]> {
+  const rows = new Map<string, BandRow>();
+  for (let i = 0; i < tail.us.length; i++) {
+    const key = by[i] as string;
+    let row = rows.get(key);
+    if (row === undefined) {
+      row = { masks: 0, band: 0, bandUs: 0, top: 0, gc: 0 };
+      rows.set(key, row);
+    }
+    row.masks++;
+    const us = tail.us[i] as number;
+    if (us < p90) continue;
+    row.band++;
+    row.bandUs += us;
+    if (us >= p99) row.top++;
+    const from = tail.start[i] as number;
+    if (overlapsPause(from, from + us / 1000)) row.gc++;
+  }
+  return [...rows.entries()].filter(([, r]) => r.band > 0).sort((a, b) => b[1].bandUs - a[1].bandUs);
+}
+const bandCount = tail.us.filter((us) => us >= p90).length;
+const bandUs = tail.us.reduce((sum, us) => (us >= p90 ? sum + us : sum), 0);
+const topCount = tail.us.filter((us) => us >= p99).length;
+const gcMs = pauses.reduce((sum, [a, b]) => sum + b - a, 0);
+console.log(
+  `\nTail band: ${bandCount} masks at or above p90 (${p90.toFixed(0)} µs), ${topCount} at or above p99 (${p99.toFixed(0)} µs); ` +
+    `${pauses.length} GC pauses, ${gcMs.toFixed(0)} ms in all`,
+);
+for (const [title, by] of [
+  ['kind of grammar state', tail.kind],
+  ['schema family', tail.family],
+] as const) {
+  console.log(`\n| ${title} | masks | ≥ p90 | share of the band's time | ≥ p99 | ≥ p90 with a GC pause |`);
+  console.log('| --- | ---: | ---: | ---: | ---: | ---: |');
+  for (const [key, r] of band(by)) {
+    const share = `${((100 * r.bandUs) / bandUs).toFixed(1)}%`;
+    console.log(
+      `| ${key} | ${r.masks} | ${r.band} (${((100 * r.band) / bandCount).toFixed(1)}%) | ${share} | ${r.top} | ${r.gc} |`,
+    );
+  }
 }

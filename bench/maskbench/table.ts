@@ -46,6 +46,15 @@ export function summaryTable(summaries: readonly EngineSummary[]): string {
           (s: EngineSummary) => string,
         ],
     ),
+    ['schemas both engines pass', (s) => String(s.bothPassing.schemas)],
+    ['masks timed on them', (s) => String(s.bothPassing.masks)],
+    ...(['p50', 'p90', 'p99', 'p99_9'] as const).map(
+      (p) =>
+        [
+          `mask ${p.replace('_', '.')} (schemas both pass)`,
+          (s: EngineSummary) => us(s.bothPassing.maskUs[p]),
+        ] as Row,
+    ),
   ];
   const header = ['', ...summaries.map((s) => s.engine)];
   const body = rows.map(([label, cell]) => [label, ...summaries.map(cell)]);

@@ -24,6 +24,12 @@ export interface EngineSummary {
   invalidTestsAccepted: number;
   masks: number;
   maskUs: Percentiles;
+  /**
+   * The masks of the schemas every engine of the run passes (with one engine: the ones it passes), so
+   * that neither engine's failures shape the other's percentiles: a schema one engine refuses or
+   * fails adds its masks to that engine's `maskUs` only.
+   */
+  bothPassing: { schemas: number; masks: number; maskUs: Percentiles };
   /** Compile time alone (precomputation included), over the schemas that compiled. */
   compileMs: Percentiles;
   /** Time to first mask (compile plus a matcher's first mask), over the schemas that compiled. */
@@ -49,6 +55,8 @@ const COUNTED: Record<Exclude<Verdict, 'passing'>, keyof EngineSummary> = {
 /** Accumulates schema results of one engine; mask times are kept in a growing typed array. */
 export class Tally {
   private readonly results: Array<Omit<SchemaResult, 'maskUs'>> = [];
+  /** Where each result's mask times start in `times` (its count is the next one's start). */
+  private readonly starts: number[] = [];
   private times = new Float64Array(1 << 16);
   private timeCount = 0;
 
@@ -61,6 +69,7 @@ export class Tally {
       grown.set(this.times.subarray(0, this.timeCount));
       this.times = grown;
     }
+    this.starts.push(this.timeCount);
     this.times.set(maskUs, this.timeCount);
     this.timeCount += maskUs.length;
     this.results.push(rest);
@@ -74,7 +83,37 @@ export class Tally {
     };
   }
 
-  summary(setupMs: number | null, slowestShown = 25): EngineSummary {
+  /** The files this engine passed so far. */
+  passingFiles(): Set<string> {
+    return new Set(this.results.filter((r) => r.verdict === 'passing').map((r) => r.file));
+  }
+
+  /** The mask times of the results whose file is in `files`, in one array. */
+  private timesOf(files: ReadonlySet<string>): { schemas: number; times: Float64Array } {
+    const parts: Float64Array[] = [];
+    let count = 0;
+    for (const [i, result] of this.results.entries()) {
+      if (!files.has(result.file)) continue;
+      const start = this.starts[i] as number;
+      const stop = this.starts[i + 1] ?? this.timeCount;
+      parts.push(this.times.subarray(start, stop));
+      count += stop - start;
+    }
+    const times = new Float64Array(count);
+    let at = 0;
+    for (const part of parts) {
+      times.set(part, at);
+      at += part.length;
+    }
+    return { schemas: parts.length, times };
+  }
+
+  /**
+   * `bothPassing`: the files every engine of the run passes (`passingFiles()` of each, intersected);
+   * without it, this engine's own passing files.
+   */
+  summary(setupMs: number | null, slowestShown = 25, bothPassing?: ReadonlySet<string>): EngineSummary {
+    const shared = this.timesOf(bothPassing ?? this.passingFiles());
     const summary: EngineSummary = {
       engine: this.engine,
       schemas: this.results.length,
@@ -88,6 +127,7 @@ export class Tally {
       invalidTestsAccepted: 0,
       masks: this.timeCount,
       maskUs: percentiles(this.times.subarray(0, this.timeCount)),
+      bothPassing: { schemas: shared.schemas, masks: shared.times.length, maskUs: percentiles(shared.times) },
       compileMs: percentiles(this.results.flatMap((r) => (r.compileMs === null ? [] : [r.compileMs]))),
       firstMaskMs: percentiles(this.results.flatMap((r) => (r.firstMaskMs === null ? [] : [r.firstMaskMs]))),
       retainedBytes: percentiles(

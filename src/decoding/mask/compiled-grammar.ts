@@ -3,6 +3,7 @@ import { AbortCheck } from '../grammar/search-budget.js';
 import { enter, type Frame, setKey } from '../grammar/stack-machine.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
+import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import type { InsideCache } from './inside-cache.js';
 import { MaskCache } from './mask-cache.js';
 import { MaskPrecompute } from './mask-precompute.js';
@@ -22,6 +23,8 @@ export interface GrammarVocabulary {
   readonly quotes: TokenTrie;
   /** @internal The inside-string masks shared by every grammar over the vocabulary. */
   readonly inside: InsideCache;
+  /** @internal The whitespace-led tokens by what follows their whitespace, built on first use. */
+  whitespaceRests(): WhitespaceRests;
 }
 
 /**
@@ -68,6 +71,7 @@ export class CompiledGrammar implements MatcherGrammar {
       this.maskWords,
       (frames) => this.maskFor(frames),
       this.stats,
+      () => parts.whitespaceRests(),
     );
   }
 

@@ -12,6 +12,7 @@ import {
 } from '../grammar/stack-machine.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import { hasShortcut, isInsideString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
 
@@ -23,6 +24,9 @@ import type { InsideCache } from './inside-cache.js';
 export class TrieWalk {
   /** The abort check of the mask being computed (set by `CompiledGrammar.maskFor` for one walk). */
   abortCheck: AbortCheck | undefined;
+  /** A mask `whitespaceFromRoot` reuses for what follows the whitespace, and whether one holds it. */
+  private scratch: Uint32Array | undefined;
+  private scratchBusy = false;
 
   constructor(
     private readonly trie: TokenTrie,
@@ -36,6 +40,8 @@ export class TrieWalk {
     private readonly cachedMask: (frames: readonly Frame[]) => Uint32Array,
     /** The grammar's counters; the walk adds the trie nodes it visits. */
     private readonly stats: { nodesVisited: number },
+    /** The vocabulary's whitespace-led tokens by their rest (built on first use, once per vocabulary). */
+    private readonly whitespaceRests?: () => WhitespaceRests,
   ) {}
 
   /**
@@ -121,7 +127,10 @@ export class TrieWalk {
       const leaf = frame.node;
       if (leaf === null) continue; // the document is complete: it reads nothing more
       if (leaf instanceof LiteralLeaf) this.literalBelow(node, frame, mask);
-      else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
+      else if (leaf instanceof WhitespaceLeaf && node === 0 && this.whitespaceFromRoot(frame, mask)) {
+        // Free whitespace over the whole trie: by the mask of what follows and the vocabulary's table of
+        // whitespace-led tokens by rest, not by stepping down the trie's 760 whitespace runs.
+      } else if (leaf instanceof WhitespaceLeaf && !frame.endings().every(hasShortcut)) {
         // Whitespace before a value: what follows it is walked from every whitespace run of the trie,
         // which costs more than stepping the whitespace along in one walk.
         generic.push(frame);
@@ -130,6 +139,69 @@ export class TrieWalk {
       } else generic.push(frame);
     }
     if (generic.length > 0) this.walk(this.trie, generic, mask, node);
+  }
+
+  /**
+   * Free whitespace (`frame`: before a value, or after one before `,`, `}` or `]`), over the whole trie,
+   * set in `mask`: a token is allowed when it is allowed by what follows (its mask, computed by the
+   * cheapest walk and not kept), when
+   * it is whitespace alone, or when it is whitespace then a rest allowed at the value (a whitespace leaf
+   * reads any run and keeps its state, so the run does not matter): a rest that is a token reads its bit
+   * in the value's mask, the others are walked in their own small trie. Exact only when nothing that
+   * follows the whitespace (past whitespace that may follow it) reads whitespace itself (else a token
+   * could end the run midway and go on with a different rest); false, and
+   * nothing set, when that does not hold or the table is not given.
+   */
+  private whitespaceFromRoot(frame: Frame, mask: Uint32Array): boolean {
+    if (this.whitespaceRests === undefined) return false;
+    // Whitespace that may follow this whitespace (`[` then the list's closing `]`, after a first item's
+    // place) reads any run too: one run for both, so what follows is what follows them.
+    let endings = frame.endings();
+    for (let round = 0; round < 4 && endings.some(isWhitespace); round++) {
+      endings = endings.flatMap((f) => (isWhitespace(f) ? f.endings() : [f]));
+    }
+    const probe: Frame[] = [];
+    for (const b of WHITESPACE) {
+      stepFrames(endings, b, probe);
+      if (probe.length > 0) return false;
+    }
+    const rests = this.whitespaceRests();
+    // What follows, into the walk's one scratch mask unless a walk already holds it (a nested one) or
+    // it needs `computeMask`'s own paths: a 19 kB mask made and dropped per miss doubled the typed
+    // arrays a mask allocates, and the collections they brought landed in compiles.
+    const own = !this.scratchBusy && !endings.some((f) => isInsideString(f) || this.mayFillRepeat(f));
+    if (!own) {
+      this.addFromRests(rests, endings, this.computeMask(endings), mask);
+      return true;
+    }
+    this.scratch ??= new Uint32Array(this.maskWords);
+    this.scratchBusy = true;
+    try {
+      this.addFromRests(rests, endings, this.outsideMask(endings, this.scratch.fill(0)), mask);
+    } finally {
+      this.scratchBusy = false;
+    }
+    return true;
+  }
+
+  /** `whitespaceFromRoot`'s tokens, from `value`, the mask of what follows the whitespace. */
+  private addFromRests(
+    rests: WhitespaceRests,
+    endings: readonly Frame[],
+    value: Uint32Array,
+    mask: Uint32Array,
+  ): void {
+    rests.addWithVariants(value, mask);
+    for (const id of rests.whitespaceOnly) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+    // The rests that are no token: only below first bytes that are allowed (a byte-level vocabulary
+    // has each byte as a token, and a mask allows a token that is a viable prefix).
+    const after: Frame[] = [];
+    for (const { byte, node: head, byteToken } of rests.orphanHeads) {
+      if (byteToken >= 0 && (((value[byteToken >>> 5] as number) >>> (byteToken & 31)) & 1) === 0) continue;
+      while (after.length > 0) after.pop();
+      stepFrames(endings, byte, after);
+      if (after.length > 0) this.walk(rests.orphans, after, mask, head, false);
+    }
   }
 
   /**
@@ -254,7 +326,8 @@ export class TrieWalk {
       visited++;
       const from = positions[d - 1] as Frame[];
       const next = positions[d] as Frame[];
-      next.length = 0;
+      // Emptied by pops: setting `length` took a slow runtime call, about a tenth of a miss's CPU.
+      while (next.length > 0) next.pop();
       stepFrames(from, b, next);
       if (next.length === 0) {
         i = end[i] as number; // the whole subtree shares a refused prefix
@@ -305,6 +378,11 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
   }
   return [...[...groups.values()].flat(), ...alone];
 }
+
+const isWhitespace = (frame: Frame): boolean => frame.node instanceof WhitespaceLeaf;
+
+/** JSON's whitespace bytes, which a free-whitespace leaf reads. */
+const WHITESPACE = [0x09, 0x0a, 0x0d, 0x20] as const;
 
 /** Nodes with subtrees larger than this have their children looked up by byte rather than scanned. */
 const CROWDED_SUBTREE = 4096;
