@@ -13,14 +13,13 @@ import {
   checkPriceLimitOptions,
   DEFAULT_RESPONSE_TIME_HOURS,
   describeLimits,
-  isFiniteNumber,
   type PriceLimitOptions,
   type PriceLimits,
   priceLimits,
 } from './price-limits.js';
 import { estimateReservationPrice } from './reservation-estimate.js';
 import { readThread, type ThreadView } from './thread-view.js';
-import { DEFAULT_HORIZON } from './time-based-agent.js';
+import { checkTimeBasedOptions, DEFAULT_HORIZON, TIME_BASED_OPTION_KEYS } from './time-based-agent.js';
 import { withinTimeBound } from './turns.js';
 
 export interface ReservationLearningAgentOptions extends PriceLimitOptions {
@@ -29,15 +28,6 @@ export interface ReservationLearningAgentOptions extends PriceLimitOptions {
   /** Turns over which time runs from 0 to 1. Default 20, as `TimeBasedAgent`. */
   horizon?: number;
 }
-
-const KNOWN_OPTIONS = [
-  'exponent',
-  'horizon',
-  'reservationPrice',
-  'reservationRatio',
-  'aspirationRatio',
-  'responseTimeHours',
-] as const;
 
 /**
  * A Best Offer negotiator that learns the other side's reservation price from its concessions
@@ -64,18 +54,9 @@ export class ReservationLearningAgent implements Negotiator {
         ],
       });
     const issues: ValidationIssue[] = [];
-    checkKnownKeys(options, KNOWN_OPTIONS, issues);
+    checkKnownKeys(options, TIME_BASED_OPTION_KEYS, issues);
     checkPriceLimitOptions(options, issues);
-    if (options.exponent !== undefined && !(isFiniteNumber(options.exponent) && options.exponent > 0))
-      issues.push({
-        path: 'exponent',
-        message: `must be a finite number above 0, got ${String(options.exponent)}`,
-      });
-    if (options.horizon !== undefined && !(Number.isInteger(options.horizon) && options.horizon >= 1))
-      issues.push({
-        path: 'horizon',
-        message: `must be an integer of at least 1 turn, got ${String(options.horizon)}`,
-      });
+    checkTimeBasedOptions(options, issues);
     if (issues.length > 0)
       throw new InvalidInputError({ subject: 'ReservationLearningAgentOptions', issues });
     this.options = Object.freeze({ ...options });

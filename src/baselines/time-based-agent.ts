@@ -40,7 +40,8 @@ export const CONCEDER_EXPONENT = 4;
 /** Turns over which a time-based agent's time runs from 0 to 1 (`t = turnIndex / horizon`), unless told otherwise. */
 export const DEFAULT_HORIZON = 20;
 
-const KNOWN_OPTIONS = [
+/** The options of a time-based concession (this agent's and `ReservationLearningAgent`'s). */
+export const TIME_BASED_OPTION_KEYS = [
   'exponent',
   'horizon',
   'reservationPrice',
@@ -48,6 +49,23 @@ const KNOWN_OPTIONS = [
   'aspirationRatio',
   'responseTimeHours',
 ] as const;
+
+/** Checks `exponent` and `horizon` of a time-based concession, adding one issue for each bad value. */
+export function checkTimeBasedOptions(
+  options: { exponent?: unknown; horizon?: unknown },
+  issues: ValidationIssue[],
+): void {
+  const { exponent, horizon } = options;
+  if (exponent !== undefined && !(isFiniteNumber(exponent) && exponent > 0)) {
+    issues.push({ path: 'exponent', message: `must be a finite number above 0, got ${String(exponent)}` });
+  }
+  if (horizon !== undefined && !(Number.isInteger(horizon) && (horizon as number) >= 1)) {
+    issues.push({
+      path: 'horizon',
+      message: `must be an integer of at least 1 turn, got ${String(horizon)}`,
+    });
+  }
+}
 
 /**
  * A time-based concession negotiator (Faratin, Sierra & Jennings 1998; NegMAS's Boulware, linear and
@@ -72,18 +90,10 @@ export class TimeBasedAgent implements Negotiator {
         ],
       });
     }
-    checkKnownKeys(options, KNOWN_OPTIONS, issues);
+    checkKnownKeys(options, TIME_BASED_OPTION_KEYS, issues);
     checkPriceLimitOptions(options, issues);
+    checkTimeBasedOptions(options, issues);
     const { exponent, horizon } = options;
-    if (exponent !== undefined && !(isFiniteNumber(exponent) && exponent > 0)) {
-      issues.push({ path: 'exponent', message: `must be a finite number above 0, got ${String(exponent)}` });
-    }
-    if (horizon !== undefined && !(Number.isInteger(horizon) && horizon >= 1)) {
-      issues.push({
-        path: 'horizon',
-        message: `must be an integer of at least 1 turn, got ${String(horizon)}`,
-      });
-    }
     if (issues.length > 0) throw new InvalidInputError({ subject: 'TimeBasedAgentOptions', issues });
     this.options = Object.freeze({ ...options });
     this.exponent = exponent ?? LINEAR_EXPONENT;
