@@ -3,6 +3,7 @@ import { BoundedCache } from '../../internal/bounded-cache.js';
 import { CompiledGrammar, type GrammarVocabulary } from '../mask/compiled-grammar.js';
 import { InsideCache, KEY_SHAPE_LIMIT } from '../mask/inside-cache.js';
 import { PRECOMPUTE_MS, PRECOMPUTE_POSITIONS } from '../mask/mask-precompute.js';
+import { QuoteSuffixes } from '../vocabulary/quote-suffixes.js';
 import { TokenTrie } from '../vocabulary/token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
@@ -64,6 +65,8 @@ export class GrammarCompiler implements GrammarVocabulary {
   readonly trie: TokenTrie;
   /** @internal The tokens that hold a `"`: the only ones that can end a string. */
   readonly quotes: TokenTrie;
+  /** @internal The tokens of `quotes` split at their first quote, for masks inside strings. */
+  readonly quoteSuffixes: QuoteSuffixes;
   /** @internal The inside-string masks every grammar over the vocabulary shares. */
   readonly inside: InsideCache;
   /** @internal Automata by pattern, shared by the grammars compiled here. */
@@ -99,6 +102,7 @@ export class GrammarCompiler implements GrammarVocabulary {
     const words = maskWords(vocabulary.tokens.length);
     this.trie = new TokenTrie(vocabulary);
     this.quotes = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
+    this.quoteSuffixes = new QuoteSuffixes(this.quotes, vocabulary.tokens);
     this.inside = new InsideCache(this.trie, words, insideCacheSize, keyShapeCacheSize);
     this.patterns = new PatternCache(patternCacheSize);
     this.grammars = new BoundedCache(grammarCacheSize, 'use');

@@ -1,6 +1,7 @@
 import type { GrammarNode, Shortest } from '../grammar/nodes.js';
 import { AbortCheck } from '../grammar/search-budget.js';
 import { enter, type Frame, setKey } from '../grammar/stack-machine.js';
+import type { QuoteSuffixes } from '../vocabulary/quote-suffixes.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
@@ -21,6 +22,8 @@ export interface GrammarVocabulary {
   readonly trie: TokenTrie;
   /** @internal The tokens that hold a `"`: the only ones that can end a string, walked with the full parser. */
   readonly quotes: TokenTrie;
+  /** @internal The tokens of `quotes` split at their first quote (trie-walk.ts `quoteWalk`). */
+  readonly quoteSuffixes?: QuoteSuffixes;
   /** @internal The inside-string masks shared by every grammar over the vocabulary. */
   readonly inside: InsideCache;
   /** @internal The whitespace-led tokens by what follows their whitespace, built on first use. */
@@ -72,6 +75,7 @@ export class CompiledGrammar implements MatcherGrammar {
       (frames) => this.maskFor(frames),
       this.stats,
       () => parts.whitespaceRests(),
+      parts.quoteSuffixes,
     );
   }
 

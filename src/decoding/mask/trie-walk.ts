@@ -11,6 +11,7 @@ import {
   stepFrames,
 } from '../grammar/stack-machine.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
+import type { QuoteSuffixes } from '../vocabulary/quote-suffixes.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import { hasShortcut, isInsideString } from './frame-kinds.js';
@@ -42,6 +43,8 @@ export class TrieWalk {
     private readonly stats: { nodesVisited: number },
     /** The vocabulary's whitespace-led tokens by their rest (built on first use, once per vocabulary). */
     private readonly whitespaceRests?: () => WhitespaceRests,
+    /** The quote tokens split at their first quote (`quoteWalk`); without it, the plain walk. */
+    private readonly quoteSuffixes?: QuoteSuffixes,
   ) {}
 
   /**
@@ -67,7 +70,7 @@ export class TrieWalk {
       // Inside a string: tokens that stay inside depend on the string alone (cached across contexts);
       // only tokens holding a quote can reach what follows, and they are few.
       const mask = this.inside.mask(top.node, top.state).slice();
-      this.walk(this.quotes, frames, mask);
+      this.quoteWalk(frames, mask);
       return mask;
     }
     return this.outsideMask(frames, new Uint32Array(this.maskWords));
@@ -108,7 +111,7 @@ export class TrieWalk {
       const part = this.inside.mask(frame.node as StringLeaf, frame.state);
       for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) | (part[w] as number);
     }
-    this.walk(this.quotes, strings, mask);
+    this.quoteWalk(strings, mask);
     return mask;
   }
 
@@ -293,6 +296,72 @@ export class TrieWalk {
   }
 
   /**
+   * Sets the bits of the tokens holding a `"` that `frames` (inside strings) accept: the walk of the
+   * quotes trie, except that below a first quote whose positions after it were met before in this walk
+   * (the same frame objects: a string value's closing quote leads to the same frames whatever text came
+   * before it), the tokens are allowed by their suffix, from one walk of the suffix trie from those
+   * positions (`QuoteSuffixes`), not by a walk of that quote's own subtree. Positions met once are
+   * walked as before (a key's closing quote leads to frames of its own for each key text, and one walk
+   * of the whole suffix trie would cost more than the few suffixes below one prefix).
+   */
+  private quoteWalk(frames: readonly Frame[], mask: Uint32Array): void {
+    const split = this.quoteSuffixes;
+    if (split === undefined || split.quotes !== this.quotes) {
+      this.walk(this.quotes, frames, mask);
+      return;
+    }
+    const trie = this.quotes;
+    const { byte, depth, end } = trie;
+    const { firstQuote, suffixOf } = split;
+    const positions: Frame[][] = [];
+    for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
+    positions[0] = [...frames];
+    // The positions after each first quote met, and the suffixes they accept once walked a second time.
+    const met: Array<{ frames: Frame[]; accepted: Uint32Array | null }> = [];
+    const nodeCount = trie.nodeCount;
+    let visited = 0;
+    let i = 1;
+    const check = this.abortCheck;
+    while (i < nodeCount) {
+      check?.tick();
+      const d = depth[i] as number;
+      visited++;
+      const next = positions[d] as Frame[];
+      while (next.length > 0) next.pop();
+      stepFrames(positions[d - 1] as Frame[], byte[i] as number, next);
+      if (next.length === 0) {
+        i = end[i] as number;
+        continue;
+      }
+      if (firstQuote[i] === 1) {
+        const entry = met.find((m) => sameFrames(m.frames, next));
+        if (entry === undefined) {
+          if (met.length < QUOTE_MEMO) met.push({ frames: [...next], accepted: null });
+        } else {
+          if (entry.accepted === null) {
+            entry.accepted = new Uint32Array(split.words);
+            this.walk(split.suffixes, next, entry.accepted, split.quoteNode, false);
+            // The suffix `"` alone ends at the walk's root, which it does not mark: the quote was read.
+            split.suffixes.markTokens(entry.accepted, split.quoteNode);
+          }
+          const accepted = entry.accepted;
+          const stop = end[i] as number;
+          for (let n = i; n < stop; n++) {
+            const sid = suffixOf[n] as number;
+            if (sid >= 0 && (((accepted[sid >>> 5] as number) >>> (sid & 31)) & 1) === 1)
+              trie.markTokens(mask, n);
+          }
+          i = stop;
+          continue;
+        }
+      }
+      trie.markTokens(mask, i);
+      i++;
+    }
+    this.stats.nodesVisited += visited;
+  }
+
+  /**
    * Sets the bits of the tokens of `trie` below node `root` (default: all) that the parser accepts from
    * `frames`, the positions after the bytes that lead to `root`.
    *
@@ -378,6 +447,16 @@ function shareStates(frames: readonly Frame[], horizon: number): Frame[] {
   }
   return [...[...groups.values()].flat(), ...alone];
 }
+
+/** Whether two sets of positions are the same frame objects in the same order. */
+function sameFrames(a: readonly Frame[], b: readonly Frame[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
+/** Most distinct positions after a first quote `quoteWalk` remembers in one walk (haggle's choice). */
+const QUOTE_MEMO = 8;
 
 const isWhitespace = (frame: Frame): boolean => frame.node instanceof WhitespaceLeaf;
 

@@ -1,0 +1,172 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  allowedTokenIds,
+  type CompiledGrammar,
+  compileSchema,
+  type DecoderVocabulary,
+  isAllowed,
+} from '../../../src/decoding/index.js';
+import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
+import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
+import { QuoteSuffixes } from '../../../src/decoding/vocabulary/quote-suffixes.js';
+import { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
+import { Random } from '../../../src/internal/random.js';
+import { type Qwen3, qwen3 } from '../support/qwen3.js';
+
+// Inside a string, the tokens holding a quote are allowed by their bytes before the first quote (read
+// by the string) and their suffix from it (read by what follows), the suffix looked up in a walk of
+// the suffix trie made once per set of positions after the quote (issue 45). These hold that shortcut
+// to the generic walk inside keys and string values.
+
+let q: Qwen3;
+beforeAll(async () => {
+  q = await qwen3();
+});
+
+const encoder = new TextEncoder();
+const QUOTE = 0x22;
+
+/** Schemas with free and constrained string values, keys of small and open objects, and lists. */
+const SCHEMAS: readonly unknown[] = [
+  {
+    type: 'object',
+    properties: {
+      name: { type: 'string' },
+      code: { type: 'string', pattern: '^[A-Z]{2}-[0-9]+$' },
+      short: { type: 'string', maxLength: 3 },
+      tags: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+      owner: { type: 'object', properties: { id: { type: 'number' }, note: { type: 'string' } } },
+    },
+  },
+  { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+  { type: 'array', items: { type: 'string', minLength: 2 } },
+];
+
+/** The ids where two masks differ, spelt, for a readable failure. */
+function difference(vocabulary: DecoderVocabulary, a: Uint32Array, b: Uint32Array): string[] {
+  const inA = new Set(allowedTokenIds(a));
+  const inB = new Set(allowedTokenIds(b));
+  const spell = (id: number) => JSON.stringify(new TextDecoder().decode(vocabulary.tokens[id]));
+  return [
+    ...[...inA].filter((id) => !inB.has(id)).map((id) => `+${spell(id)}`),
+    ...[...inB].filter((id) => !inA.has(id)).map((id) => `-${spell(id)}`),
+  ].slice(0, 12);
+}
+
+/**
+ * Random sequences: at each position the mask must equal the generic walk's; the next token is drawn
+ * mostly among tokens without a quote, so that sequences stay inside strings for a while. Returns how
+ * many masks were checked inside a string where some quote token was allowed.
+ */
+function checkRandomPositions(grammar: CompiledGrammar, vocabulary: DecoderVocabulary, seed: number): number {
+  const random = new Random(seed);
+  const eos = new Set(vocabulary.eosTokenIds);
+  const quoted = (id: number) => (vocabulary.tokens[id] as Uint8Array).includes(QUOTE);
+  let inside = 0;
+  for (let s = 0; s < 8; s++) {
+    const matcher = new GrammarMatcher(grammar);
+    const spelled: number[] = [];
+    for (let step = 0; step < 25 && !matcher.isTerminated(); step++) {
+      const mask = matcher.mask();
+      const reference = referenceMask(matcher);
+      const text = new TextDecoder().decode(new Uint8Array(spelled));
+      expect(difference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
+      const allowed = allowedTokenIds(mask).filter((id) => !eos.has(id));
+      if (allowed.length === 0) break;
+      const plain = allowed.filter((id) => !quoted(id));
+      const withQuote = allowed.filter(quoted);
+      if (plain.length > 1000 && withQuote.length > 0) inside++;
+      const id = random.pick(plain.length > 0 && random.bernoulli(0.7) ? plain : allowed);
+      expect(matcher.accept(id)).toBe(true);
+      spelled.push(...(vocabulary.tokens[id] ?? []));
+    }
+  }
+  return inside;
+}
+
+describe('quote tokens masked by their suffix after the first quote', () => {
+  it('splits every quote token into its bytes before the first quote and a suffix from it (Qwen3)', () => {
+    const quotes = new TokenTrie(q.vocabulary, (bytes) => bytes.includes(QUOTE));
+    const split = new QuoteSuffixes(quotes, q.vocabulary.tokens);
+    const suffixBytes: Uint8Array[] = [];
+    for (let node = 1; node < split.suffixes.nodeCount; node++) {
+      const sid = split.suffixes.token[node] as number;
+      if (sid < 0) continue;
+      const bytes: number[] = [];
+      // Rebuild the suffix from its path: scanning back in preorder, each ancestor is the first node
+      // one level up.
+      for (let at = node, d = split.suffixes.depth[node] as number; d > 0; at--) {
+        if ((split.suffixes.depth[at] as number) !== d) continue;
+        bytes.unshift(split.suffixes.byte[at] as number);
+        d--;
+      }
+      suffixBytes[sid] = Uint8Array.from(bytes);
+    }
+    let checked = 0;
+    for (let node = 1; node < quotes.nodeCount; node++) {
+      const id = quotes.token[node] as number;
+      if (id < 0) continue;
+      const bytes = q.vocabulary.tokens[id] as Uint8Array;
+      const sid = split.suffixOf[node] as number;
+      expect(sid, JSON.stringify(new TextDecoder().decode(bytes))).toBeGreaterThanOrEqual(0);
+      expect([...(suffixBytes[sid] as Uint8Array)]).toEqual([...bytes.subarray(bytes.indexOf(QUOTE))]);
+      checked++;
+    }
+    expect(checked).toBe(
+      q.vocabulary.tokens.filter((t, id) => t.includes(QUOTE) && quotes.find(t) >= 0 && id >= 0).length,
+    );
+    expect(split.suffixes.byte[split.quoteNode]).toBe(QUOTE);
+  });
+
+  it('equals the generic walk at random positions inside keys and strings (Qwen3)', () => {
+    let inside = 0;
+    for (const [i, schema] of SCHEMAS.entries()) {
+      for (const whitespace of ['flexible', 'compact'] as const) {
+        const grammar = compileSchema(schema, q.vocabulary, {
+          whitespace,
+          propertyOrder: 'any',
+          precompute: { positions: 0 },
+        });
+        inside += checkRandomPositions(grammar, q.vocabulary, 4500 + i);
+      }
+    }
+    expect(inside).toBeGreaterThan(40);
+  });
+
+  it('allows a token by its suffix where an earlier prefix met the same positions, as the walk does', () => {
+    // Appended to the real vocabulary: tokens whose prefixes sort after many real ones (so the positions
+    // after their quote were met before, and their suffix is read from the suffix trie), with suffixes
+    // allowed after a string value, refused there, and one no real token has.
+    const extra = ['zzq",', 'zzr"}', 'zzs":', 'zzt"]', 'zzu"}~', 'zzv",\n'].map((text) =>
+      encoder.encode(text),
+    );
+    const vocabulary: DecoderVocabulary = {
+      tokens: [...q.vocabulary.tokens, ...extra],
+      eosTokenIds: q.vocabulary.eosTokenIds,
+      specialTokenIds: q.vocabulary.specialTokenIds ?? [],
+    };
+    const first = q.vocabulary.tokens.length;
+    const schema = { type: 'object', properties: { name: { type: 'string' }, n: { type: 'number' } } };
+    const grammar = compileSchema(schema, vocabulary, {
+      whitespace: 'flexible',
+      precompute: { positions: 0 },
+    });
+    const at = (text: string) => {
+      const matcher = new GrammarMatcher(grammar);
+      for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
+      const mask = matcher.mask();
+      expect(difference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+      return mask;
+    };
+    const value = at('{"name": "ab');
+    expect(isAllowed(value, first)).toBe(true); // 'zzq",'
+    expect(isAllowed(value, first + 1)).toBe(true); // 'zzr"}'
+    expect(isAllowed(value, first + 2)).toBe(false); // 'zzs":'
+    expect(isAllowed(value, first + 3)).toBe(false); // 'zzt"]'
+    expect(isAllowed(value, first + 4)).toBe(false); // 'zzu"}~': past the end of the document
+    expect(isAllowed(value, first + 5)).toBe(true); // 'zzv",\n': whitespace before the next key
+    const key = at('{"na');
+    expect(isAllowed(key, first + 2)).toBe(false); // 'zzs":': no key "nazzs"
+    expect(isAllowed(key, first)).toBe(false);
+  });
+});
