@@ -52,7 +52,7 @@ if (!isPreset(preset))
   throw fail(`--preset must be one of ${Object.keys(QWEN3_PRESETS).join(', ')}, got ${preset}`);
 const dtypes = (values.dtype ?? 'fp32').split(',').map((d) => d.trim());
 for (const dtype of dtypes)
-  if (!['fp32', 'fp16', 'q4f16', 'q4'].includes(dtype))
+  if (!['fp32', 'fp16', 'q4f16', 'q4', 'q8'].includes(dtype))
     fail(`--dtype must be fp32, fp16, q4f16 or q4, got ${dtype}`);
 
 const started = Date.now();

@@ -14,7 +14,7 @@ const { values, positionals } = parseArgs({
 });
 const folder = positionals[0];
 const dtypes = (values.dtype as string).split(',');
-if (!folder || dtypes.some((d) => !['fp32', 'fp16', 'q4f16', 'q4'].includes(d))) {
+if (!folder || dtypes.some((d) => !['fp32', 'fp16', 'q4f16', 'q4', 'q8'].includes(d))) {
   console.error('usage: check-fixture-model DIR [--dtype fp32|fp16|q4f16|q4[,...]]');
   process.exit(2);
 }

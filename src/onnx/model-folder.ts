@@ -14,6 +14,7 @@ const FILE_BY_DTYPE: Record<OnnxDtype, string> = {
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
   q4: 'model_q4.onnx',
+  q8: 'model_q8.onnx',
 };
 
 /**
@@ -103,6 +104,6 @@ export function readModelShape(folder: string, dtype: OnnxDtype): OnnxModelShape
     headDim,
     vocabSize: int('vocab_size'),
     maxPositions: typeof maxPositions === 'number' ? maxPositions : undefined,
-    kvDtype: dtype === 'fp32' || dtype === 'q4' ? 'float32' : 'float16',
+    kvDtype: dtype === 'fp32' || dtype === 'q4' || dtype === 'q8' ? 'float32' : 'float16',
   };
 }

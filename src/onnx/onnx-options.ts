@@ -15,7 +15,7 @@ export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
  * Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx`, `model_q4f16.onnx` or
  * `model_q4.onnx` (4-bit weights, float32 activations and KV cache: the CPU's fastest).
  */
-export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4';
+export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4' | 'q8';
 
 /** Options of `OnnxBackend.load`: device, precision, fallback, batching, prefix cache and threads. */
 export interface OnnxLoadOptions {

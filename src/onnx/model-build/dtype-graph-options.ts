@@ -26,6 +26,8 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
       return { computeType: 'float16', interfaceType: 'float16', quantize: 'q4', blockSize: Q4F16_BLOCK };
     case 'q4':
       return { quantize: 'q4', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
+    case 'q8':
+      return { quantize: 'q8', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
   }
 }
 
@@ -35,4 +37,5 @@ export const KV_CACHE_DTYPE: Record<ModelDtype, 'float32' | 'float16'> = {
   fp16: 'float16',
   q4f16: 'float16',
   q4: 'float32',
+  q8: 'float32',
 };
