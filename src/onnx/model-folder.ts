@@ -20,7 +20,7 @@ const FILE_BY_DTYPE: Record<OnnxDtype, string> = {
 /**
  * The exports tried, in order, when no dtype was asked for (haggle's choice, measured on the qwen3-0.6b
  * preset in docs/benchmarks.md). On a CPU: q4 (4-bit weights, float32 activations) is the fastest;
- * q8 (8-bit weights) next, 1.5x q4's CPU per token but half fp32's, and far closer to fp32; fp32 next, ahead of q4f16, which is little faster on a CPU (onnxruntime's CPU provider computes
+ * q8 (8-bit weights) next, about 1.4x q4's CPU per token but half fp32's, and far closer to fp32; fp32 next, ahead of q4f16, which is little faster on a CPU (onnxruntime's CPU provider computes
  * float16 slowly) and less exact; fp16 last, half-precision arithmetic without the smaller weights.
  * On a GPU: fp16, then fp32, as before.
  */
