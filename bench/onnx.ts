@@ -52,12 +52,13 @@ if (realSize && !existsSync(join(folder, 'config.json'))) {
   );
   process.exit(2);
 }
-const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16' | 'q4';
+const dtype = args.dtype as 'fp32' | 'fp16' | 'q4f16' | 'q4' | 'q8';
 const modelFile = {
   fp32: 'model.onnx',
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
   q4: 'model_q4.onnx',
+  q8: 'model_q8.onnx',
 }[dtype];
 if (!modelFile) {
   console.error(`--dtype must be fp32, fp16, q4f16 or q4, got ${args.dtype}`);
@@ -72,7 +73,7 @@ const shape = {
 };
 /** Ids past the tokenizer's last real token are padding rows of the embedding: never chosen. */
 const realVocab = Math.min(shape.vocab, 151_669);
-const kvType = dtype === 'fp32' || dtype === 'q4' ? 'float32' : 'float16';
+const kvType = dtype === 'fp32' || dtype === 'q4' || dtype === 'q8' ? 'float32' : 'float16';
 const startLoad = loadavg()[0] as number;
 /** CPU milliseconds (user + system, all threads) since `since`. */
 const cpuMs = (since: NodeJS.CpuUsage) => {

@@ -1,7 +1,7 @@
 /**
  * Writes a Qwen3-shaped ONNX model folder with seeded random weights; nothing is downloaded.
  *   npm run fixture:model -- --out .cache/fixture-model --seed 1        the tiny model the tests use
- *   npm run fixture:model -- --preset qwen3-0.6b --out DIR [--dtype fp32|fp16|q4f16|q4[,...]]
+ *   npm run fixture:model -- --preset qwen3-0.6b --out DIR [--dtype fp32|fp16|q4f16|q4|q8[,...]]
  *   npm run fixture:model -- --preset qwen3-4b --out DIR --dtype fp16   (about 8 GB on disk)
  * Real-size presets stream their weights to `onnx/<model>.onnx_data` tensor by tensor, so the 4B one
  * builds in well under a gigabyte of memory. `--check` then runs the reference forward pass on it
@@ -37,7 +37,7 @@ const { values } = parseArgs({
   },
 });
 const usage =
-  'usage: build-fixture-model --out DIR [--preset tiny|qwen3-0.6b|qwen3-4b] [--dtype fp32|fp16|q4f16|q4[,...]] [--seed S] [--check]\n' +
+  'usage: build-fixture-model --out DIR [--preset tiny|qwen3-0.6b|qwen3-4b] [--dtype fp32|fp16|q4f16|q4|q8[,...]] [--seed S] [--check]\n' +
   '       (tiny only: [--optimum-strict] [--fp16] [--q4f16] [--q4] [--external-data])';
 const fail = (message: string): never => {
   console.error(`${message}\n${usage}`);
@@ -52,8 +52,8 @@ if (!isPreset(preset))
   throw fail(`--preset must be one of ${Object.keys(QWEN3_PRESETS).join(', ')}, got ${preset}`);
 const dtypes = (values.dtype ?? 'fp32').split(',').map((d) => d.trim());
 for (const dtype of dtypes)
-  if (!['fp32', 'fp16', 'q4f16', 'q4'].includes(dtype))
-    fail(`--dtype must be fp32, fp16, q4f16 or q4, got ${dtype}`);
+  if (!['fp32', 'fp16', 'q4f16', 'q4', 'q8'].includes(dtype))
+    fail(`--dtype must be fp32, fp16, q4f16, q4 or q8, got ${dtype}`);
 
 const started = Date.now();
 if (preset === 'tiny') {

@@ -1,6 +1,6 @@
 /**
  * Compares a written fixture model with the float64 TypeScript reference forward pass on a few tokens:
- *   npm run fixture:check -- DIR [--dtype fp32|fp16|q4f16|q4[,...]]
+ *   npm run fixture:check -- DIR [--dtype fp32|fp16|q4f16|q4|q8[,...]]
  * Exits 1 when any export is outside its tolerance, 2 on bad arguments.
  */
 import { resolve } from 'node:path';
@@ -14,8 +14,8 @@ const { values, positionals } = parseArgs({
 });
 const folder = positionals[0];
 const dtypes = (values.dtype as string).split(',');
-if (!folder || dtypes.some((d) => !['fp32', 'fp16', 'q4f16', 'q4'].includes(d))) {
-  console.error('usage: check-fixture-model DIR [--dtype fp32|fp16|q4f16|q4[,...]]');
+if (!folder || dtypes.some((d) => !['fp32', 'fp16', 'q4f16', 'q4', 'q8'].includes(d))) {
+  console.error('usage: check-fixture-model DIR [--dtype fp32|fp16|q4f16|q4|q8[,...]]');
   process.exit(2);
 }
 let failed = false;

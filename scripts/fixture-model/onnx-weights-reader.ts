@@ -50,22 +50,22 @@ export class OnnxWeightsReader implements WeightSource {
     const name = `model.layers.${l}.${PROJECTION_NAMES[kind]}`;
     const tensor = this.tensor(name);
     if (tensor.dataType !== TENSOR_TYPE.uint8) return this.floats(name, 0, this.count(tensor));
-    // MatMulNBits: [N, blocks, block / 2] bytes, two weights a byte (low nibble first), zero point 8,
-    // one scale per column and block; back to the [K, N] layout of a MatMul weight.
-    const [n, blocks, halfBlock] = (tensor.dims ?? []).map(Number) as [number, number, number];
-    const block = 2 * halfBlock;
-    const k = blocks * block;
-    const packed = this.bytes(tensor, 0, n * blocks * halfBlock);
+    // MatMulNBits: [N, blocks, block * bits / 8] bytes, 4 bits two weights a byte (low nibble first,
+    // zero point 8) or 8 bits one (zero point 128), one scale per column and block; the bits follow
+    // from K, which the shape gives; back to the [K, N] layout of a MatMul weight.
+    const { hiddenSize: d, heads, headDim, intermediateSize: m } = this.config;
+    const k = kind === 'o' ? heads * headDim : kind === 'down' ? m : d;
+    const [n, blocks, blockBytes] = (tensor.dims ?? []).map(Number) as [number, number, number];
+    const block = k / blocks;
+    const bits = (8 * blockBytes) / block;
+    const packed = this.bytes(tensor, 0, n * blocks * blockBytes);
     const scales = this.floats(`${name}.scales`, 0, n * blocks);
     const out = new Float32Array(k * n);
     for (let col = 0; col < n; col++)
       for (let b = 0; b < blocks; b++) {
         const scale = scales[col * blocks + b] as number;
-        for (let i = 0; i < block; i++) {
-          const byte = packed[(col * blocks + b) * halfBlock + (i >> 1)] as number;
-          const q = i & 1 ? byte >> 4 : byte & 15;
-          out[(b * block + i) * n + col] = (q - 8) * scale;
-        }
+        for (let i = 0; i < block; i++)
+          out[(b * block + i) * n + col] = code(packed, (col * blocks + b) * block + i, bits) * scale;
       }
     return out;
   }
@@ -88,26 +88,25 @@ export class OnnxWeightsReader implements WeightSource {
     }
   }
 
-  /** The LM head: a q4 export's own 4-bit head (`lm_head.weight_Q4`, row n = column n), or the embedding. */
+  /** The LM head: a q4 or q8 export's own head (`lm_head.weight_Q4` or `_Q8`, row n = column n), or the embedding. */
   *headChunks(): Iterable<Float32Array> {
-    const tensor = this.tensors.get('lm_head.weight_Q4');
+    const tensor = this.tensors.get('lm_head.weight_Q4') ?? this.tensors.get('lm_head.weight_Q8');
     if (!tensor) {
       yield* this.embedChunks();
       return;
     }
-    const [n, blocks, halfBlock] = (tensor.dims ?? []).map(Number) as [number, number, number];
-    const block = 2 * halfBlock;
+    const bits = tensor.name === 'lm_head.weight_Q8' ? 8 : 4;
+    const [n, blocks, blockBytes] = (tensor.dims ?? []).map(Number) as [number, number, number];
+    const block = (8 * blockBytes) / bits;
     const d = blocks * block;
     const rows = Math.max(1, Math.floor((1 << 22) / d));
     for (let row = 0; row < n; row += rows) {
       const count = Math.min(rows, n - row);
-      const packed = this.bytes(tensor, row * blocks * halfBlock, count * blocks * halfBlock);
+      const packed = this.bytes(tensor, row * blocks * blockBytes, count * blocks * blockBytes);
       const scales = this.floats('lm_head.weight_scales', row * blocks, count * blocks);
       const out = new Float32Array(count * d);
-      for (let i = 0; i < count * d; i++) {
-        const byte = packed[i >> 1] as number;
-        out[i] = ((i & 1 ? byte >> 4 : byte & 15) - 8) * (scales[Math.floor(i / block)] as number);
-      }
+      for (let i = 0; i < count * d; i++)
+        out[i] = code(packed, i, bits) * (scales[Math.floor(i / block)] as number);
       yield out;
     }
   }
@@ -163,4 +162,11 @@ export class OnnxWeightsReader implements WeightSource {
     }
     return out;
   }
+}
+
+/** Weight `index`'s code less its zero point: a nibble (low first, zero point 8) or a byte (128). */
+function code(packed: Uint8Array, index: number, bits: number): number {
+  if (bits === 8) return (packed[index] as number) - 128;
+  const byte = packed[index >> 1] as number;
+  return (index & 1 ? byte >> 4 : byte & 15) - 8;
 }

@@ -14,7 +14,13 @@ import { DTYPE_FILE, type PresetDtype } from './write-preset-folder.js';
  * (measured 4.4e-3 and 4.9e-3 there). The bounds leave a 4x-20x margin over those; a wrong weight
  * layout, a misplaced norm or a rotary off by one moves logits by about their whole scale.
  */
-export const CHECK_TOLERANCE: Record<PresetDtype, number> = { fp32: 1e-4, fp16: 2e-2, q4f16: 2e-2, q4: 0.25 };
+export const CHECK_TOLERANCE: Record<PresetDtype, number> = {
+  fp32: 1e-4,
+  fp16: 2e-2,
+  q4f16: 2e-2,
+  q4: 0.25,
+  q8: 0.25,
+};
 
 /** A short chat-shaped prompt of real Qwen3 token ids: `<|im_start|>user\nHello, world!`. */
 export const CHECK_TOKENS = [151644, 872, 198, 9707, 11, 1879, 0];

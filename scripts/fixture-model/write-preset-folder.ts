@@ -18,6 +18,7 @@ export const DTYPE_FILE: Record<PresetDtype, string> = {
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
   q4: 'model_q4.onnx',
+  q8: 'model_q8.onnx',
 };
 
 export interface PresetOptions {
@@ -63,7 +64,7 @@ export function writePresetModel(out: string, options: PresetOptions): void {
       options.onWritten?.(file, sink.bytes + graph.length, Date.now() - started);
     }
     const json = configJson(config);
-    json.torch_dtype = dtypes.includes('fp32') || dtypes.includes('q4') ? 'float32' : 'float16';
+    json.torch_dtype = dtypes.some((dtype) => KV_CACHE_DTYPE[dtype] === 'float32') ? 'float32' : 'float16';
     json['transformers.js_config'] = {
       use_external_data_format: Object.fromEntries(dtypes.map((dtype) => [DTYPE_FILE[dtype], 1])),
       kv_cache_dtype: KV_CACHE_DTYPE,

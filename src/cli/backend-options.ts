@@ -85,8 +85,8 @@ export function addBackendOptions(command: Command, options: { required?: boolea
     )
     .option(
       '--dtype <name>',
-      'which export --backend onnx loads: fp32, fp16, q4f16 or q4 (default: the fastest the folder has)',
-      parseChoice('dtype', ['fp32', 'fp16', 'q4f16', 'q4'] as const),
+      'which export --backend onnx loads: fp32, fp16, q4f16, q4 or q8 (default: the fastest the folder has)',
+      parseChoice('dtype', ['fp32', 'fp16', 'q4f16', 'q4', 'q8'] as const),
     );
 }
 

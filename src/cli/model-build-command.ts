@@ -33,7 +33,7 @@ function idleTimeoutMs(value: string): number {
 const IDLE_TIMEOUT_HELP = 'seconds without a byte from the hub before a download is given up (resumable)';
 
 /**
- * `haggle model build --base DIR [--adapter DIR] --out DIR [--dtype fp32|fp16|q4f16|q4[,...]] [--check]`:
+ * `haggle model build --base DIR [--adapter DIR] --out DIR [--dtype fp32|fp16|q4f16|q4|q8[,...]] [--check]`:
  * a Hugging Face Qwen3 checkpoint (and a PEFT LoRA adapter, merged) to the ONNX folder that
  * `--backend onnx --model DIR` loads, without Python.
  */
@@ -55,7 +55,7 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
     .requiredOption('-o, --out <dir>', 'the model folder to write')
     .option(
       '--dtype <list>',
-      'fp32, fp16, q4f16 or q4 (4-bit, float32 activations: for CPUs), or several separated by commas',
+      'fp32, fp16, q4f16, q4 or q8 (4- or 8-bit weights, float32 activations: for CPUs), or several separated by commas',
       'fp32',
     )
     .option('--check', 'compare each export with a float64 reference forward pass; exit 1 if one is off')
@@ -74,7 +74,7 @@ export function registerModelCommand(program: Command, io: CliIo, signal: AbortS
       for (const dtype of dtypes)
         if (!MODEL_DTYPES.includes(dtype as ModelDtype))
           throw new CliUsageError(
-            `--dtype must be fp32, fp16, q4f16 or q4 (or several, comma-separated); got ${dtype}`,
+            `--dtype must be fp32, fp16, q4f16, q4 or q8 (or several, comma-separated); got ${dtype}`,
           );
       const idle = idleTimeoutMs(options.idleTimeout);
       // hf:ORG/NAME[@REVISION]: the revision (default main) resolved to its commit, pulled (resumable,

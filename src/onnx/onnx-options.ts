@@ -13,16 +13,17 @@ export type OnnxDevice = 'cpu' | 'cuda' | 'webgpu';
 
 /**
  * Which export in `onnx/` to load: `model.onnx`, `model_fp16.onnx`, `model_q4f16.onnx` or
- * `model_q4.onnx` (4-bit weights, float32 activations and KV cache: the CPU's fastest).
+ * `model_q4.onnx` (4-bit weights, float32 activations and KV cache: the CPU's fastest) or
+ * `model_q8.onnx` (the same with 8-bit weights: slower than q4, much closer to fp32).
  */
-export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4';
+export type OnnxDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4' | 'q8';
 
 /** Options of `OnnxBackend.load`: device, precision, fallback, batching, prefix cache and threads. */
 export interface OnnxLoadOptions {
   /** Default `cpu`. */
   device?: OnnxDevice;
   /**
-   * Default: the fastest export the folder has for the device: on cpu `q4`, then `fp32`, then `q4f16`,
+   * Default: the fastest export the folder has for the device: on cpu `q4`, then `q8`, `fp32`, `q4f16`,
    * then `fp16`; on cuda and webgpu `fp16`, then `fp32`. The backend's `describe().dtype` says which.
    */
   dtype?: OnnxDtype;

@@ -75,7 +75,7 @@ describe('haggle model build', () => {
     expect(
       await runCli(['model', 'build', '--base', base, '--out', join(root, 'x'), '--dtype', 'int8'], io),
     ).toBe(2);
-    expect(io.err()).toMatch(/--dtype must be fp32, fp16, q4f16 or q4/);
+    expect(io.err()).toMatch(/--dtype must be fp32, fp16, q4f16, q4 or q8/);
     const again = captureIo();
     expect(await runCli(['model', 'build', '--base', base, '--out', join(root, 'model')], again)).toBe(2);
     expect(again.err()).toMatch(/already exists.*--overwrite/);

@@ -22,6 +22,7 @@ export const MODEL_FILE: Record<ModelDtype, string> = {
   fp16: 'model_fp16.onnx',
   q4f16: 'model_q4f16.onnx',
   q4: 'model_q4.onnx',
+  q8: 'model_q8.onnx',
 };
 
 /** The build record written beside the model. */
@@ -116,7 +117,7 @@ export async function buildModel(options: BuildModelOptions): Promise<BuildModel
   ];
   for (const dtype of dtypes)
     if (!MODEL_DTYPES.includes(dtype))
-      throw new TypeError(`dtype must be fp32, fp16, q4f16 or q4, got ${dtype}`);
+      throw new TypeError(`dtype must be fp32, fp16, q4f16, q4 or q8, got ${dtype}`);
   if (existsSync(out) && readdirSync(out).length > 0 && !options.overwrite)
     throw new BuildOutputExistsError(out);
   const signal = options.signal;

@@ -14,7 +14,8 @@ export const Q4_ACCURACY_LEVEL = 4;
  * fp16 and q4f16 compute in half precision throughout, as real exports of those dtypes do; q4 keeps
  * float32 activations and KV cache around 4-bit `MatMulNBits` projections (onnxruntime's CPU provider
  * computes float16 slowly), and quantizes the tied LM head too (haggle's choice, measured in
- * docs/benchmarks.md: the head is the one matrix every token reads whole).
+ * docs/benchmarks.md: the head is the one matrix every token reads whole). q8 is q4 with 8-bit weights,
+ * the same accuracy level (int8 activations are what make MatMulNBits fast on a CPU, whatever the bits).
  */
 export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'> {
   switch (dtype) {
@@ -26,6 +27,8 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
       return { computeType: 'float16', interfaceType: 'float16', quantize: 'q4', blockSize: Q4F16_BLOCK };
     case 'q4':
       return { quantize: 'q4', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
+    case 'q8':
+      return { quantize: 'q8', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
   }
 }
 
@@ -35,4 +38,5 @@ export const KV_CACHE_DTYPE: Record<ModelDtype, 'float32' | 'float16'> = {
   fp16: 'float16',
   q4f16: 'float16',
   q4: 'float32',
+  q8: 'float32',
 };

@@ -31,9 +31,10 @@ export interface GraphOptions {
   /**
    * `q4`: the layers' projections as onnxruntime's `MatMulNBits` (com.microsoft) with 4-bit block
    * weights, as a q4f16 export (`model_q4f16.onnx`) has them; with `interfaceType: 'float16'`, that
-   * export's interface. The embedding and the tied head stay float32.
+   * export's interface. The embedding and the tied head stay float32. `q8`: the same with 8-bit
+   * weights (one byte each, zero point 128).
    */
-  quantize?: 'q4';
+  quantize?: 'q4' | 'q8';
   /**
    * `float16`: compute in half precision throughout, with float16 weights, as a real fp16 or q4f16
    * export does (the KV cache and logits are then float16 too, whatever `interfaceType` says); the
@@ -85,14 +86,15 @@ export function qwen3GraphBuilder(
   const block = options.blockSize ?? Q4_BLOCK;
   const accuracy: Record<string, number> =
     options.accuracyLevel === undefined ? {} : { accuracy_level: options.accuracyLevel };
-  // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4-bit form.
+  const bits = options.quantize === 'q8' ? 8 : 4;
+  // x @ W for a [K, N] weight: MatMul, or MatMulNBits over its 4- or 8-bit form.
   const linear = (x: string, name: string, k: number, n: number, data: Weight) => {
-    if (options.quantize !== 'q4') return g.op('MatMul', [x, weight(name, [k, n], data)]);
+    if (options.quantize === undefined) return g.op('MatMul', [x, weight(name, [k, n], data)]);
     // The packed blocks are written first and the scales right after, from one quantization.
     let q: Quantized4 | undefined;
     const packed = () =>
       mapMaybeAsync(data(), (values) => {
-        q = quantize4(values, k, n, block);
+        q = quantize4(values, k, n, block, bits);
         return q.packed;
       });
     const scales = () => {
@@ -103,8 +105,12 @@ export function qwen3GraphBuilder(
     const blocks = k / block;
     return g.op(
       'MatMulNBits',
-      [x, g.bytes(name, [n, blocks, block / 2], packed), weight(`${name}.scales`, [n * blocks], scales)],
-      { K: k, N: n, bits: 4, block_size: block, ...accuracy },
+      [
+        x,
+        g.bytes(name, [n, blocks, (block * bits) / 8], packed),
+        weight(`${name}.scales`, [n * blocks], scales),
+      ],
+      { K: k, N: n, bits, block_size: block, ...accuracy },
       undefined,
       'com.microsoft',
     );
@@ -273,12 +279,12 @@ export function qwen3GraphBuilder(
   const quantizedHead = (x: string) => {
     const scales: Float32Array[] = [];
     const packed = g.tensor(
-      'lm_head.weight_Q4',
-      [vocab, d / block, block / 2],
+      `lm_head.weight_Q${bits}`,
+      [vocab, d / block, (block * bits) / 8],
       TENSOR_TYPE.uint8,
       (function* () {
         for (const piece of source.embedChunks()) {
-          const q = quantizeRows4(piece, d, block);
+          const q = quantizeRows4(piece, d, block, bits);
           scales.push(q.scales);
           yield q.packed;
         }
@@ -296,7 +302,7 @@ export function qwen3GraphBuilder(
     return g.op(
       'MatMulNBits',
       [x, packed, joined],
-      { K: d, N: vocab, bits: 4, block_size: block, ...accuracy },
+      { K: d, N: vocab, bits, block_size: block, ...accuracy },
       undefined,
       'com.microsoft',
     );
@@ -315,7 +321,7 @@ export function qwen3GraphBuilder(
   // whole batch rather than one matrix-vector product per row.
   const flat = g.op('Reshape', [final, g.ints([-1, d])]);
   const head =
-    options.quantize === 'q4' && options.quantizeHead
+    options.quantize !== undefined && options.quantizeHead
       ? quantizedHead(flat)
       : g.op('Gemm', [flat, embed], { transB: 1 });
   const logits = g.op('Reshape', [

@@ -5,11 +5,12 @@ import type { ProjectionKind, WeightSource } from './weight-source.js';
 
 /**
  * The exports a build can write, named as transformers.js names its `dtype`s: `q4` is 4-bit weights
- * with float32 activations and KV cache (for CPUs), `q4f16` the same weights computing in half precision.
+ * with float32 activations and KV cache (for CPUs), `q4f16` the same weights computing in half precision;
+ * `q8` is q4 with 8-bit weights.
  */
-export type ModelDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4';
+export type ModelDtype = 'fp32' | 'fp16' | 'q4f16' | 'q4' | 'q8';
 
-export const MODEL_DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q4f16', 'q4'];
+export const MODEL_DTYPES: readonly ModelDtype[] = ['fp32', 'fp16', 'q4f16', 'q4', 'q8'];
 
 /** Inputs per 4-bit block in q4f16 and q4: 32, as transformers.js's q4f16 and q4 exports use. */
 export const Q4F16_BLOCK = 32;
@@ -23,18 +24,20 @@ export const Q4F16_BLOCK = 32;
  */
 export function storedWeights(source: WeightSource, dtype: ModelDtype, shape: Qwen3Shape): WeightSource {
   if (dtype === 'fp32') return source;
-  if (dtype === 'q4')
+  if (dtype === 'q4' || dtype === 'q8') {
+    const bits = dtype === 'q8' ? 8 : 4;
     return {
       projection: (layer, kind) =>
-        quantize4(source.projection(layer, kind), ...kn(shape, kind), Q4F16_BLOCK).dequantized,
+        quantize4(source.projection(layer, kind), ...kn(shape, kind), Q4F16_BLOCK, bits).dequantized,
       norm: (layer, kind) => source.norm(layer, kind),
       finalNorm: () => source.finalNorm(),
       embedChunks: () => source.embedChunks(),
       *headChunks() {
         for (const piece of source.embedChunks())
-          yield quantizeRows4(piece, shape.hiddenSize, Q4F16_BLOCK).dequantized;
+          yield quantizeRows4(piece, shape.hiddenSize, Q4F16_BLOCK, bits).dequantized;
       },
     };
+  }
   const half = (values: Float32Array) => fromHalfArray(toHalfArray(values));
   const { hiddenSize: d, heads, kvHeads, headDim, intermediateSize: m } = shape;
   const inputs = { q: d, k: d, v: d, o: heads * headDim, gate: d, up: d, down: m };
