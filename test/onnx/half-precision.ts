@@ -4,7 +4,7 @@ import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
 
-/** Helpers for the fixture's half-precision exports (fp16, q4f16): the interface a GPU user meets. */
+/** Helpers for the fixture's exports (fp16, q4f16, q4): the interface a user of each dtype meets. */
 
 /** Runs `ids` through a fixture export from an empty KV cache of `type`, keeping the last logits. */
 export function prefillFromEmpty(
@@ -32,6 +32,35 @@ export function prefillFromEmpty(
   return session.run(feeds);
 }
 
+const turnSchema = {
+  type: 'object',
+  properties: {
+    action: { enum: ['offer', 'accept'] },
+    price: { type: 'number', minimum: 10, maximum: 90 },
+  },
+  required: ['action', 'price'],
+  additionalProperties: false,
+};
+
+/** Four sampled turns of a fixture export: each must parse and keep the schema's actions and price range. */
+export async function expectValidTurns(backend: OnnxBackend): Promise<void> {
+  const result = await backend.doGenerate({
+    prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
+    responseFormat: { type: 'json', schema: turnSchema },
+    seed: 3,
+    n: 4,
+    maxTokens: 40,
+  });
+  expect(result.choices).toHaveLength(4);
+  for (const choice of result.choices) {
+    const value = JSON.parse(choice.text) as { action: string; price: number };
+    expect(['offer', 'accept']).toContain(value.action);
+    expect(value.price).toBeGreaterThanOrEqual(10);
+    expect(value.price).toBeLessThanOrEqual(90);
+  }
+  expect(result.usage.completionTokens).toBeGreaterThan(4);
+}
+
 /**
  * Loads `folder` with a half-precision `dtype` on the CPU and checks what a GPU user's export must give:
  * an fp16 KV cache, and `n` samples that parse and keep the schema's price range.
@@ -41,30 +70,7 @@ export async function expectValidHalfPrecisionTurns(folder: string, dtype: OnnxD
   try {
     expect(backend.dtype).toBe(dtype);
     expect(backend.shape.kvDtype).toBe('float16');
-    const schema = {
-      type: 'object',
-      properties: {
-        action: { enum: ['offer', 'accept'] },
-        price: { type: 'number', minimum: 10, maximum: 90 },
-      },
-      required: ['action', 'price'],
-      additionalProperties: false,
-    };
-    const result = await backend.doGenerate({
-      prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
-      responseFormat: { type: 'json', schema },
-      seed: 3,
-      n: 4,
-      maxTokens: 40,
-    });
-    expect(result.choices).toHaveLength(4);
-    for (const choice of result.choices) {
-      const value = JSON.parse(choice.text) as { action: string; price: number };
-      expect(['offer', 'accept']).toContain(value.action);
-      expect(value.price).toBeGreaterThanOrEqual(10);
-      expect(value.price).toBeLessThanOrEqual(90);
-    }
-    expect(result.usage.completionTokens).toBeGreaterThan(4);
+    await expectValidTurns(backend);
   } finally {
     await backend.dispose();
   }

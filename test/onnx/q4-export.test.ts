@@ -12,7 +12,7 @@ import { buildModel } from '../../src/onnx/model-build/index.js';
 import { referenceLogits } from '../../src/onnx/model-build/reference-forward.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
 import { fixtureModel } from './fixture-model.js';
-import { prefillFromEmpty } from './half-precision.js';
+import { expectValidTurns, prefillFromEmpty } from './half-precision.js';
 import { SMALL_QWEN3, tempFolder } from './model-build/checkpoints.js';
 
 // The CPU's export (`model_q4.onnx`, as transformers.js names it): 4-bit MatMulNBits projections and
@@ -20,35 +20,6 @@ import { SMALL_QWEN3, tempFolder } from './model-build/checkpoints.js';
 const folder = fixtureModel(1, { q4: true });
 const root = tempFolder('q4-export');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-const schema = {
-  type: 'object',
-  properties: {
-    action: { enum: ['offer', 'accept'] },
-    price: { type: 'number', minimum: 10, maximum: 90 },
-  },
-  required: ['action', 'price'],
-  additionalProperties: false,
-};
-
-/** Four sampled turns: each must parse and keep the schema's actions and price range. */
-async function expectValidTurns(backend: OnnxBackend): Promise<void> {
-  const result = await backend.doGenerate({
-    prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
-    responseFormat: { type: 'json', schema },
-    seed: 3,
-    n: 4,
-    maxTokens: 40,
-  });
-  expect(result.choices).toHaveLength(4);
-  for (const choice of result.choices) {
-    const value = JSON.parse(choice.text) as { action: string; price: number };
-    expect(['offer', 'accept']).toContain(value.action);
-    expect(value.price).toBeGreaterThanOrEqual(10);
-    expect(value.price).toBeLessThanOrEqual(90);
-  }
-  expect(result.usage.completionTokens).toBeGreaterThan(4);
-}
 
 describe('the fixture q4 export', () => {
   let q4: ort.InferenceSession;
