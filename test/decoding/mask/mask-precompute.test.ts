@@ -10,6 +10,7 @@ import {
 import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { Random } from '../../../src/internal/random.js';
+import { maskDifference } from '../support/mask-against-walk.js';
 import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 let q: Qwen3;
@@ -72,17 +73,6 @@ const SCHEMAS: ReadonlyArray<{ name: string; schema: unknown; options?: CompileO
   },
 ];
 
-/** The ids where two masks differ, decoded, for a readable failure. */
-function difference(vocabulary: DecoderVocabulary, a: Uint32Array, b: Uint32Array): string[] {
-  const inA = new Set(allowedTokenIds(a));
-  const inB = new Set(allowedTokenIds(b));
-  const spell = (id: number) => JSON.stringify(new TextDecoder().decode(vocabulary.tokens[id]));
-  return [
-    ...[...inA].filter((id) => !inB.has(id)).map((id) => `+${spell(id)}`),
-    ...[...inB].filter((id) => !inA.has(id)).map((id) => `-${spell(id)}`),
-  ].slice(0, 12);
-}
-
 /**
  * Random sequences through one compiled grammar (so each reads masks cached or precomputed for the
  * others): at every position `mask()` must equal the generic trie walk's mask, and the token taken
@@ -108,7 +98,7 @@ function checkRandomPositions(
       expect(filled).toEqual(mask);
       const reference = referenceMask(matcher);
       const text = new TextDecoder().decode(new Uint8Array(spelled));
-      expect(difference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
+      expect(maskDifference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
       checked++;
       const allowed = allowedTokenIds(mask);
       const values = allowed.filter((id) => !eos.has(id) && !blank(id));

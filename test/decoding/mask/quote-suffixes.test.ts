@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  allowedTokenIds,
-  type CompiledGrammar,
-  compileSchema,
-  type DecoderVocabulary,
-  isAllowed,
-} from '../../../src/decoding/index.js';
+import { compileSchema, type DecoderVocabulary, isAllowed } from '../../../src/decoding/index.js';
 import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { QuoteSuffixes } from '../../../src/decoding/vocabulary/quote-suffixes.js';
 import { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
-import { Random } from '../../../src/internal/random.js';
+import { maskDifference, walkRandomSequences } from '../support/mask-against-walk.js';
 import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 // Inside a string, the tokens holding a quote are allowed by their bytes before the first quote (read
@@ -41,48 +35,6 @@ const SCHEMAS: readonly unknown[] = [
   { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
   { type: 'array', items: { type: 'string', minLength: 2 } },
 ];
-
-/** The ids where two masks differ, spelt, for a readable failure. */
-function difference(vocabulary: DecoderVocabulary, a: Uint32Array, b: Uint32Array): string[] {
-  const inA = new Set(allowedTokenIds(a));
-  const inB = new Set(allowedTokenIds(b));
-  const spell = (id: number) => JSON.stringify(new TextDecoder().decode(vocabulary.tokens[id]));
-  return [
-    ...[...inA].filter((id) => !inB.has(id)).map((id) => `+${spell(id)}`),
-    ...[...inB].filter((id) => !inA.has(id)).map((id) => `-${spell(id)}`),
-  ].slice(0, 12);
-}
-
-/**
- * Random sequences: at each position the mask must equal the generic walk's; the next token is drawn
- * mostly among tokens without a quote, so that sequences stay inside strings for a while. Returns how
- * many masks were checked inside a string where some quote token was allowed.
- */
-function checkRandomPositions(grammar: CompiledGrammar, vocabulary: DecoderVocabulary, seed: number): number {
-  const random = new Random(seed);
-  const eos = new Set(vocabulary.eosTokenIds);
-  const quoted = (id: number) => (vocabulary.tokens[id] as Uint8Array).includes(QUOTE);
-  let inside = 0;
-  for (let s = 0; s < 8; s++) {
-    const matcher = new GrammarMatcher(grammar);
-    const spelled: number[] = [];
-    for (let step = 0; step < 25 && !matcher.isTerminated(); step++) {
-      const mask = matcher.mask();
-      const reference = referenceMask(matcher);
-      const text = new TextDecoder().decode(new Uint8Array(spelled));
-      expect(difference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
-      const allowed = allowedTokenIds(mask).filter((id) => !eos.has(id));
-      if (allowed.length === 0) break;
-      const plain = allowed.filter((id) => !quoted(id));
-      const withQuote = allowed.filter(quoted);
-      if (plain.length > 1000 && withQuote.length > 0) inside++;
-      const id = random.pick(plain.length > 0 && random.bernoulli(0.7) ? plain : allowed);
-      expect(matcher.accept(id)).toBe(true);
-      spelled.push(...(vocabulary.tokens[id] ?? []));
-    }
-  }
-  return inside;
-}
 
 describe('quote tokens masked by their suffix after the first quote', () => {
   it('splits every quote token into its bytes before the first quote and a suffix from it (Qwen3)', () => {
@@ -127,7 +79,16 @@ describe('quote tokens masked by their suffix after the first quote', () => {
           propertyOrder: 'any',
           precompute: { positions: 0 },
         });
-        inside += checkRandomPositions(grammar, q.vocabulary, 4500 + i);
+        inside += walkRandomSequences(grammar, q.vocabulary, {
+          seed: 4500 + i,
+          sequences: 8,
+          steps: 25,
+          // Mostly tokens without a quote, so that sequences stay inside strings for a while; counted:
+          // positions inside a string where some quote token is allowed.
+          preferred: (id) => !(q.vocabulary.tokens[id] as Uint8Array).includes(QUOTE),
+          preferShare: 0.7,
+          counts: (allowed, plain) => plain.length > 1000 && allowed.length > plain.length,
+        });
       }
     }
     expect(inside).toBeGreaterThan(40);
@@ -155,7 +116,7 @@ describe('quote tokens masked by their suffix after the first quote', () => {
       const matcher = new GrammarMatcher(grammar);
       for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
       const mask = matcher.mask();
-      expect(difference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+      expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
       return mask;
     };
     const value = at('{"name": "ab');

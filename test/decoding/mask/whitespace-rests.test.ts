@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  allowedTokenIds,
-  type CompiledGrammar,
-  compileSchema,
-  type DecoderVocabulary,
-  isAllowed,
-} from '../../../src/decoding/index.js';
+import { compileSchema, type DecoderVocabulary, isAllowed } from '../../../src/decoding/index.js';
 import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
 import { isJsonWhitespace, WhitespaceRests } from '../../../src/decoding/vocabulary/whitespace-rests.js';
-import { Random } from '../../../src/internal/random.js';
+import { maskDifference, walkRandomSequences } from '../support/mask-against-walk.js';
 import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 // Free whitespace (flexible mode) is masked from what follows it and the vocabulary's table of
@@ -45,47 +39,6 @@ const SCHEMAS: readonly unknown[] = [
   },
 ];
 
-/** The ids where two masks differ, spelt, for a readable failure. */
-function difference(vocabulary: DecoderVocabulary, a: Uint32Array, b: Uint32Array): string[] {
-  const inA = new Set(allowedTokenIds(a));
-  const inB = new Set(allowedTokenIds(b));
-  const spell = (id: number) => JSON.stringify(new TextDecoder().decode(vocabulary.tokens[id]));
-  return [
-    ...[...inA].filter((id) => !inB.has(id)).map((id) => `+${spell(id)}`),
-    ...[...inB].filter((id) => !inA.has(id)).map((id) => `-${spell(id)}`),
-  ].slice(0, 12);
-}
-
-/**
- * Random sequences: at each position the mask must equal the generic walk's; the next token is drawn
- * half the time among whitespace-led tokens, so that whitespace positions and their variants are met.
- * Returns how many masks were checked at a free-whitespace position.
- */
-function checkRandomPositions(grammar: CompiledGrammar, vocabulary: DecoderVocabulary, seed: number): number {
-  const random = new Random(seed);
-  const eos = new Set(vocabulary.eosTokenIds);
-  const led = (id: number) => isJsonWhitespace((vocabulary.tokens[id] as Uint8Array)[0] ?? 0);
-  let atWhitespace = 0;
-  for (let s = 0; s < 16; s++) {
-    const matcher = new GrammarMatcher(grammar);
-    const spelled: number[] = [];
-    for (let step = 0; step < 40 && !matcher.isTerminated(); step++) {
-      const mask = matcher.mask();
-      const reference = referenceMask(matcher);
-      const text = new TextDecoder().decode(new Uint8Array(spelled));
-      expect(difference(vocabulary, mask, reference), `after ${JSON.stringify(text)}`).toEqual([]);
-      const allowed = allowedTokenIds(mask).filter((id) => !eos.has(id));
-      if (allowed.length === 0) break;
-      const spaced = allowed.filter(led);
-      if (spaced.length > 0) atWhitespace++;
-      const id = random.pick(spaced.length > 0 && random.bernoulli(0.5) ? spaced : allowed);
-      expect(matcher.accept(id)).toBe(true);
-      spelled.push(...(vocabulary.tokens[id] ?? []));
-    }
-  }
-  return atWhitespace;
-}
-
 describe('free whitespace masked by the whitespace-led tokens table', () => {
   it('equals the generic walk at random positions (Qwen3)', () => {
     let atWhitespace = 0;
@@ -95,7 +48,15 @@ describe('free whitespace masked by the whitespace-led tokens table', () => {
         propertyOrder: 'any',
         precompute: { positions: 0 },
       });
-      atWhitespace += checkRandomPositions(grammar, q.vocabulary, 45 + i);
+      atWhitespace += walkRandomSequences(grammar, q.vocabulary, {
+        seed: 45 + i,
+        sequences: 16,
+        steps: 40,
+        // Half the time a whitespace-led token, so that whitespace positions and their variants are met.
+        preferred: (id) => isJsonWhitespace((q.vocabulary.tokens[id] as Uint8Array)[0] ?? 0),
+        preferShare: 0.5,
+        counts: (_allowed, spaced) => spaced.length > 0,
+      });
     }
     expect(atWhitespace).toBeGreaterThan(60);
   });
@@ -121,7 +82,7 @@ describe('free whitespace masked by the whitespace-led tokens table', () => {
       const matcher = new GrammarMatcher(grammar);
       for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
       const mask = matcher.mask();
-      expect(difference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+      expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
       return mask;
     };
     const start = at('[');
