@@ -20,6 +20,63 @@ beforeAll(async () => {
 const encoder = new TextEncoder();
 const QUOTE = 0x22;
 
+/**
+ * An object of 40 properties that allows any other key (a key closes by its name alone, so the quote
+ * tokens come from the vocabulary's list of texts before a quote, `KeyQuotePrefixes`): names that are
+ * common tokens, values of different kinds, so a closing quote's name decides what may follow it.
+ */
+const LARGE_OPEN_OBJECT = {
+  type: 'object',
+  properties: Object.fromEntries(
+    [
+      'name',
+      'id',
+      'type',
+      'value',
+      'description',
+      'title',
+      'url',
+      'enabled',
+      'version',
+      'status',
+      'path',
+      'label',
+      'count',
+      'size',
+      'source',
+      'target',
+      'owner',
+      'created',
+      'updated',
+      'tags',
+      'items',
+      'data',
+      'config',
+      'mode',
+      'level',
+      'priority',
+      'color',
+      'width',
+      'height',
+      'format',
+      'key',
+      'options',
+      'default',
+      'required',
+      'group',
+      'parent',
+      'children',
+      'index',
+      'order',
+      'date',
+    ].map((name, i) => [
+      name,
+      [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'object' }][i % 4],
+    ]),
+  ),
+  required: ['id'],
+};
+
 /** Schemas with free and constrained string values, keys of small and open objects, and lists. */
 const SCHEMAS: readonly unknown[] = [
   {
@@ -34,6 +91,7 @@ const SCHEMAS: readonly unknown[] = [
   },
   { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
   { type: 'array', items: { type: 'string', minLength: 2 } },
+  LARGE_OPEN_OBJECT,
 ];
 
 describe('quote tokens masked by their suffix after the first quote', () => {
@@ -74,9 +132,13 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     let inside = 0;
     for (const [i, schema] of SCHEMAS.entries()) {
       for (const whitespace of ['flexible', 'compact'] as const) {
+        // The large object only where it is open (the key path it is here for), to keep the test short.
+        if (schema === LARGE_OPEN_OBJECT && whitespace === 'flexible') continue;
         const grammar = compileSchema(schema, q.vocabulary, {
           whitespace,
           propertyOrder: 'any',
+          // Open objects (any other key, so keys close by their name: `KeyQuotePrefixes`) in one mode.
+          additionalProperties: whitespace === 'compact' ? 'allow' : 'forbid',
           precompute: { positions: 0 },
         });
         inside += walkRandomSequences(grammar, q.vocabulary, {
@@ -129,5 +191,52 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     const key = at('{"na');
     expect(isAllowed(key, first + 2)).toBe(false); // 'zzs":': no key "nazzs"
     expect(isAllowed(key, first)).toBe(false);
+  });
+
+  it('closes a free key by the name its text spells, escapes and UTF-8 decoded, as the walk does', () => {
+    // Appended tokens whose text before the quote spells a declared name (directly, by an escape, or
+    // not at all), then suffixes that reach into the value: a key that `closesByName` reads them from the
+    // vocabulary's list of texts (`KeyQuotePrefixes`) and its name trie, not by stepping the key.
+    const extra = [
+      'count":"', // count is an integer: no string may follow
+      'count": 1',
+      'name":"',
+      '\\u0061b":t', // the key "ab" (a boolean) by an escape
+      'ab":"',
+      'é":"', // an undeclared key: any value
+      'x\\"y":', // an escaped quote, then the key closes
+      'zzq"',
+    ].map((text) => encoder.encode(text));
+    const vocabulary: DecoderVocabulary = {
+      tokens: [...q.vocabulary.tokens, ...extra],
+      eosTokenIds: q.vocabulary.eosTokenIds,
+      specialTokenIds: q.vocabulary.specialTokenIds ?? [],
+    };
+    const first = q.vocabulary.tokens.length;
+    const schema = {
+      type: 'object',
+      properties: { count: { type: 'integer' }, name: { type: 'string' }, ab: { type: 'boolean' } },
+    };
+    const grammar = compileSchema(schema, vocabulary, {
+      whitespace: 'compact',
+      propertyOrder: 'any',
+      additionalProperties: 'allow',
+      precompute: { positions: 0 },
+    });
+    const at = (text: string) => {
+      const matcher = new GrammarMatcher(grammar);
+      for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
+      const mask = matcher.mask();
+      expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+      return (k: number) => isAllowed(mask, first + k);
+    };
+    const start = at('{"');
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map(start)).toEqual([false, false, true, true, false, true, true, true]);
+    // "count" is written: its name is blocked, so closing on it is refused; other keys still close.
+    const second = at('{"count":1,"');
+    expect([0, 1, 2, 3, 4, 5].map(second)).toEqual([false, false, true, true, false, true]);
+    // Inside a key already off every name: every text closes onto an undeclared key.
+    const off = at('{"qq');
+    expect([0, 2, 4, 5, 7].map(off)).toEqual([true, true, true, true, true]);
   });
 });
