@@ -96,6 +96,7 @@ for (const [label, compiled, text] of [
   ['after a colon', grammar, '{"name":'],
   ['inside a number', grammar, '{"size": 1'],
   ['after a value', grammar, '{"size": 12'],
+  ['inside a string', grammar, '{"name": "ab'],
   ['large key start', largeObject, '{"name": "x", "'],
   ['large key inside', largeObject, '{"name": "x", "co'],
 ] as const) {

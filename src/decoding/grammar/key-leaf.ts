@@ -262,6 +262,11 @@ export class KeyLeaf extends StringLeaf {
     return { ...s, phase: 2, result: this.keepText ? `x${cls}:${s.value}` : `x${cls}` };
   }
 
+  /** A key's closing depends on the name it spells: see `closesByName`. */
+  override closesAnywhere(): boolean {
+    return false;
+  }
+
   /**
    * Whether, from `raw`, every character is live and the key closes by its name alone: any undeclared key is allowed
    * (no automata, no length bounds) and its text is not kept. Then what a key's closing quote leads to

@@ -18,7 +18,7 @@ import type { TokenTrie } from '../vocabulary/token-trie.js';
 import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import { hasShortcut, isInsideString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
-import { keyQuotePrefixes } from './key-quote-prefixes.js';
+import { type QuotePrefixes, quotePrefixes } from './quote-prefixes.js';
 
 /**
  * The masks of a compiled grammar computed from its positions by walking the token trie, each position
@@ -316,12 +316,20 @@ export class TrieWalk {
       this.walk(this.quotes, frames, mask);
       return;
     }
+    const trie = this.quotes;
     const top = frames.length === 1 ? (frames[0] as Frame) : null;
     if (top !== null && top.node instanceof KeyLeaf && top.node.closesByName(top.state)) {
       this.freeKeyQuoteWalk(top, split, mask);
       return;
     }
-    const trie = this.quotes;
+    if (
+      top !== null &&
+      top.node instanceof StringLeaf &&
+      top.node.closesAnywhere(top.state, trie.maxTokenBytes)
+    ) {
+      this.freeStringQuoteWalk(top, split, mask);
+      return;
+    }
     const { byte, depth, end } = trie;
     const { firstQuote } = split;
     const positions: Frame[][] = [];
@@ -384,7 +392,7 @@ export class TrieWalk {
   /**
    * `quoteWalk` for one key that `closesByName` (any undeclared key allowed: the keys of most large
    * objects): the texts before the first quotes that such a key reads and closes after come from the
-   * vocabulary's list (`KeyQuotePrefixes`, made once), each looked up in the key's name trie for the
+   * vocabulary's list (`QuotePrefixes`, made once), each looked up in the key's name trie for the
    * value its closing reports; the tokens below are then allowed by their suffix, from one walk of the
    * suffix trie per distinct value met twice (the positions after the quote are `finish`'s, the same
    * frames for the same value), else by a walk of that quote's own subtree. Tokens the key reads inside
@@ -392,7 +400,7 @@ export class TrieWalk {
    */
   private freeKeyQuoteWalk(top: Frame, split: QuoteSuffixes, mask: Uint32Array): void {
     const leaf = top.node as KeyLeaf;
-    const prefixes = keyQuotePrefixes(split, leaf, top.state);
+    const prefixes = quotePrefixes(split, 'key', leaf, leaf.offNames(top.state));
     const trie = this.quotes;
     const check = this.abortCheck;
     const met = new Map<string, { after: Frame[]; accepted: Uint32Array | null }>();
@@ -420,6 +428,42 @@ export class TrieWalk {
       entry.accepted ??= this.acceptedSuffixes(split, entry.after);
       this.markBySuffix(split, node, entry.accepted, mask);
     }
+    this.walkUndecoded(top, prefixes, mask);
+    this.stats.nodesVisited += prefixes.staying.length + prefixes.closing.length;
+  }
+
+  /**
+   * `quoteWalk` for one string value that `closesAnywhere` (a free string): the tokens it reads inside
+   * and its closing quotes come from the vocabulary's list (`QuotePrefixes`, made once), and every
+   * closing leads to the same positions (`finish`'s, the value not kept), so the tokens below a first
+   * quote are allowed by their suffix, from one walk of the suffix trie from those positions.
+   */
+  private freeStringQuoteWalk(top: Frame, split: QuoteSuffixes, mask: Uint32Array): void {
+    const prefixes = quotePrefixes(split, 'string', top.node as StringLeaf, top.state);
+    const trie = this.quotes;
+    for (const node of prefixes.staying) trie.markTokens(mask, node);
+    const after: Frame[] = [];
+    finish(top.parent, undefined, after);
+    if (after.length > 0) {
+      const accepted = this.acceptedSuffixes(split, after);
+      const check = this.abortCheck;
+      for (const { node, first } of prefixes.closing) {
+        check?.tick();
+        if (first) this.markBySuffix(split, node, accepted, mask);
+        else {
+          // After an escaped quote: the suffixes are not the first quote's, so its own subtree.
+          trie.markTokens(mask, node);
+          this.walk(trie, after, mask, node, false);
+        }
+      }
+    }
+    this.walkUndecoded(top, prefixes, mask);
+    this.stats.nodesVisited += prefixes.staying.length + prefixes.closing.length;
+  }
+
+  /** The closing quotes of `prefixes` whose text did not decode, walked from the positions after their bytes. */
+  private walkUndecoded(top: Frame, prefixes: QuotePrefixes, mask: Uint32Array): void {
+    const trie = this.quotes;
     for (const { node, bytes } of prefixes.walked) {
       let at: Frame[] = [top];
       for (let k = 0; k < bytes.length && at.length > 0; k++) at = stepAll(at, bytes[k] as number);
@@ -427,8 +471,6 @@ export class TrieWalk {
       trie.markTokens(mask, node);
       this.walk(trie, at, mask, node, false);
     }
-    // Counted as the quotes it looked at (the suffix walks count their own nodes).
-    this.stats.nodesVisited += prefixes.staying.length + prefixes.closing.length + prefixes.walked.length;
   }
 
   /**

@@ -22,7 +22,7 @@ const QUOTE = 0x22;
 
 /**
  * An object of 40 properties that allows any other key (a key closes by its name alone, so the quote
- * tokens come from the vocabulary's list of texts before a quote, `KeyQuotePrefixes`): names that are
+ * tokens come from the vocabulary's list of texts before a quote, `QuotePrefixes`): names that are
  * common tokens, values of different kinds, so a closing quote's name decides what may follow it.
  */
 const LARGE_OPEN_OBJECT = {
@@ -137,7 +137,7 @@ describe('quote tokens masked by their suffix after the first quote', () => {
         const grammar = compileSchema(schema, q.vocabulary, {
           whitespace,
           propertyOrder: 'any',
-          // Open objects (any other key, so keys close by their name: `KeyQuotePrefixes`) in one mode.
+          // Open objects (any other key, so keys close by their name: `QuotePrefixes`) in one mode.
           additionalProperties: whitespace === 'compact' ? 'allow' : 'forbid',
           precompute: { positions: 0 },
         });
@@ -160,8 +160,9 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     // Appended to the real vocabulary: tokens whose prefixes sort after many real ones (so the positions
     // after their quote were met before, and their suffix is read from the suffix trie), with suffixes
     // allowed after a string value, refused there, and one no real token has.
-    const extra = ['zzq",', 'zzr"}', 'zzs":', 'zzt"]', 'zzu"}~', 'zzv",\n'].map((text) =>
-      encoder.encode(text),
+    // The last two hold an escaped quote: read inside a string, then closing it after more text.
+    const extra = ['zzq",', 'zzr"}', 'zzs":', 'zzt"]', 'zzu"}~', 'zzv",\n', 'zzw\\"', 'zzx\\"y"}'].map(
+      (text) => encoder.encode(text),
     );
     const vocabulary: DecoderVocabulary = {
       tokens: [...q.vocabulary.tokens, ...extra],
@@ -188,15 +189,18 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     expect(isAllowed(value, first + 3)).toBe(false); // 'zzt"]'
     expect(isAllowed(value, first + 4)).toBe(false); // 'zzu"}~': past the end of the document
     expect(isAllowed(value, first + 5)).toBe(true); // 'zzv",\n': whitespace before the next key
+    expect(isAllowed(value, first + 6)).toBe(true); // 'zzw\"': stays inside
+    expect(isAllowed(value, first + 7)).toBe(true); // 'zzx\"y"}': closes after the escaped quote
     const key = at('{"na');
     expect(isAllowed(key, first + 2)).toBe(false); // 'zzs":': no key "nazzs"
     expect(isAllowed(key, first)).toBe(false);
+    expect(isAllowed(key, first + 6)).toBe(false); // no key "nazzw\"..." (the object's keys are named)
   });
 
   it('closes a free key by the name its text spells, escapes and UTF-8 decoded, as the walk does', () => {
     // Appended tokens whose text before the quote spells a declared name (directly, by an escape, or
     // not at all), then suffixes that reach into the value: a key that `closesByName` reads them from the
-    // vocabulary's list of texts (`KeyQuotePrefixes`) and its name trie, not by stepping the key.
+    // vocabulary's list of texts (`QuotePrefixes`) and its name trie, not by stepping the key.
     const extra = [
       'count":"', // count is an integer: no string may follow
       'count": 1',

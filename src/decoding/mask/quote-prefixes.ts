@@ -1,8 +1,7 @@
-import type { KeyLeaf } from '../grammar/key-leaf.js';
-import { DEAD } from '../grammar/nodes.js';
+import { DEAD, type Leaf } from '../grammar/nodes.js';
 import type { QuoteSuffixes } from '../vocabulary/quote-suffixes.js';
 
-/** A quote of the quote tokens that closes a free key, and the key's text before it. */
+/** A quote of the quote tokens that closes the string, and the string's text before it. */
 export interface ClosingPrefix {
   /** The node of `QuoteSuffixes.quotes` whose edge reads the quote. */
   readonly node: number;
@@ -13,27 +12,28 @@ export interface ClosingPrefix {
 }
 
 /**
- * The quote tokens as a key that `closesByName` meets them, per vocabulary (issue 45's p90 band: the
- * first visit inside a key of an object with many properties, where any key is allowed). For such a
- * key every character is live, so which bytes it reads, and whether a quote then closes it (not
- * escaped, not mid-character), depend on the bytes alone, and what the closing leads to only on the
- * name its text spells (`KeyLeaf.closeAfter`). So the walk of the quote tokens' bytes up to their
- * closing quote (for Qwen3 about 420 key steps and closes) is made once per vocabulary here, and a mask
- * reads the lists: the tokens read inside, and for each closing quote the name trie node of its text.
+ * The quote tokens as a string that refuses no character meets them, per vocabulary and kind of
+ * string (issue 45's p90 band: first visits inside keys of objects that allow any key, and inside
+ * free string values). For such a string, which bytes it reads and whether a quote then closes it (not
+ * escaped, not mid-character) depend on the bytes alone; what the closing leads to depends on nothing
+ * for a string value, and for a key only on the name its text spells (`KeyLeaf.closeAfter`). So the
+ * walk of the quote tokens' bytes up to their closing quote (for Qwen3 about 420 steps and closes of
+ * the string) is made once per vocabulary here, and a mask reads the lists: the tokens read inside,
+ * then the tokens below each closing quote by what follows it.
  */
-export class KeyQuotePrefixes {
-  /** Nodes of `quotes` whose token the key reads and stays inside (its quotes escaped). */
+export class QuotePrefixes {
+  /** Nodes of `quotes` whose token the string reads and stays inside (its quotes escaped). */
   readonly staying: number[] = [];
-  /** Quotes that close the key after their text. */
+  /** Quotes that close the string after their text. */
   readonly closing: ClosingPrefix[] = [];
   /** Closing quotes whose text did not decode here: walked from the positions after their bytes. */
   readonly walked: Array<{ readonly node: number; readonly bytes: readonly number[] }> = [];
 
-  /** Built by stepping `leaf` from `state` (where it `closesByName`) off the name trie. */
-  constructor(split: QuoteSuffixes, leaf: KeyLeaf, state: unknown) {
+  /** Built by stepping `leaf` from `state`, inside, between characters, where it refuses no character. */
+  constructor(split: QuoteSuffixes, leaf: Leaf, state: unknown) {
     const trie = split.quotes;
     const { byte, depth, end, token } = trie;
-    const states: unknown[] = [leaf.offNames(state)];
+    const states: unknown[] = [state];
     const bytes: number[] = [];
     let i = 1;
     while (i < trie.nodeCount) {
@@ -76,15 +76,23 @@ function decodeText(bytes: readonly number[]): number[] | null {
   }
 }
 
-/** Per vocabulary (its `QuoteSuffixes`), built at the first key that `closesByName`. */
-const built = new WeakMap<QuoteSuffixes, KeyQuotePrefixes>();
+/** Per vocabulary (its `QuoteSuffixes`) and kind of string, built at the first string of that kind. */
+const built = new WeakMap<QuoteSuffixes, Map<string, QuotePrefixes>>();
 
-/** The vocabulary's `KeyQuotePrefixes`, built from `leaf` in `state` the first time. */
-export function keyQuotePrefixes(split: QuoteSuffixes, leaf: KeyLeaf, state: unknown): KeyQuotePrefixes {
-  let prefixes = built.get(split);
+/**
+ * The vocabulary's `QuotePrefixes` for strings of `kind`, built the first time from `leaf` in `state`
+ * (every string of a kind reads the same bytes from such a state: the caller's guarantee).
+ */
+export function quotePrefixes(split: QuoteSuffixes, kind: string, leaf: Leaf, state: unknown): QuotePrefixes {
+  let kinds = built.get(split);
+  if (kinds === undefined) {
+    kinds = new Map();
+    built.set(split, kinds);
+  }
+  let prefixes = kinds.get(kind);
   if (prefixes === undefined) {
-    prefixes = new KeyQuotePrefixes(split, leaf, state);
-    built.set(split, prefixes);
+    prefixes = new QuotePrefixes(split, leaf, state);
+    kinds.set(kind, prefixes);
   }
   return prefixes;
 }
