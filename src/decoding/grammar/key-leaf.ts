@@ -262,6 +262,69 @@ export class KeyLeaf extends StringLeaf {
     return { ...s, phase: 2, result: this.keepText ? `x${cls}:${s.value}` : `x${cls}` };
   }
 
+  /** A key's closing depends on the name it spells: see `closesByName`. */
+  override closesAnywhere(): boolean {
+    return false;
+  }
+
+  /**
+   * Whether, from `raw`, every character is live and the key closes by its name alone: any undeclared key is allowed
+   * (no automata, no length bounds) and its text is not kept. Then what a key's closing quote leads to
+   * depends only on the name trie node its text reaches (`closeAfter`), and which bytes it reads inside
+   * only on its escape or UTF-8 state, as for the shared inside masks (`insideKey`'s `free:`).
+   */
+  closesByName(raw: unknown): boolean {
+    const s = raw as KeyState;
+    const extras = this.extras;
+    return (
+      s.phase === 1 &&
+      s.bytes === BETWEEN_CHARACTERS &&
+      this.freeInside &&
+      !this.keepText &&
+      extras !== null &&
+      extras.automata.length === 0 &&
+      extras.minLength === 0
+    );
+  }
+
+  /**
+   * For a leaf that `closesByName(raw)`: the value its closing quote
+   * reports (`valueKey`) after it reads the characters `codePoints`, or undefined when the quote is
+   * refused there (the text is a name the object blocks). What `close` decides, without stepping the
+   * characters one by one: for such a leaf they are all live, so only the name trie node matters.
+   */
+  closeAfter(raw: unknown, codePoints: readonly number[]): string | undefined {
+    let node = (raw as KeyState).node;
+    for (let k = 0; k < codePoints.length && node >= 0; k++)
+      node = this.trie.child(node, codePoints[k] as number);
+    const tag = this.trie.tag(node);
+    if (tag >= 0) {
+      this.namedResults ??= [];
+      let result = this.namedResults[tag];
+      if (result === undefined) {
+        result = `n${tag}`;
+        this.namedResults[tag] = result;
+      }
+      return result;
+    }
+    if (tag !== -1) return undefined;
+    if (this.extraResult === undefined) {
+      const cls = (this.extras as KeyExtras).classify([]);
+      this.extraResult = cls === null ? null : `x${cls}`;
+    }
+    return this.extraResult ?? undefined;
+  }
+  private namedResults: string[] | undefined;
+  private extraResult: string | null | undefined;
+
+  /**
+   * `raw` (where the leaf `closesByName`) with the key off the name trie: a state that reads
+   * the same bytes, used to learn once per vocabulary which texts before a quote close the key.
+   */
+  offNames(raw: unknown): unknown {
+    return { ...(raw as KeyState), node: -1 };
+  }
+
   /** Whether a key that has read the code points leading to this trie node and automata states can end validly. */
   live(node: number, autos: ArrayLike<number>, base: number, codePoints: number): boolean {
     if (node >= 0 && this.namedLive[node] === 1) return true;

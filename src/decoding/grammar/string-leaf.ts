@@ -160,6 +160,25 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     return next < 0 || !this.canFinish(next, codePoints, units) ? -1 : next;
   }
 
+  /**
+   * Whether from `raw` the string reads every character and may close after any text of at most
+   * `horizon` bytes: inside, between characters, no pattern, its value not kept, minLength met and
+   * maxLength out of a token's reach. Then what a token holding a quote does here depends on its bytes
+   * alone, and its closing quote leads to the same positions whatever the text (`QuotePrefixes`).
+   */
+  closesAnywhere(raw: unknown, horizon: number): boolean {
+    const s = raw as StringState;
+    const { pattern, collect, minLength, maxLength } = this.options;
+    return (
+      s.phase === 1 &&
+      s.bytes === BETWEEN_CHARACTERS &&
+      pattern === null &&
+      !collect &&
+      s.codePoints >= minLength &&
+      maxLength - s.units >= horizon
+    );
+  }
+
   initial(): unknown {
     return this.options.pattern ? { ...STRING_START, pattern: this.options.pattern.start } : STRING_START;
   }

@@ -1,3 +1,4 @@
+import { KeyLeaf } from '../grammar/key-leaf.js';
 import { LiteralLeaf, WhitespaceLeaf } from '../grammar/literal-leaf.js';
 import { DEAD, type Leaf, ListNode, type ListState } from '../grammar/nodes.js';
 import type { AbortCheck } from '../grammar/search-budget.js';
@@ -7,6 +8,7 @@ import {
   finish,
   ownKey,
   seenValues,
+  stepAll,
   stepFrame,
   stepFrames,
 } from '../grammar/stack-machine.js';
@@ -16,6 +18,7 @@ import type { TokenTrie } from '../vocabulary/token-trie.js';
 import type { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import { hasShortcut, isInsideString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
+import { type QuotePrefixes, quotePrefixes } from './quote-prefixes.js';
 
 /**
  * The masks of a compiled grammar computed from its positions by walking the token trie, each position
@@ -28,6 +31,9 @@ export class TrieWalk {
   /** A mask `whitespaceFromRoot` reuses for what follows the whitespace, and whether one holds it. */
   private scratch: Uint32Array | undefined;
   private scratchBusy = false;
+  /** `walk`'s positions per depth and its `covered` flags, reused by every walk of this grammar. */
+  private readonly walkPositions: Frame[][] = [];
+  private walkCovered = new Uint8Array(0);
 
   constructor(
     private readonly trie: TokenTrie,
@@ -311,8 +317,21 @@ export class TrieWalk {
       return;
     }
     const trie = this.quotes;
+    const top = frames.length === 1 ? (frames[0] as Frame) : null;
+    if (top !== null && top.node instanceof KeyLeaf && top.node.closesByName(top.state)) {
+      this.freeKeyQuoteWalk(top, split, mask);
+      return;
+    }
+    if (
+      top !== null &&
+      top.node instanceof StringLeaf &&
+      top.node.closesAnywhere(top.state, trie.maxTokenBytes)
+    ) {
+      this.freeStringQuoteWalk(top, split, mask);
+      return;
+    }
     const { byte, depth, end } = trie;
-    const { firstQuote, suffixOf } = split;
+    const { firstQuote } = split;
     const positions: Frame[][] = [];
     for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
     positions[0] = [...frames];
@@ -338,20 +357,9 @@ export class TrieWalk {
         if (entry === undefined) {
           if (met.length < QUOTE_MEMO) met.push({ frames: [...next], accepted: null });
         } else {
-          if (entry.accepted === null) {
-            entry.accepted = new Uint32Array(split.words);
-            this.walk(split.suffixes, next, entry.accepted, split.quoteNode, false);
-            // The suffix `"` alone ends at the walk's root, which it does not mark: the quote was read.
-            split.suffixes.markTokens(entry.accepted, split.quoteNode);
-          }
-          const accepted = entry.accepted;
-          const stop = end[i] as number;
-          for (let n = i; n < stop; n++) {
-            const sid = suffixOf[n] as number;
-            if (sid >= 0 && (((accepted[sid >>> 5] as number) >>> (sid & 31)) & 1) === 1)
-              trie.markTokens(mask, n);
-          }
-          i = stop;
+          entry.accepted ??= this.acceptedSuffixes(split, next);
+          this.markBySuffix(split, i, entry.accepted, mask);
+          i = end[i] as number;
           continue;
         }
       }
@@ -359,6 +367,110 @@ export class TrieWalk {
       i++;
     }
     this.stats.nodesVisited += visited;
+  }
+
+  /** The suffixes (ids of `split.suffixes`) that `after`, the positions after a first quote, accept. */
+  private acceptedSuffixes(split: QuoteSuffixes, after: readonly Frame[]): Uint32Array {
+    const accepted = new Uint32Array(split.words);
+    this.walk(split.suffixes, after, accepted, split.quoteNode, false);
+    // The suffix `"` alone ends at the walk's root, which it does not mark: the quote was read.
+    split.suffixes.markTokens(accepted, split.quoteNode);
+    return accepted;
+  }
+
+  /** Sets the tokens below first quote `node` of the quotes trie whose suffix is `accepted`. */
+  private markBySuffix(split: QuoteSuffixes, node: number, accepted: Uint32Array, mask: Uint32Array): void {
+    const trie = this.quotes;
+    const stop = trie.end[node] as number;
+    const suffixOf = split.suffixOf;
+    for (let n = node; n < stop; n++) {
+      const sid = suffixOf[n] as number;
+      if (sid >= 0 && (((accepted[sid >>> 5] as number) >>> (sid & 31)) & 1) === 1) trie.markTokens(mask, n);
+    }
+  }
+
+  /**
+   * `quoteWalk` for one key that `closesByName` (any undeclared key allowed: the keys of most large
+   * objects): the texts before the first quotes that such a key reads and closes after come from the
+   * vocabulary's list (`QuotePrefixes`, made once), each looked up in the key's name trie for the
+   * value its closing reports; the tokens below are then allowed by their suffix, from one walk of the
+   * suffix trie per distinct value met twice (the positions after the quote are `finish`'s, the same
+   * frames for the same value), else by a walk of that quote's own subtree. Tokens the key reads inside
+   * (their quotes escaped) are in the list too.
+   */
+  private freeKeyQuoteWalk(top: Frame, split: QuoteSuffixes, mask: Uint32Array): void {
+    const leaf = top.node as KeyLeaf;
+    const prefixes = quotePrefixes(split, 'key', leaf, leaf.offNames(top.state));
+    const trie = this.quotes;
+    const check = this.abortCheck;
+    const met = new Map<string, { after: Frame[]; accepted: Uint32Array | null }>();
+    for (const node of prefixes.staying) trie.markTokens(mask, node);
+    for (const { node, first, codePoints } of prefixes.closing) {
+      check?.tick();
+      const value = leaf.closeAfter(top.state, codePoints);
+      if (value === undefined) continue;
+      let entry = met.get(value);
+      if (entry === undefined || !first) {
+        if (entry === undefined) {
+          const after: Frame[] = [];
+          finish(top.parent, value, after);
+          entry = { after, accepted: null };
+          met.set(value, entry);
+        }
+        if (entry.after.length === 0) continue;
+        // Met once so far (or after an escaped quote, where the suffixes are not the first quote's): its
+        // own subtree, a few suffixes (cheaper than the whole suffix trie).
+        trie.markTokens(mask, node);
+        this.walk(trie, entry.after, mask, node, false);
+        continue;
+      }
+      if (entry.after.length === 0) continue;
+      entry.accepted ??= this.acceptedSuffixes(split, entry.after);
+      this.markBySuffix(split, node, entry.accepted, mask);
+    }
+    this.walkUndecoded(top, prefixes, mask);
+    this.stats.nodesVisited += prefixes.staying.length + prefixes.closing.length;
+  }
+
+  /**
+   * `quoteWalk` for one string value that `closesAnywhere` (a free string): the tokens it reads inside
+   * and its closing quotes come from the vocabulary's list (`QuotePrefixes`, made once), and every
+   * closing leads to the same positions (`finish`'s, the value not kept), so the tokens below a first
+   * quote are allowed by their suffix, from one walk of the suffix trie from those positions.
+   */
+  private freeStringQuoteWalk(top: Frame, split: QuoteSuffixes, mask: Uint32Array): void {
+    const prefixes = quotePrefixes(split, 'string', top.node as StringLeaf, top.state);
+    const trie = this.quotes;
+    for (const node of prefixes.staying) trie.markTokens(mask, node);
+    const after: Frame[] = [];
+    finish(top.parent, undefined, after);
+    if (after.length > 0) {
+      const accepted = this.acceptedSuffixes(split, after);
+      const check = this.abortCheck;
+      for (const { node, first } of prefixes.closing) {
+        check?.tick();
+        if (first) this.markBySuffix(split, node, accepted, mask);
+        else {
+          // After an escaped quote: the suffixes are not the first quote's, so its own subtree.
+          trie.markTokens(mask, node);
+          this.walk(trie, after, mask, node, false);
+        }
+      }
+    }
+    this.walkUndecoded(top, prefixes, mask);
+    this.stats.nodesVisited += prefixes.staying.length + prefixes.closing.length;
+  }
+
+  /** The closing quotes of `prefixes` whose text did not decode, walked from the positions after their bytes. */
+  private walkUndecoded(top: Frame, prefixes: QuotePrefixes, mask: Uint32Array): void {
+    const trie = this.quotes;
+    for (const { node, bytes } of prefixes.walked) {
+      let at: Frame[] = [top];
+      for (let k = 0; k < bytes.length && at.length > 0; k++) at = stepAll(at, bytes[k] as number);
+      if (at.length === 0) continue;
+      trie.markTokens(mask, node);
+      this.walk(trie, at, mask, node, false);
+    }
   }
 
   /**
@@ -375,10 +487,16 @@ export class TrieWalk {
     const strings = shared && trie === this.trie;
     // positions[d]: the parse positions after the first d bytes of the current trie path. The arrays
     // are reused from node to node (only frames are allocated).
-    const positions: Frame[][] = [];
-    for (let d = 0; d <= trie.maxTokenBytes; d++) positions.push([]);
-    // covered[d]: the path's first d bytes end inside a string whose staying tokens are already set.
-    const covered = new Uint8Array(trie.maxTokenBytes + 1);
+    // Kept from walk to walk (a walk never starts inside another): a key's quote walk makes one per name
+    // its text may close on, and fresh arrays for each were a tenth of its time in collections.
+    const positions = this.walkPositions;
+    while (positions.length <= trie.maxTokenBytes) positions.push([]);
+    if (this.walkCovered.length <= trie.maxTokenBytes)
+      this.walkCovered = new Uint8Array(trie.maxTokenBytes + 1);
+    // covered[d]: the path's first d bytes end inside a string whose staying tokens are already set
+    // (read only below a node the walk has set it for, the root's set here).
+    const covered = this.walkCovered;
+    covered[depth[root] as number] = 0;
     positions[depth[root] as number] = [...frames];
     const nodeCount = end[root] as number;
     let visited = 0;

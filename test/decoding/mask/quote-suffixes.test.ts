@@ -20,6 +20,63 @@ beforeAll(async () => {
 const encoder = new TextEncoder();
 const QUOTE = 0x22;
 
+/**
+ * An object of 40 properties that allows any other key (a key closes by its name alone, so the quote
+ * tokens come from the vocabulary's list of texts before a quote, `QuotePrefixes`): names that are
+ * common tokens, values of different kinds, so a closing quote's name decides what may follow it.
+ */
+const LARGE_OPEN_OBJECT = {
+  type: 'object',
+  properties: Object.fromEntries(
+    [
+      'name',
+      'id',
+      'type',
+      'value',
+      'description',
+      'title',
+      'url',
+      'enabled',
+      'version',
+      'status',
+      'path',
+      'label',
+      'count',
+      'size',
+      'source',
+      'target',
+      'owner',
+      'created',
+      'updated',
+      'tags',
+      'items',
+      'data',
+      'config',
+      'mode',
+      'level',
+      'priority',
+      'color',
+      'width',
+      'height',
+      'format',
+      'key',
+      'options',
+      'default',
+      'required',
+      'group',
+      'parent',
+      'children',
+      'index',
+      'order',
+      'date',
+    ].map((name, i) => [
+      name,
+      [{ type: 'string' }, { type: 'integer' }, { type: 'boolean' }, { type: 'object' }][i % 4],
+    ]),
+  ),
+  required: ['id'],
+};
+
 /** Schemas with free and constrained string values, keys of small and open objects, and lists. */
 const SCHEMAS: readonly unknown[] = [
   {
@@ -70,36 +127,48 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     expect(split.suffixes.byte[split.quoteNode]).toBe(QUOTE);
   });
 
+  /** Random sequences through `schema` (mostly tokens without a quote, so that they stay inside strings
+   * for a while), held to the generic walk; returns the positions inside a string where some quote
+   * token is allowed. */
+  const walkInsideStrings = (schema: unknown, seed: number, sequences: number, open: boolean): number =>
+    walkRandomSequences(
+      compileSchema(schema, q.vocabulary, {
+        whitespace: open ? 'compact' : 'flexible',
+        propertyOrder: 'any',
+        // Open objects (any other key, so keys close by the name they spell: `QuotePrefixes`).
+        additionalProperties: open ? 'allow' : 'forbid',
+        precompute: { positions: 0 },
+      }),
+      q.vocabulary,
+      {
+        seed,
+        sequences,
+        steps: 25,
+        preferred: (id) => !(q.vocabulary.tokens[id] as Uint8Array).includes(QUOTE),
+        preferShare: 0.7,
+        counts: (allowed, plain) => plain.length > 1000 && allowed.length > plain.length,
+      },
+    );
+
   it('equals the generic walk at random positions inside keys and strings (Qwen3)', () => {
     let inside = 0;
     for (const [i, schema] of SCHEMAS.entries()) {
-      for (const whitespace of ['flexible', 'compact'] as const) {
-        const grammar = compileSchema(schema, q.vocabulary, {
-          whitespace,
-          propertyOrder: 'any',
-          precompute: { positions: 0 },
-        });
-        inside += walkRandomSequences(grammar, q.vocabulary, {
-          seed: 4500 + i,
-          sequences: 8,
-          steps: 25,
-          // Mostly tokens without a quote, so that sequences stay inside strings for a while; counted:
-          // positions inside a string where some quote token is allowed.
-          preferred: (id) => !(q.vocabulary.tokens[id] as Uint8Array).includes(QUOTE),
-          preferShare: 0.7,
-          counts: (allowed, plain) => plain.length > 1000 && allowed.length > plain.length,
-        });
-      }
+      for (const open of [false, true]) inside += walkInsideStrings(schema, 4500 + i, 8, open);
     }
     expect(inside).toBeGreaterThan(40);
+  });
+
+  it('equals the generic walk inside the keys and values of a 40-property open object (Qwen3)', () => {
+    expect(walkInsideStrings(LARGE_OPEN_OBJECT, 4503, 5, true)).toBeGreaterThan(10);
   });
 
   it('allows a token by its suffix where an earlier prefix met the same positions, as the walk does', () => {
     // Appended to the real vocabulary: tokens whose prefixes sort after many real ones (so the positions
     // after their quote were met before, and their suffix is read from the suffix trie), with suffixes
     // allowed after a string value, refused there, and one no real token has.
-    const extra = ['zzq",', 'zzr"}', 'zzs":', 'zzt"]', 'zzu"}~', 'zzv",\n'].map((text) =>
-      encoder.encode(text),
+    // The last two hold an escaped quote: read inside a string, then closing it after more text.
+    const extra = ['zzq",', 'zzr"}', 'zzs":', 'zzt"]', 'zzu"}~', 'zzv",\n', 'zzw\\"', 'zzx\\"y"}'].map(
+      (text) => encoder.encode(text),
     );
     const vocabulary: DecoderVocabulary = {
       tokens: [...q.vocabulary.tokens, ...extra],
@@ -126,8 +195,58 @@ describe('quote tokens masked by their suffix after the first quote', () => {
     expect(isAllowed(value, first + 3)).toBe(false); // 'zzt"]'
     expect(isAllowed(value, first + 4)).toBe(false); // 'zzu"}~': past the end of the document
     expect(isAllowed(value, first + 5)).toBe(true); // 'zzv",\n': whitespace before the next key
+    expect(isAllowed(value, first + 6)).toBe(true); // 'zzw\"': stays inside
+    expect(isAllowed(value, first + 7)).toBe(true); // 'zzx\"y"}': closes after the escaped quote
     const key = at('{"na');
     expect(isAllowed(key, first + 2)).toBe(false); // 'zzs":': no key "nazzs"
     expect(isAllowed(key, first)).toBe(false);
+    expect(isAllowed(key, first + 6)).toBe(false); // no key "nazzw\"..." (the object's keys are named)
+  });
+
+  it('closes a free key by the name its text spells, escapes and UTF-8 decoded, as the walk does', () => {
+    // Appended tokens whose text before the quote spells a declared name (directly, by an escape, or
+    // not at all), then suffixes that reach into the value: a key that `closesByName` reads them from the
+    // vocabulary's list of texts (`QuotePrefixes`) and its name trie, not by stepping the key.
+    const extra = [
+      'count":"', // count is an integer: no string may follow
+      'count": 1',
+      'name":"',
+      '\\u0061b":t', // the key "ab" (a boolean) by an escape
+      'ab":"',
+      'é":"', // an undeclared key: any value
+      'x\\"y":', // an escaped quote, then the key closes
+      'zzq"',
+    ].map((text) => encoder.encode(text));
+    const vocabulary: DecoderVocabulary = {
+      tokens: [...q.vocabulary.tokens, ...extra],
+      eosTokenIds: q.vocabulary.eosTokenIds,
+      specialTokenIds: q.vocabulary.specialTokenIds ?? [],
+    };
+    const first = q.vocabulary.tokens.length;
+    const schema = {
+      type: 'object',
+      properties: { count: { type: 'integer' }, name: { type: 'string' }, ab: { type: 'boolean' } },
+    };
+    const grammar = compileSchema(schema, vocabulary, {
+      whitespace: 'compact',
+      propertyOrder: 'any',
+      additionalProperties: 'allow',
+      precompute: { positions: 0 },
+    });
+    const at = (text: string) => {
+      const matcher = new GrammarMatcher(grammar);
+      for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
+      const mask = matcher.mask();
+      expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+      return (k: number) => isAllowed(mask, first + k);
+    };
+    const start = at('{"');
+    expect([0, 1, 2, 3, 4, 5, 6, 7].map(start)).toEqual([false, false, true, true, false, true, true, true]);
+    // "count" is written: its name is blocked, so closing on it is refused; other keys still close.
+    const second = at('{"count":1,"');
+    expect([0, 1, 2, 3, 4, 5].map(second)).toEqual([false, false, true, true, false, true]);
+    // Inside a key already off every name: every text closes onto an undeclared key.
+    const off = at('{"qq');
+    expect([0, 2, 4, 5, 7].map(off)).toEqual([true, true, true, true, true]);
   });
 });
