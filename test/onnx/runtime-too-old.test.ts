@@ -23,7 +23,7 @@ describe('an onnxruntime too old for the graph', () => {
     expect(error?.message).toContain("model_q4.onnx uses onnxruntime's GroupQueryAttention with 11 inputs");
     expect(error?.message).toContain('1.22 or later');
     expect(error?.message).toContain("dtype: 'fp32'");
-    expect((error?.cause as Error).message).toBe(ORT_1_21_MESSAGE);
+    expect((error?.cause as Error | undefined)?.message).toBe(ORT_1_21_MESSAGE);
   });
 
   it('leaves other load errors alone', () => {
