@@ -44,7 +44,7 @@ const quick = args.quick === true;
 const realSize = args.model !== undefined;
 const folder = realSize
   ? resolve(args.model as string)
-  : join(process.cwd(), '.cache', 'fixture-model-v2-seed-1');
+  : join(process.cwd(), '.cache', 'fixture-model-v3-seed-1');
 if (!realSize && !existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
 if (realSize && !existsSync(join(folder, 'config.json'))) {
   console.error(

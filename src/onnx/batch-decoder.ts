@@ -5,6 +5,7 @@ import { type AdmittedJob, type DecodeJob, DecodeSequence, type SequenceOutput }
 import { halfToFloat32 } from './float16.js';
 import { bindKvCache, emptyFetches } from './kv-binding.js';
 import { KvCache } from './kv-cache.js';
+import { isMultiPositionRefusal } from './multi-position-refusal.js';
 import { throughGate } from './native-gate.js';
 import type { OnnxModelShape } from './onnx-options.js';
 import { Pace } from './pace.js';
@@ -85,6 +86,11 @@ export class BatchDecoder {
 
   /** The export has transformers.js's optional `num_logits_to_keep` input. */
   private readonly keepsLogits: boolean;
+  /**
+   * The export computes several positions a row over a past with more than one row. False once it
+   * refused (`GroupQueryAttention`, see multi-position-refusal.ts): such steps then feed one position.
+   */
+  multiPositionBatches = true;
 
   submit(job: DecodeJob): void {
     this.queue.push({ ...job, controller: new AbortController(), cachedPromptTokens: 0 });
@@ -443,7 +449,8 @@ export class BatchDecoder {
     // makes the whole batch compute five positions. Whether that pays depends on what a wider step
     // costs here (StepCost, timed on this decoder's own steps); longer takes go on next step.
     const lengths = wanted.map((take) => take.length);
-    const width = this.stepCost.width(lengths);
+    const narrow = !this.multiPositionBatches && batch > 1 && past > 0;
+    const width = narrow ? Math.min(1, this.stepCost.width(lengths)) : this.stepCost.width(lengths);
     const takes = wanted.map((take) => take.slice(0, width));
     const total = past + width;
     const inputIds = new BigInt64Array(batch * width).fill(BigInt(this.options.padTokenId));
@@ -489,7 +496,23 @@ export class BatchDecoder {
         rows.reduce((sum, row) => sum + row.fed.length, 0),
       );
     }
-    const outputs = await this.timed('step.run', () => throughGate(() => this.session.run(feeds, fetches)));
+    // A step the graph may refuse runs with onnxruntime's own log quiet: the refusal is expected once,
+    // handled here, and would otherwise print a red native error line.
+    const mayBeRefused = width > 1 && batch > 1 && past > 0 && this.multiPositionBatches;
+    const runOptions: ort.InferenceSession.RunOptions = mayBeRefused ? { logSeverityLevel: 4 } : {};
+    let outputs: ort.InferenceSession.OnnxValueMapType;
+    try {
+      outputs = await this.timed('step.run', () =>
+        throughGate(() => this.session.run(feeds, fetches, runOptions)),
+      );
+    } catch (error) {
+      // Nothing of the step is kept yet: learn the graph's limit and run it again, one position wide.
+      if (mayBeRefused && isMultiPositionRefusal(error)) {
+        this.multiPositionBatches = false;
+        return this.step();
+      }
+      throw error;
+    }
     const ms = performance.now() - started;
     this.pace.recordStep(this, ms);
     this.stepCost.record(batch * width, ms);

@@ -76,6 +76,27 @@ export async function createSession(
 
 /** onnxruntime's words when a graph's external data file is not where the graph says it is. */
 const MISSING_DATA = /External data path does not exist: "([^"]+)"/;
+/**
+ * An onnxruntime older than the graph's contrib operators (1.21 and before: `GroupQueryAttention`
+ * takes at most 9 inputs, without the `attention_bias` haggle's q4 and q8 exports pass it).
+ */
+const OPERATOR_TOO_NEW = /schema\(com\.microsoft::(\w+):\d+\) has input size (\d+) not in range/;
+
+/**
+ * The typed error for a graph the installed onnxruntime cannot load because its contrib operators are
+ * newer than the runtime, or undefined when `error` is something else.
+ */
+export function runtimeTooOldError(modelPath: string, error: unknown): ModelFolderError | undefined {
+  const match = OPERATOR_TOO_NEW.exec(error instanceof Error ? error.message : String(error));
+  if (!match) return undefined;
+  return onnxModelFolderError(
+    dirname(modelPath),
+    `${basename(modelPath)} uses onnxruntime's ${match[1]} with ${match[2]} inputs, which the installed ` +
+      "onnxruntime-node does not know: upgrade it (`npm install onnxruntime-node@latest`; haggle's q4 and q8 " +
+      "exports need 1.22 or later), or load another dtype of the folder (`dtype: 'fp32'`)",
+    error,
+  );
+}
 
 /**
  * Creates the session; a graph whose external data file (the weights of an export over the 2 GB
@@ -88,6 +109,8 @@ async function open(
   try {
     return await ort.InferenceSession.create(modelPath, options);
   } catch (error) {
+    const tooOld = runtimeTooOldError(modelPath, error);
+    if (tooOld) throw tooOld;
     const missing = MISSING_DATA.exec(error instanceof Error ? error.message : String(error));
     if (!missing) throw error;
     throw onnxModelFolderError(

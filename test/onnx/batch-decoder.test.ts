@@ -363,6 +363,47 @@ describe('BatchDecoder', () => {
     expect(next[0]?.text).toBe('2');
   });
 
+  it('feeds one position a step at batch > 1 once the graph refuses wider steps over a past (GroupQueryAttention)', async () => {
+    // Each row feeds its prompt's last token, then three tokens at once (a jump-forward's forced text).
+    const forced = async (nextLogits: NextLogits): Promise<SequenceOutput> => {
+      await nextLogits([]);
+      await nextLogits([7, 8, 9]);
+      return { text: '7,8,9', tokens: 3, finishReason: 'stop' };
+    };
+    const widths = async (refuse: boolean) => {
+      const fake = fakeSession();
+      const decoder = new BatchDecoder(fake.session, shape, {
+        maxBatchSize: 8,
+        prefillTokensPerRun: 64,
+        padTokenId: 0,
+      });
+      fake.setOnRun(() => {
+        const run = fake.runs[fake.runs.length - 1];
+        const width = run?.ids[0]?.length ?? 0;
+        if (refuse && (run?.ids.length ?? 0) > 1 && width > 1 && (run?.past[0]?.length ?? 0) > 0)
+          throw new Error(
+            'Non-zero status code returned while running GroupQueryAttention node. Status Message: batch_size must be 1 when sequence_length > 1 and past context is given.',
+          );
+      });
+      const outputs = await Promise.all([
+        submit(decoder, { promptIds: [11, 12], decoders: [forced], abortFlag: null }),
+        submit(decoder, { promptIds: [21, 22], decoders: [forced], abortFlag: null }),
+      ]);
+      expect(outputs.map((o) => o[0]?.text)).toEqual(['7,8,9', '7,8,9']);
+      return { widths: fake.runs.map((run) => run.ids[0]?.length), multi: decoder.multiPositionBatches };
+    };
+    const plain = await widths(false);
+    expect(plain.multi).toBe(true);
+    expect(plain.widths).toContain(3);
+    const refused = await widths(true);
+    expect(refused.multi).toBe(false);
+    // The refused step (width 3) ran again one position wide, and so did every later step.
+    const at = refused.widths.indexOf(3);
+    expect(at).toBeGreaterThan(0);
+    expect(refused.widths.slice(at + 1).every((w) => w === 1)).toBe(true);
+    expect(refused.widths.slice(at + 1)).toHaveLength(3);
+  });
+
   it('compacts the cache once padding for a long prompt is dead, keeping what each row sees', async () => {
     const fake = fakeSession();
     const decoder = new BatchDecoder(fake.session, shape, {

@@ -26,9 +26,21 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
     case 'q4f16':
       return { computeType: 'float16', interfaceType: 'float16', quantize: 'q4', blockSize: Q4F16_BLOCK };
     case 'q4':
-      return { quantize: 'q4', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
+      return {
+        quantize: 'q4',
+        blockSize: Q4F16_BLOCK,
+        quantizeHead: true,
+        accuracyLevel: Q4_ACCURACY_LEVEL,
+        fuseCpuOps: true,
+      };
     case 'q8':
-      return { quantize: 'q8', blockSize: Q4F16_BLOCK, quantizeHead: true, accuracyLevel: Q4_ACCURACY_LEVEL };
+      return {
+        quantize: 'q8',
+        blockSize: Q4F16_BLOCK,
+        quantizeHead: true,
+        accuracyLevel: Q4_ACCURACY_LEVEL,
+        fuseCpuOps: true,
+      };
   }
 }
 

@@ -70,6 +70,8 @@ export class GraphBuilder {
   private counter = 0;
   /** Operator domains beyond the standard one (`com.microsoft` for onnxruntime's contrib ops). */
   private readonly domains = new Set<string>();
+  /** Values renamed to a graph output's name by `output`: later nodes' inputs follow the rename. */
+  private readonly renamed = new Map<string, string>();
 
   /** `sink`: where initializers of `SMALL_INITIALIZER` bytes or more go; none keeps them all inline. */
   constructor(private readonly sink?: InitializerSink) {}
@@ -117,8 +119,22 @@ export class GraphBuilder {
     return name;
   }
 
+  /**
+   * Declares a graph output. A value some node of this graph makes is renamed to the output's name
+   * (with every use of it), rather than copied by an `Identity`: onnxruntime keeps such an Identity
+   * and copies the tensor, which for the `present.*` outputs is the whole KV cache every step. A
+   * graph input or initializer passed straight through still gets its Identity.
+   */
   output(name: string, from: string, elemType: ElemType, dims: Dim[]): void {
-    this.op('Identity', [from], {}, name);
+    const producer = this.nodes.find((node) => node.output.includes(from));
+    if (producer) {
+      producer.output = producer.output.map((out) => (out === from ? name : out));
+      for (const node of this.nodes) node.input = node.input.map((input) => (input === from ? name : input));
+      // Nodes added later may still name the value by its old name.
+      this.renamed.set(from, name);
+    } else {
+      this.op('Identity', [from], {}, name);
+    }
     this.outputs.push(valueInfo(name, elemType, dims));
   }
 
@@ -163,7 +179,7 @@ export class GraphBuilder {
     );
     this.nodes.push({
       opType: type,
-      input: inputs,
+      input: inputs.map((input) => this.renamed.get(input) ?? input),
       output: [name],
       name: `node_${this.counter++}`,
       attribute,

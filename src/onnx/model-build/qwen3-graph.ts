@@ -1,3 +1,11 @@
+import {
+  attentionFeeds,
+  groupQueryAttention,
+  rotary,
+  rotaryTables,
+  simplifiedNorm,
+  skipSimplifiedNorm,
+} from './cpu-contrib-ops.js';
 import { GraphBuilder, type InitializerSink, mapMaybeAsync, TENSOR_TYPE } from './graph-builder.js';
 import { toHalfArray } from './half-precision.js';
 import { Q4_BLOCK, type Quantized4, quantize4, quantizeRows4 } from './quantize-4bit.js';
@@ -54,6 +62,15 @@ export interface GraphOptions {
   accuracyLevel?: number;
   /** Inputs per 4-bit block for `quantize: 'q4'` (default `Q4_BLOCK`; real q4f16 exports use 32). */
   blockSize?: number;
+  /**
+   * Build the attention and the norms from onnxruntime's CPU contrib operators (float32 compute only):
+   * `GroupQueryAttention` (the KV cache grown and the KV heads shared inside one kernel, no `Expand`),
+   * `RotaryEmbedding` with the rows' own `position_ids`, `SimplifiedLayerNormalization` for each
+   * RMSNorm (q_norm and k_norm per head included) and `SkipSimplifiedLayerNormalization` for the
+   * residual sums feeding a norm. The same inputs, outputs and KV layout as the plain graph, and the
+   * same math (the padding mask goes in as `attention_bias`); onnxruntime runs it, other runtimes may not.
+   */
+  fuseCpuOps?: boolean;
   /** Where large initializers go (external data, written as the graph is built); default inline. */
   sink?: InitializerSink;
 }
@@ -77,6 +94,9 @@ export function qwen3GraphBuilder(
 ): GraphBuilder {
   const g = new GraphBuilder(options.sink);
   const ct = options.computeType ?? 'float';
+  const fused = options.fuseCpuOps === true;
+  if (fused && ct !== 'float')
+    throw new Error('fuseCpuOps needs float32 compute (onnxruntime has no CPU float16 kernels for it)');
   // A weight in the compute type: float32 as is, or rounded to half precision. Made when written.
   type Weight = () => Float32Array | Promise<Float32Array>;
   const weight = (name: string, dims: number[], data: Weight) =>
@@ -146,25 +166,52 @@ export function qwen3GraphBuilder(
   );
   let hidden = g.op('Gather', [embed, inputIds], { axis: 0 }); // (B, T, D)
 
-  const eps = g.scalar(config.rmsNormEps, ct);
+  // Initializers only the plain graph reads (an unused one makes onnxruntime log a warning).
+  const eps = fused ? '' : g.scalar(config.rmsNormEps, ct);
   const rmsNorm = (x: string, weight: string) => {
+    if (fused) return simplifiedNorm(g, x, weight, config.rmsNormEps);
     const squared = g.op('Mul', [x, x]);
     const mean = g.op('ReduceMean', [squared], { axes: [-1], keepdims: 1 });
     const root = g.op('Sqrt', [g.op('Add', [mean, eps])]);
     return g.op('Mul', [g.op('Div', [x, root]), weight]);
   };
+  // A sublayer's output not yet added to the residual stream: the next norm adds it (in one kernel
+  // with the norm when fused), so each residual sum is made once, where it is next read.
+  let pending: string | null = null;
+  const normNext = (weight: string) => {
+    if (pending === null) return rmsNorm(hidden, weight);
+    const x = pending;
+    pending = null;
+    if (fused) {
+      const { sum, normed } = skipSimplifiedNorm(g, x, hidden, weight, config.rmsNormEps);
+      hidden = sum;
+      return normed;
+    }
+    hidden = g.op('Add', [hidden, x]);
+    return rmsNorm(hidden, weight);
+  };
 
   // Rotary embedding: angle[b, t, i] = position * theta^(-2i/headDim), duplicated over both halves.
   const invFreq = new Float32Array(headDim / 2);
   for (let i = 0; i < headDim / 2; i++) invFreq[i] = config.ropeTheta ** ((-2 * i) / headDim);
-  const positions = g.op('Unsqueeze', [g.op('Cast', [positionIds], { to: 1 }), g.ints([-1])]); // (B,T,1)
-  const freqs = g.op('Mul', [positions, g.floats('rope.inv_freq', [headDim / 2], invFreq)]);
-  const angles = g.op('Concat', [freqs, freqs], { axis: -1 }); // (B, T, hd)
-  const toCompute = (x: string) => (ct === 'float' ? x : g.op('Cast', [x], { to: 10 }));
-  const cos = g.op('Unsqueeze', [toCompute(g.op('Cos', [angles])), g.ints([1])]); // (B, 1, T, hd)
-  const sin = g.op('Unsqueeze', [toCompute(g.op('Sin', [angles])), g.ints([1])]);
-  const half = g.ints([headDim / 2, headDim / 2]);
+  const invFreqTensor = g.floats('rope.inv_freq', [headDim / 2], invFreq);
+  // The plain graph's (B, 1, T, hd) cos and sin, made on first use (the fused graph has tables instead).
+  let cosSin: { cos: string; sin: string } | undefined;
+  const angleTables = () => {
+    if (cosSin) return cosSin;
+    const positions = g.op('Unsqueeze', [g.op('Cast', [positionIds], { to: 1 }), g.ints([-1])]); // (B,T,1)
+    const freqs = g.op('Mul', [positions, invFreqTensor]);
+    const angles = g.op('Concat', [freqs, freqs], { axis: -1 }); // (B, T, hd)
+    const toCompute = (x: string) => (ct === 'float' ? x : g.op('Cast', [x], { to: 10 }));
+    cosSin = {
+      cos: g.op('Unsqueeze', [toCompute(g.op('Cos', [angles])), g.ints([1])]), // (B, 1, T, hd)
+      sin: g.op('Unsqueeze', [toCompute(g.op('Sin', [angles])), g.ints([1])]),
+    };
+    return cosSin;
+  };
+  const half = fused ? '' : g.ints([headDim / 2, headDim / 2]);
   const rope = (x: string) => {
+    const { cos, sin } = angleTables();
     const first = g.op('Split', [x, half], { axis: -1 });
     const second = `${first}_1`;
     // Split has two outputs; the builder names the first, so name the second by hand.
@@ -186,10 +233,16 @@ export function qwen3GraphBuilder(
   const padding = g.op('Unsqueeze', [g.op('Cast', [attentionMask], { to: 9 }), g.ints([1, 2])]); // (B,1,1,L)
   const visible = g.op('And', [causal, padding]); // (B, 1, T, L)
   const masked = g.scalar(ct === 'float' ? MASKED_SCORE : MASKED_SCORE_HALF, ct);
-  const scale = g.scalar(1 / Math.sqrt(headDim), ct);
+  const scale = fused ? '' : g.scalar(1 / Math.sqrt(headDim), ct);
 
   const batchTime = g.op('Slice', [g.op('Shape', [inputIds]), g.ints([0]), g.ints([2])]); // [B, T]
   const shape = (...tail: number[]) => g.op('Concat', [batchTime, g.ints(tail)], { axis: 0 });
+  const contrib = fused
+    ? {
+        feeds: attentionFeeds(g, inputIds, totalLength, visible, masked),
+        tables: rotaryTables(g, positionIds, invFreqTensor),
+      }
+    : undefined;
 
   for (let l = 0; l < config.layers; l++) {
     const p = past[l];
@@ -201,78 +254,84 @@ export function qwen3GraphBuilder(
       norm: (kind: Parameters<WeightSource['norm']>[1]) => source.norm(l, kind),
     };
     const name = (s: string) => `model.layers.${l}.${s}`;
-    const normed = rmsNorm(
-      hidden,
-      weight(name('input_layernorm.weight'), [d], () => w.norm('inputNorm')),
-    );
-    const project = (x: string, label: 'q' | 'k' | 'v', n: number, norm: 'qNorm' | 'kNorm' | null) => {
-      const flat = linear(x, name(`self_attn.${label}_proj.weight`), d, n * headDim, () =>
-        w.projection(label),
-      );
-      let split = g.op('Reshape', [flat, shape(n, headDim)]); // (B, T, n, hd)
-      if (norm)
-        split = rmsNorm(
-          split,
+    const normed = normNext(weight(name('input_layernorm.weight'), [d], () => w.norm('inputNorm')));
+    const kvDims = ['batch_size', kvHeads, 'total_sequence_length', headDim];
+    let attended: string;
+    if (contrib) {
+      // (B, T, n * hd), q_norm / k_norm per head on a (B, T, n, hd) view, then rotated at position_ids.
+      const projectFlat = (label: 'q' | 'k' | 'v', n: number, norm: 'qNorm' | 'kNorm' | null) => {
+        const flat = linear(normed, name(`self_attn.${label}_proj.weight`), d, n * headDim, () =>
+          w.projection(label),
+        );
+        if (!norm) return flat;
+        const perHead = g.op('Reshape', [flat, shape(n, headDim)]);
+        const normedHeads = rmsNorm(
+          perHead,
           weight(name(`self_attn.${label}_norm.weight`), [headDim], () => w.norm(norm)),
         );
-      return g.op('Transpose', [split], { perm: [0, 2, 1, 3] }); // (B, n, T, hd)
-    };
-    const q = rope(project(normed, 'q', heads, 'qNorm'));
-    const k = rope(project(normed, 'k', kvHeads, 'kNorm'));
-    const v = project(normed, 'v', kvHeads, null);
-    const presentKey = g.op('Concat', [p.key, k], { axis: 2 }); // (B, kv, L, hd)
-    const presentValue = g.op('Concat', [p.value, v], { axis: 2 });
-    g.output(`present.${l}.key`, outward(presentKey), io, [
-      'batch_size',
-      kvHeads,
-      'total_sequence_length',
-      headDim,
-    ]);
-    g.output(`present.${l}.value`, outward(presentValue), io, [
-      'batch_size',
-      kvHeads,
-      'total_sequence_length',
-      headDim,
-    ]);
-    // Grouped-query attention: each KV head serves `group` query heads (repeat_kv in transformers).
-    const repeat = (x: string) => {
-      const shape5 = g.op('Shape', [x]);
-      const b = g.op('Slice', [shape5, g.ints([0]), g.ints([1])]);
-      const len = g.op('Slice', [shape5, g.ints([2]), g.ints([3])]);
-      const expanded = g.op('Expand', [
-        g.op('Unsqueeze', [x, g.ints([2])]),
-        g.op('Concat', [b, g.ints([kvHeads, group]), len, g.ints([headDim])], { axis: 0 }),
+        return rotary(g, g.op('Reshape', [normedHeads, shape(n * headDim)]), positionIds, contrib.tables);
+      };
+      const q = projectFlat('q', heads, 'qNorm');
+      const k = projectFlat('k', kvHeads, 'kNorm');
+      const v = projectFlat('v', kvHeads, null);
+      const gqa = groupQueryAttention(g, { q, k, v }, p, contrib.feeds, { heads, kvHeads });
+      g.output(`present.${l}.key`, gqa.presentKey, io, kvDims);
+      g.output(`present.${l}.value`, gqa.presentValue, io, kvDims);
+      attended = linear(gqa.output, name('self_attn.o_proj.weight'), heads * headDim, d, () =>
+        w.projection('o'),
+      );
+    } else {
+      const project = (x: string, label: 'q' | 'k' | 'v', n: number, norm: 'qNorm' | 'kNorm' | null) => {
+        const flat = linear(x, name(`self_attn.${label}_proj.weight`), d, n * headDim, () =>
+          w.projection(label),
+        );
+        let split = g.op('Reshape', [flat, shape(n, headDim)]); // (B, T, n, hd)
+        if (norm)
+          split = rmsNorm(
+            split,
+            weight(name(`self_attn.${label}_norm.weight`), [headDim], () => w.norm(norm)),
+          );
+        return g.op('Transpose', [split], { perm: [0, 2, 1, 3] }); // (B, n, T, hd)
+      };
+      const q = rope(project(normed, 'q', heads, 'qNorm'));
+      const k = rope(project(normed, 'k', kvHeads, 'kNorm'));
+      const v = project(normed, 'v', kvHeads, null);
+      const presentKey = g.op('Concat', [p.key, k], { axis: 2 }); // (B, kv, L, hd)
+      const presentValue = g.op('Concat', [p.value, v], { axis: 2 });
+      g.output(`present.${l}.key`, outward(presentKey), io, kvDims);
+      g.output(`present.${l}.value`, outward(presentValue), io, kvDims);
+      // Grouped-query attention: each KV head serves `group` query heads (repeat_kv in transformers).
+      const repeat = (x: string) => {
+        const shape5 = g.op('Shape', [x]);
+        const b = g.op('Slice', [shape5, g.ints([0]), g.ints([1])]);
+        const len = g.op('Slice', [shape5, g.ints([2]), g.ints([3])]);
+        const expanded = g.op('Expand', [
+          g.op('Unsqueeze', [x, g.ints([2])]),
+          g.op('Concat', [b, g.ints([kvHeads, group]), len, g.ints([headDim])], { axis: 0 }),
+        ]);
+        return g.op('Reshape', [
+          expanded,
+          g.op('Concat', [b, g.ints([heads]), len, g.ints([headDim])], { axis: 0 }),
+        ]);
+      };
+      const keys = repeat(presentKey);
+      const values = repeat(presentValue);
+      const scores = g.op('Mul', [
+        g.op('MatMul', [q, g.op('Transpose', [keys], { perm: [0, 1, 3, 2] })]),
+        scale,
       ]);
-      return g.op('Reshape', [
-        expanded,
-        g.op('Concat', [b, g.ints([heads]), len, g.ints([headDim])], { axis: 0 }),
-      ]);
-    };
-    const keys = repeat(presentKey);
-    const values = repeat(presentValue);
-    const scores = g.op('Mul', [
-      g.op('MatMul', [q, g.op('Transpose', [keys], { perm: [0, 1, 3, 2] })]),
-      scale,
-    ]);
-    const probs = g.op('Softmax', [g.op('Where', [visible, scores, masked])], { axis: -1 });
-    const context = g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: [0, 2, 1, 3] });
-    const merged = g.op('Reshape', [context, shape(heads * headDim)]);
-    const attended = linear(merged, name('self_attn.o_proj.weight'), heads * headDim, d, () =>
-      w.projection('o'),
-    );
-    hidden = g.op('Add', [hidden, attended]);
+      const probs = g.op('Softmax', [g.op('Where', [visible, scores, masked])], { axis: -1 });
+      const context = g.op('Transpose', [g.op('MatMul', [probs, values])], { perm: [0, 2, 1, 3] });
+      const merged = g.op('Reshape', [context, shape(heads * headDim)]);
+      attended = linear(merged, name('self_attn.o_proj.weight'), heads * headDim, d, () => w.projection('o'));
+    }
+    pending = attended;
 
-    const normed2 = rmsNorm(
-      hidden,
-      weight(name('post_attention_layernorm.weight'), [d], () => w.norm('postNorm')),
-    );
+    const normed2 = normNext(weight(name('post_attention_layernorm.weight'), [d], () => w.norm('postNorm')));
     const gate = linear(normed2, name('mlp.gate_proj.weight'), d, m, () => w.projection('gate'));
     const up = linear(normed2, name('mlp.up_proj.weight'), d, m, () => w.projection('up'));
     const act = g.op('Mul', [g.op('Mul', [gate, g.op('Sigmoid', [gate])]), up]);
-    hidden = g.op('Add', [
-      hidden,
-      linear(act, name('mlp.down_proj.weight'), m, d, () => w.projection('down')),
-    ]);
+    pending = linear(act, name('mlp.down_proj.weight'), m, d, () => w.projection('down'));
   }
   // The head's 4-bit blocks, streamed from the embedding's rows; the scales, gathered on the way, are
   // written right after (tensors are made in the order they are declared).
@@ -307,10 +366,7 @@ export function qwen3GraphBuilder(
       'com.microsoft',
     );
   };
-  let final = rmsNorm(
-    hidden,
-    weight('model.norm.weight', [d], () => source.finalNorm()),
-  );
+  let final = normNext(weight('model.norm.weight', [d], () => source.finalNorm()));
   let kept = g.op('Unsqueeze', [newLength, g.ints([0])]);
   if (options.logitsToKeep !== false) {
     const keep = g.input('num_logits_to_keep', 'int64', []);
