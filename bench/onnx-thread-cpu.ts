@@ -1,7 +1,8 @@
 // Where a local turn's CPU goes, thread by thread: the process's threads' CPU time
 // (/proc/self/task/*/stat, user + system) around batch-1 turns of OnnxBackend on local-peers' turn
 // contract, grouped by thread name. The worker thread runs the decoder and onnxruntime (one intra-op
-// thread); V8's platform threads ("V8 DefaultWorke") run its garbage collector beside it (issue 44).
+// thread); V8's platform threads run its garbage collector beside it (issue 44). Threads are listed by
+// id: in Node 20 they are all named `node`.
 //   npx tsx bench/onnx-thread-cpu.ts --model DIR [--dtype q4] [--turns 3]
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -96,10 +97,11 @@ let total = 0;
 for (const [tid, { name, ms }] of after) {
   const used = ms - (before.get(tid)?.ms ?? 0);
   total += used;
-  // The busiest `node` thread besides the main one is the decoder's worker.
-  const label = name === 'node' && tid !== String(process.pid) ? 'node (worker threads)' : name;
+  const label = tid === String(process.pid) ? `${name} (main)` : `${name} ${tid}`;
   byName.set(label, (byName.get(label) ?? 0) + used);
 }
+// The busiest thread is the decoder's worker (the decode loop and onnxruntime's one intra-op thread);
+// the others that used CPU are V8's platform threads (garbage collection), libuv's and the main one.
 console.log(`${args.model} ${args.dtype}: ${args.turns} turns, ${tokens} tokens, ${wall.toFixed(0)} wall ms`);
 console.log('| thread | CPU ms | CPU ms / token | share |');
 console.log('| --- | ---: | ---: | ---: |');
