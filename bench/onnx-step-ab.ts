@@ -4,7 +4,9 @@
 // graph change costs or saves per `session.run`, without the decoder, the grammar or the sampler.
 // Runs alternate A, B, B, A, ... (each side first as often), one prefill of `--prompt` tokens, then
 // `--steps` decode steps per run; reports the mean CPU ms (every thread of the process) and wall ms per
-// step of each side and their ratio.
+// step of each side and their ratio. A graph that returns only the run's new keys and values
+// (`new_key_values.*`, haggle's q4/q8 since issue 44's KV change) has them appended into the spare
+// arena in JS, inside the timed window, as the decoder's KvCache does.
 //   npx tsx bench/onnx-step-ab.ts --a DIR --b DIR [--dtype q4] [--batch 1] [--steps 40] [--prompt 59]
 //        [--rounds 2] [--threads 1] [--spin 0|1] [--arena 0|1]
 // --b may equal --a with a different --b-spin / --b-arena, to compare session options on one graph.
@@ -103,6 +105,7 @@ async function run(side: Side): Promise<void> {
     for (const name of session.outputNames) fetches[name] = null;
     const spare = arenas[turn] as Float32Array[];
     const present = spare.map((buffer) => buffer.subarray(0, batch * kvHeads * total * headDim));
+    const appends = session.outputNames.includes('new_key_values.0.key');
     for (let l = 0; l < layers; l++)
       ['key', 'value'].forEach((kind, k) => {
         feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor('float32', past[2 * l + k] as Float32Array, [
@@ -111,18 +114,33 @@ async function run(side: Side): Promise<void> {
           length,
           headDim,
         ]);
-        fetches[`present.${l}.${kind}`] = new ort.Tensor('float32', present[2 * l + k] as Float32Array, [
-          batch,
-          kvHeads,
-          total,
-          headDim,
-        ]);
+        if (!appends)
+          fetches[`present.${l}.${kind}`] = new ort.Tensor('float32', present[2 * l + k] as Float32Array, [
+            batch,
+            kvHeads,
+            total,
+            headDim,
+          ]);
       });
     if (step > 0)
       fetches.logits = new ort.Tensor('float32', logits.subarray(0, batch * 151936), [batch, 1, 151936]);
     const cpu = process.cpuUsage();
     const started = performance.now();
-    await session.run(feeds, fetches);
+    const outputs = await session.run(feeds, fetches);
+    if (appends)
+      present.forEach((out, i) => {
+        const fresh = outputs[`new_key_values.${i >> 1}.${i % 2 === 0 ? 'key' : 'value'}`]
+          ?.data as Float32Array;
+        const old = past[i] as Float32Array;
+        for (let plane = 0; plane < batch * kvHeads; plane++) {
+          const to = plane * total * headDim;
+          out.set(old.subarray(plane * length * headDim, (plane + 1) * length * headDim), to);
+          out.set(
+            fresh.subarray(plane * width * headDim, (plane + 1) * width * headDim),
+            to + length * headDim,
+          );
+        }
+      });
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
     if (step > 0) {

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
 import { cpuOfRun, emptyCache, loadBareModel, requiredModelFolder } from './shared/bare-model.js';
+import { nextPast } from './shared/next-past.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -57,7 +58,7 @@ function feedsFor(
 /** A past of `pastLength` tokens for `batch` rows (one prefill run). */
 async function pastFor(batch: number): Promise<Record<string, ort.Tensor>> {
   const out = await session.run(feedsFor(batch, pastLength, emptyCache(model, batch, 'present'), 0));
-  return out;
+  return nextPast(emptyCache(model, batch, 'present'), out, layers);
 }
 
 const cpuOf = (feeds: Record<string, ort.Tensor>) => cpuOfRun(model, feeds);

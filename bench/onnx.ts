@@ -29,6 +29,7 @@ import { halfToFloat32 } from '../src/onnx/float16.js';
 import { OnnxBackend } from '../src/onnx/index.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { randomInputs } from '../test/onnx/random-contexts.js';
+import { nextPast } from './shared/next-past.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -44,7 +45,7 @@ const quick = args.quick === true;
 const realSize = args.model !== undefined;
 const folder = realSize
   ? resolve(args.model as string)
-  : join(process.cwd(), '.cache', 'fixture-model-v3-seed-1');
+  : join(process.cwd(), '.cache', 'fixture-model-v4-seed-1');
 if (!realSize && !existsSync(join(folder, 'fixture.json'))) writeFixtureModel(folder, 1, { replace: false });
 if (realSize && !existsSync(join(folder, 'config.json'))) {
   console.error(
@@ -244,7 +245,7 @@ async function bare(
             for (let i = 1; i < row.length; i++) if ((row[i] as number) > (row[best] as number)) best = i;
           }
         }
-        past = out;
+        past = nextPast(past, out, shape.layers);
         length += width;
         ids = [best];
       }

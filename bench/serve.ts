@@ -33,7 +33,7 @@ function arg(name: string, fallback: number): number {
   return Number.isFinite(value) ? value : fallback;
 }
 
-const folder = join(process.cwd(), '.cache', 'fixture-model-v3-seed-1');
+const folder = join(process.cwd(), '.cache', 'fixture-model-v4-seed-1');
 const MAX_QUEUE = 64;
 
 /** About 3.5 characters a token with the Qwen3 tokenizer. */

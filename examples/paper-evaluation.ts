@@ -21,7 +21,7 @@ const outDir = resolve(args[0] && !args[0].startsWith('--') ? args[0] : 'runs/pa
 mkdirSync(outDir, { recursive: true });
 
 // The fixture model, built once into the git-ignored .cache/ (what `npm run fixture:model` writes).
-const model = join(repo, '.cache', 'fixture-model-v3-seed-1');
+const model = join(repo, '.cache', 'fixture-model-v4-seed-1');
 if (!existsSync(join(model, 'fixture.json')))
   writeFixtureModel(model, 1, { replace: false, logitsToKeep: true });
 

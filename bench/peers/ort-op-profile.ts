@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as ort from 'onnxruntime-node';
+import { nextPast } from '../shared/next-past.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -52,7 +53,7 @@ for (let step = 0; step <= steps; step++) {
     for (const kind of ['key', 'value'])
       feeds[`past_key_values.${l}.${kind}`] = past[`present.${l}.${kind}`] as ort.Tensor;
   const out = await session.run(feeds);
-  past = out;
+  past = nextPast(past, out, layers);
   length += width;
   ids = [1000 + step];
 }

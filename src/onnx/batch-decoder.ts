@@ -478,7 +478,7 @@ export class BatchDecoder {
     // they die young, where keeping them (as the cache, or while eight rows sample) got them promoted
     // and every few dozen steps V8 ran a full collection for their memory.
     const fetches = emptyFetches(this.session);
-    const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
+    const finishCache = bindKvCache(this.cache, this.shape, total, feeds, fetches);
     const logitsInto = this.logits.tensorFor(batch, this.keepsLogits ? 1 : width);
     if (logitsInto) fetches.logits = logitsInto;
     const started = performance.now();
@@ -518,12 +518,7 @@ export class BatchDecoder {
     this.stepCost.record(batch * width, ms);
     this.steps++;
     try {
-      for (let l = 0; l < this.shape.layers; l++) {
-        for (const kind of ['key', 'value']) {
-          if (!outputs[`present.${l}.${kind}`]) throw new Error(`the model returned no present.${l}.${kind}`);
-        }
-      }
-      this.cache.replace(present, total);
+      finishCache(outputs);
       const returned = outputs.logits;
       if (!returned) throw new Error('the model returned no logits');
       this.logits.learn(returned);

@@ -3,9 +3,15 @@ import type { KvArray, KvCache } from './kv-cache.js';
 import type { OnnxModelShape } from './onnx-options.js';
 
 /**
- * Binds a KV cache to one `session.run`: its arrays as the `past_key_values.*` inputs, and views of
- * its spare arena as the `present.*` outputs, so onnxruntime writes the next cache in place. Returns
- * those views, for `cache.replace(views, total)` once the run is done.
+ * Binds a KV cache to one `session.run` and returns what turns the run's outputs into the next cache
+ * `total` columns long. Its arrays are always the `past_key_values.*` inputs; what comes back depends
+ * on the graph's outputs:
+ * - `present.*` (the whole next cache, every export but haggle's fused q4/q8): views of the cache's
+ *   spare arena are bound as those outputs, so onnxruntime writes the next cache in place, and the
+ *   finish step takes them as the cache.
+ * - `new_key_values.*` (the run's own columns only): the finish step appends them to the cache.
+ *   onnxruntime-node returns every output as a fresh copy, so a whole-cache output allocates and drops
+ *   the KV cache every step; outputs that do not grow with the cache leave V8's collector little to do.
  */
 export function bindKvCache(
   cache: KvCache,
@@ -13,11 +19,9 @@ export function bindKvCache(
   total: number,
   feeds: Record<string, ort.Tensor>,
   fetches: Record<string, ort.Tensor | null>,
-): KvArray[] {
+): (outputs: ort.InferenceSession.OnnxValueMapType) => void {
   const type = shape.kvDtype;
   const pastDims = [cache.batch, shape.kvHeads, cache.length, shape.headDim];
-  const presentDims = [cache.batch, shape.kvHeads, total, shape.headDim];
-  const present = cache.nextArrays(total);
   for (let l = 0; l < shape.layers; l++) {
     ['key', 'value'].forEach((kind, k) => {
       feeds[`past_key_values.${l}.${kind}`] = new ort.Tensor(
@@ -25,10 +29,39 @@ export function bindKvCache(
         cache.arrays[2 * l + k] as KvArray,
         pastDims,
       );
-      fetches[`present.${l}.${kind}`] = new ort.Tensor(type, present[2 * l + k] as KvArray, presentDims);
     });
   }
-  return present;
+  if (returnsNewColumns(fetches)) {
+    const width = total - cache.length;
+    return (outputs) => {
+      const columns = kvNames(shape.layers, 'new_key_values').map((name) => {
+        const tensor = outputs[name];
+        if (!tensor) throw new Error(`the model returned no ${name}`);
+        return tensor.data as KvArray;
+      });
+      cache.append(columns, width);
+    };
+  }
+  const presentDims = [cache.batch, shape.kvHeads, total, shape.headDim];
+  const present = cache.nextArrays(total);
+  kvNames(shape.layers, 'present').forEach((name, i) => {
+    fetches[name] = new ort.Tensor(type, present[i] as KvArray, presentDims);
+  });
+  return (outputs) => {
+    for (const name of kvNames(shape.layers, 'present'))
+      if (!outputs[name]) throw new Error(`the model returned no ${name}`);
+    cache.replace(present, total);
+  };
+}
+
+/** Whether the graph returns only a run's new keys and values (`new_key_values.*`, haggle's q4/q8). */
+function returnsNewColumns(fetches: Record<string, ort.Tensor | null>): boolean {
+  return 'new_key_values.0.key' in fetches;
+}
+
+/** `prefix.{l}.key`, `prefix.{l}.value` for every layer, in the cache's array order. */
+function kvNames(layers: number, prefix: string): string[] {
+  return Array.from({ length: layers * 2 }, (_, i) => `${prefix}.${i >> 1}.${i % 2 === 0 ? 'key' : 'value'}`);
 }
 
 /** Every output name with no buffer yet (`null`: onnxruntime allocates it). */

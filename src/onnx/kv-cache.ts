@@ -80,6 +80,31 @@ export class KvCache {
     this.flip(arrays, length);
   }
 
+  /**
+   * Appends `width` columns to every row: `columns[i]` is array i's new part, [batch, kvHeads, width,
+   * headDim] (a graph's `new_key_values.*` outputs). Each plane's past and new columns are copied into
+   * the spare arena, which was allocated once and grows rarely: no step allocates a cache's worth.
+   */
+  append(columns: readonly KvArray[], width: number): void {
+    const { headDim } = this;
+    const planes = this.batch * this.kvHeads;
+    const was = this.length * headDim;
+    const added = width * headDim;
+    const grown = this.spare(this.batch * this.rowSize(this.length + width));
+    grown.forEach((out, i) => {
+      const old = this.arrays[i] as KvArray;
+      const fresh = columns[i] as KvArray;
+      if (fresh.length !== planes * added)
+        throw new Error(`appended columns of array ${i} hold ${fresh.length} values, not ${planes * added}`);
+      for (let plane = 0; plane < planes; plane++) {
+        const to = plane * (was + added);
+        if (was > 0) out.set(old.subarray(plane * was, (plane + 1) * was), to);
+        out.set(fresh.subarray(plane * added, (plane + 1) * added), to + was);
+      }
+    });
+    this.flip(grown, this.length + width);
+  }
+
   /** Appends `count` empty rows (a new sequence sees none of them: its mask is 0 there). */
   addRows(count: number): void {
     const size = this.rowSize();

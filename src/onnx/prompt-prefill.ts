@@ -80,10 +80,10 @@ export class PromptPrefill {
     const together = new KvCache(shape.layers, shape.kvHeads, shape.headDim, shape.kvDtype === 'float16');
     together.addRows(batch);
     const fetches = emptyFetches(session);
-    const present = bindKvCache(together, shape, width, feeds, fetches);
+    const finishCache = bindKvCache(together, shape, width, feeds, fetches);
     const outputs = await throughGate(() => session.run(feeds, fetches));
+    finishCache(outputs);
     for (const tensor of Object.values(outputs)) tensor.dispose();
-    together.replace(present, width);
     const msPerToken = (performance.now() - started) / (batch * width);
     group.forEach((prefill, b) => {
       prefill.cache.loadRowEnd(together, b, prefill.tokens.length);
@@ -119,10 +119,10 @@ export class PromptPrefill {
     // Nobody reads a prefill's logits: one position's worth where the export allows it.
     if (keepsLogits) feeds.num_logits_to_keep = new ort.Tensor('int64', BigInt64Array.of(1n), []);
     const fetches = emptyFetches(session);
-    const present = bindKvCache(this.cache, this.shape, total, feeds, fetches);
+    const finishCache = bindKvCache(this.cache, this.shape, total, feeds, fetches);
     const outputs = await throughGate(() => session.run(feeds, fetches));
+    finishCache(outputs);
     for (const tensor of Object.values(outputs)) tensor.dispose();
-    this.cache.replace(present, total);
     this.fed += width;
     this.msPerToken = (performance.now() - started) / width;
   }

@@ -10,7 +10,7 @@ const cpuOnly = cudaProviderInstalled() !== true;
 it('local-onnx, no device named: the CPU where there is no CUDA provider, no fallback, no native red line', async () => {
   const { stdout, stderr } = await runExampleOutput('local-onnx.ts', fixtureModel(1));
   expect(stdout).toMatch(
-    cpuOnly ? /^loaded fixture-model-v3-seed-1 on cpu \(fp32\)$/m : /^loaded \S+ on cuda /m,
+    cpuOnly ? /^loaded fixture-model-v4-seed-1 on cpu \(fp32\)$/m : /^loaded \S+ on cuda /m,
   );
   expect(stdout).not.toMatch(/^warning:/m);
   expect(stdout).toMatch(
@@ -31,7 +31,7 @@ it('local-onnx, no device named: the CPU where there is no CUDA provider, no fal
 it("local-onnx, CUDA asked without the provider: one warning in haggle's words, no native red line", async () => {
   const { stdout, stderr } = await runExampleOutput('local-onnx.ts', fixtureModel(1), 'cuda');
   expect(stdout).toMatch(
-    cpuOnly ? /^loaded fixture-model-v3-seed-1 on cpu \(fp32\)$/m : /^loaded \S+ on cuda /m,
+    cpuOnly ? /^loaded fixture-model-v4-seed-1 on cpu \(fp32\)$/m : /^loaded \S+ on cuda /m,
   );
   if (cpuOnly)
     expect(stdout).toMatch(

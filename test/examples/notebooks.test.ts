@@ -139,7 +139,7 @@ describe('examples/notebooks', () => {
 
   it('agent-on-a-backend: the local model, then the same model over HTTP, within the guardrail', async () => {
     const { lines, displays } = await output('agent-on-a-backend.ipynb');
-    expect(lines[0]).toMatch(/^loaded fixture-model-v3-seed-1 on (cpu|cuda) \(fp32\)$/);
+    expect(lines[0]).toMatch(/^loaded fixture-model-v4-seed-1 on (cpu|cuda) \(fp32\)$/);
     const budget = Number(lines.find((line) => line.includes(', budget '))?.match(/budget (\d+)$/)?.[1]);
     expect(budget).toBeGreaterThan(0);
     const opening = lines.find((line) => line.startsWith('opening turn: '));

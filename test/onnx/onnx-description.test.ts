@@ -13,7 +13,7 @@ it('the ONNX backends describe model, device, dtype and architecture, the folder
   try {
     const expected = {
       provider: 'onnx',
-      modelId: 'fixture-model-v3-seed-1',
+      modelId: 'fixture-model-v4-seed-1',
       device: 'cpu',
       dtype: 'fp32',
       model: {
@@ -31,7 +31,7 @@ it('the ONNX backends describe model, device, dtype and architecture, the folder
     const agent = new NegotiationAgent({ backend: deferred });
     expect(withoutLocations(agent.describe()).backend).toEqual({
       provider: 'onnx',
-      modelId: 'fixture-model-v3-seed-1',
+      modelId: 'fixture-model-v4-seed-1',
       device: 'cpu',
       dtype: 'fp32',
       model: expected.model,

@@ -1,13 +1,16 @@
-import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_QWEN3 } from '../../scripts/fixture-model/config.js';
 import { writeHfCheckpoint } from '../../scripts/fixture-model/hf-checkpoint.js';
 import { OnnxWeightsReader } from '../../scripts/fixture-model/onnx-weights-reader.js';
+import { buildQwen3Graph } from '../../scripts/fixture-model/qwen3-graph.js';
 import { checkFixtureModel } from '../../scripts/fixture-model/reference-check.js';
+import { makeWeights } from '../../scripts/fixture-model/weights.js';
 import { OnnxBackend } from '../../src/onnx/index.js';
 import { CHECK_TOLERANCE, compareLogits, graphLogits } from '../../src/onnx/model-build/build-check.js';
+import { dtypeGraphOptions } from '../../src/onnx/model-build/dtype-graph-options.js';
 import { buildModel } from '../../src/onnx/model-build/index.js';
 import { referenceLogits } from '../../src/onnx/model-build/reference-forward.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
@@ -37,7 +40,15 @@ describe('the fixture q4 export', () => {
     const ids = [151644, 872, 198, 9707, 11, 1246, 525, 498];
     const got = await prefillFromEmpty(q4, ids, 'float32');
     expect((got.logits as ort.Tensor).type).toBe('float32');
-    expect((got['present.0.key'] as ort.Tensor).type).toBe('float32');
+    // Only the run's own keys and values come back (the decoder appends them to its cache).
+    expect((got['new_key_values.0.key'] as ort.Tensor).type).toBe('float32');
+    expect((got['new_key_values.0.key'] as ort.Tensor).dims).toEqual([
+      1,
+      TINY_QWEN3.kvHeads,
+      8,
+      TINY_QWEN3.headDim,
+    ]);
+    expect(got['present.0.key']).toBeUndefined();
     const full = (await prefillFromEmpty(fp32, ids, 'float32')).logits as ort.Tensor;
     const a = (got.logits as ort.Tensor).data as Float32Array;
     const b = full.data as Float32Array;
@@ -96,6 +107,55 @@ describe('the fixture q4 export', () => {
         await backend.dispose();
       }
     }
+  });
+
+  it('a q4 folder built before new_key_values (present.* outputs) still loads, and gives the same turns', async () => {
+    const older = join(root, 'older-q4');
+    mkdirSync(join(older, 'onnx'), { recursive: true });
+    for (const name of readdirSync(folder))
+      if (name !== 'onnx') copyFileSync(join(folder, name), join(older, name));
+    writeFileSync(
+      join(older, 'onnx', 'model_q4.onnx'),
+      buildQwen3Graph(TINY_QWEN3, makeWeights(TINY_QWEN3, 1), {
+        ...dtypeGraphOptions('q4'),
+        kvOutputs: 'present',
+      }),
+    );
+    const request = {
+      prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
+      responseFormat: {
+        type: 'json' as const,
+        schema: {
+          type: 'object',
+          properties: {
+            action: { enum: ['offer', 'accept'] },
+            price: { type: 'number', minimum: 10, maximum: 90 },
+          },
+          required: ['action', 'price'],
+          additionalProperties: false,
+        },
+      },
+      seed: 5,
+      maxTokens: 40,
+    };
+    const texts: string[][] = [];
+    for (const dir of [older, folder]) {
+      const backend = await OnnxBackend.load(dir, { device: 'cpu', dtype: 'q4' });
+      try {
+        // Batch 1 (prompt prefill, then one row), and four rows at once (batch decoding).
+        const one = await backend.doGenerate(request);
+        const four = await backend.doGenerate({ ...request, n: 4 });
+        texts.push([...one.choices, ...four.choices].map((choice) => choice.text));
+      } finally {
+        await backend.dispose();
+      }
+    }
+    const session = await ort.InferenceSession.create(join(older, 'onnx', 'model_q4.onnx'));
+    expect(session.outputNames).toContain('present.0.key');
+    await session.release();
+    // Both forms compute the same float32 numbers; only where the cache is grown differs.
+    expect(texts[0]).toEqual(texts[1]);
+    expect(new Set(texts[1]).size).toBeGreaterThan(1);
   });
 
   it('a folder with only model.onnx still loads fp32 on a CPU; one with only model_q4.onnx loads q4', async () => {

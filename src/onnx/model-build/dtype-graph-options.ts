@@ -32,6 +32,7 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
         quantizeHead: true,
         accuracyLevel: Q4_ACCURACY_LEVEL,
         fuseCpuOps: true,
+        kvOutputs: 'new',
       };
     case 'q8':
       return {
@@ -40,6 +41,7 @@ export function dtypeGraphOptions(dtype: ModelDtype): Omit<GraphOptions, 'sink'>
         quantizeHead: true,
         accuracyLevel: Q4_ACCURACY_LEVEL,
         fuseCpuOps: true,
+        kvOutputs: 'new',
       };
   }
 }

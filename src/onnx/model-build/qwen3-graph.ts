@@ -71,6 +71,16 @@ export interface GraphOptions {
    * same math (the padding mask goes in as `attention_bias`); onnxruntime runs it, other runtimes may not.
    */
   fuseCpuOps?: boolean;
+  /**
+   * With `fuseCpuOps`, `new`: the graph returns the run's own keys and values only,
+   * `new_key_values.{i}.key|value` (batch, kv heads, sequence_length, head dim: after k_norm and the
+   * rotation, exactly the columns `GroupQueryAttention` appends), in place of `present.*`; the present
+   * stays inside the graph. onnxruntime-node returns every output as a fresh copy (even one bound to a
+   * preallocated buffer), so whole-cache outputs made each step allocate and drop the KV cache again,
+   * and V8's collector spent about a third of the process's CPU on it (docs/benchmarks.md, issue 44);
+   * the decoder appends these columns to its own cache instead. Default `present`.
+   */
+  kvOutputs?: 'present' | 'new';
   /** Where large initializers go (external data, written as the graph is built); default inline. */
   sink?: InitializerSink;
 }
@@ -97,6 +107,8 @@ export function qwen3GraphBuilder(
   const fused = options.fuseCpuOps === true;
   if (fused && ct !== 'float')
     throw new Error('fuseCpuOps needs float32 compute (onnxruntime has no CPU float16 kernels for it)');
+  const newKvOnly = options.kvOutputs === 'new';
+  if (newKvOnly && !fused) throw new Error("kvOutputs: 'new' needs fuseCpuOps");
   // A weight in the compute type: float32 as is, or rounded to half precision. Made when written.
   type Weight = () => Float32Array | Promise<Float32Array>;
   const weight = (name: string, dims: number[], data: Weight) =>
@@ -275,8 +287,17 @@ export function qwen3GraphBuilder(
       const k = projectFlat('k', kvHeads, 'kNorm');
       const v = projectFlat('v', kvHeads, null);
       const gqa = groupQueryAttention(g, { q, k, v }, p, contrib.feeds, { heads, kvHeads });
-      g.output(`present.${l}.key`, gqa.presentKey, io, kvDims);
-      g.output(`present.${l}.value`, gqa.presentValue, io, kvDims);
+      if (newKvOnly) {
+        // (B, T, kv * hd) -> (B, kv, T, hd): the cache's layout, for the decoder to append.
+        const newDims = ['batch_size', kvHeads, 'sequence_length', headDim];
+        const columns = (x: string) =>
+          g.op('Transpose', [g.op('Reshape', [x, shape(kvHeads, headDim)])], { perm: [0, 2, 1, 3] });
+        g.output(`new_key_values.${l}.key`, columns(k), io, newDims);
+        g.output(`new_key_values.${l}.value`, columns(v), io, newDims);
+      } else {
+        g.output(`present.${l}.key`, gqa.presentKey, io, kvDims);
+        g.output(`present.${l}.value`, gqa.presentValue, io, kvDims);
+      }
       attended = linear(gqa.output, name('self_attn.o_proj.weight'), heads * headDim, d, () =>
         w.projection('o'),
       );

@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TINY_QWEN3 } from '../../../scripts/fixture-model/config.js';
 import { seededWeights } from '../../../scripts/fixture-model/seeded-weights.js';
+import { KvCache } from '../../../src/onnx/kv-cache.js';
 import { buildQwen3Graph } from '../../../src/onnx/model-build/qwen3-graph.js';
 import { referenceLogits } from '../../../src/onnx/model-build/reference-forward.js';
 import { MULTI_POSITION_REFUSAL } from '../../../src/onnx/multi-position-refusal.js';
@@ -215,4 +216,94 @@ describe('the fused CPU graph (fuseCpuOps) against the plain graph', () => {
       pastFused = b;
     }
   }
+});
+
+// `kvOutputs: 'new'` (haggle's q4 and q8 exports): the same fused graph returning only each run's own
+// keys and values, which the decoder appends to its cache (src/onnx/kv-cache.ts `append`). Fed the
+// cache built that way, it must compute what the `present.*` form computes, step after step.
+describe("the fused graph with kvOutputs: 'new' against the one with present outputs", () => {
+  let present: ort.InferenceSession;
+  let appended: ort.InferenceSession;
+  beforeAll(async () => {
+    present = await ort.InferenceSession.create(buildQwen3Graph(TINY_QWEN3, weights, { fuseCpuOps: true }));
+    appended = await ort.InferenceSession.create(
+      buildQwen3Graph(TINY_QWEN3, weights, { fuseCpuOps: true, kvOutputs: 'new' }),
+    );
+  });
+  afterAll(async () => {
+    await present?.release();
+    await appended?.release();
+  });
+
+  it('returns new_key_values.* only, and refuses the option without the fused graph', () => {
+    expect(appended.outputNames).toContain('new_key_values.0.key');
+    expect(appended.outputNames).toContain(`new_key_values.${layers - 1}.value`);
+    expect(appended.outputNames.filter((name) => name.startsWith('present'))).toEqual([]);
+    expect(() => buildQwen3Graph(TINY_QWEN3, weights, { kvOutputs: 'new' })).toThrow(/needs fuseCpuOps/);
+  });
+
+  it("gives the same logits, and its new columns are the present outputs' last columns, over left padding and a prefill chunk", async () => {
+    const steps: Feed[] = [
+      {
+        ids: [
+          [151644, 872, 198, 9707],
+          [0, 0, 151644, 872],
+        ],
+        mask: [
+          [1, 1, 1, 1],
+          [0, 0, 1, 1],
+        ],
+        positions: [
+          [0, 1, 2, 3],
+          [0, 0, 0, 1],
+        ],
+      },
+      { ids: [[77], [55]], mask: [Array(5).fill(1), [0, 0, 1, 1, 1]], positions: [[4], [2]] },
+      {
+        ids: [[5], [6]],
+        mask: [
+          [1, 1, 1, 0, 1, 1],
+          [0, 0, 1, 1, 1, 1],
+        ],
+        positions: [[4], [3]],
+      },
+    ];
+    let pastPresent: ort.InferenceSession.OnnxValueMapType | null = null;
+    const cache = new KvCache(layers, kvHeads, headDim, false);
+    cache.addRows(2);
+    for (const feed of steps) {
+      const a: ort.InferenceSession.OnnxValueMapType = await run(present, feed, pastPresent);
+      const cachePast: Record<string, ort.Tensor> = {};
+      cache.arrays.forEach((array, i) => {
+        cachePast[`present.${i >> 1}.${i % 2 === 0 ? 'key' : 'value'}`] = new ort.Tensor('float32', array, [
+          2,
+          kvHeads,
+          cache.length,
+          headDim,
+        ]);
+      });
+      const b = await run(appended, feed, cache.length === 0 ? null : cachePast);
+      const width = (feed.ids[0] as number[]).length;
+      expect(b.logits?.dims).toEqual(a.logits?.dims);
+      expect(maxDiffAtReal(a.logits as ort.Tensor, b.logits as ort.Tensor, Array(2 * width).fill(true))).toBe(
+        0,
+      );
+      const total = (feed.mask[0] as number[]).length;
+      cache.append(
+        Array.from({ length: layers * 2 }, (_, i) => {
+          const name = `new_key_values.${i >> 1}.${i % 2 === 0 ? 'key' : 'value'}`;
+          expect(b[name]?.dims).toEqual([2, kvHeads, width, headDim]);
+          return b[name]?.data as Float32Array;
+        }),
+        width,
+      );
+      // The appended cache is the present output, every column of every row (padding included).
+      cache.arrays.forEach((array, i) => {
+        const name = `present.${i >> 1}.${i % 2 === 0 ? 'key' : 'value'}`;
+        expect(a[name]?.dims).toEqual([2, kvHeads, total, headDim]);
+        expect(array).toEqual(a[name]?.data);
+      });
+      pastPresent = a;
+    }
+  });
 });
