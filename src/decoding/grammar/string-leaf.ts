@@ -390,6 +390,34 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   }
 
   /**
+   * Where the inside mask of `raw` can be bounded more tightly than by the longest token: for a pattern
+   * with length bounds, the key of its state with the bounds left out (pattern state and the reader's
+   * place within a character), for `unboundedInsideMask`; null otherwise.
+   */
+  patternStateKey(raw: unknown): string | null {
+    if (!this.lengths || this.freeView(raw)) return null;
+    const s = raw as StringState;
+    return `${s.pattern},${s.bytes}`;
+  }
+
+  /**
+   * The tokens that keep the string open from `raw` when its length bounds are left out (same pattern,
+   * same place within a character): a superset of `insideMask`'s, whose longest token bounds how many
+   * units any token can add from `raw` (see `InsideCache`).
+   */
+  unboundedInsideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): void {
+    this.unbounded ??= new StringLeaf(this.id, {
+      minLength: 0,
+      maxLength: Number.POSITIVE_INFINITY,
+      pattern: this.options.pattern,
+      collect: false,
+    });
+    const s = raw as StringState;
+    this.unbounded.insideMask({ ...s, units: 0, codePoints: 0, value: '' }, trie, mask);
+  }
+  private unbounded: StringLeaf | undefined;
+
+  /**
    * Whether no token (at most `horizon` units) read from `s` can come near enough to maxLength for the
    * exact room to change what is allowed: then positions may share a mask whatever their counts.
    */

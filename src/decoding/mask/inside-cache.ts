@@ -70,7 +70,7 @@ export class InsideCache {
 
   /** The mask of `state`, from the cache or computed and kept; null when `deadline` passed first. */
   private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
-    const key = this.key(leaf, state);
+    const key = this.key(leaf, state, this.horizon(leaf, state));
     const known = this.whole.get(key);
     if (known) return known;
     const mask = new Uint32Array(this.words);
@@ -101,8 +101,45 @@ export class InsideCache {
     return ids;
   }
 
-  private key(leaf: StringLeaf, state: unknown): string {
+  private key(leaf: StringLeaf, state: unknown, horizon = this.trie.maxTokenBytes): string {
     // The class too: a subclass that read strings differently must not share a mask with its parent.
-    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, this.trie.maxTokenBytes, this.keys)}`;
+    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, horizon, this.keys)}`;
   }
+
+  /**
+   * The most code units a token of the whole vocabulary can add inside the string from `state`: for a
+   * pattern with length bounds, the longest token its pattern lets through from there with the bounds
+   * left out (plus two: a token that completes a character begun before it adds units for bytes it does
+   * not hold); else the longest token. A label pattern (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, maxLength 48)
+   * lets through tokens of about 20 bytes where Qwen3's longest is far more, so its positions far from
+   * maxLength share a mask per pattern state instead of one per length: a whole-trie walk each, which
+   * were the turn schema's slowest first masks (issue 45). Kept per pattern state, once per vocabulary.
+   */
+  private horizon(leaf: StringLeaf, state: unknown): number {
+    const longest = this.trie.maxTokenBytes;
+    const at = leaf.patternStateKey(state);
+    const pattern = leaf.options.pattern;
+    if (at === null || pattern === null) return longest;
+    const key = `${this.keys.objectId(pattern)}|${at}`;
+    let horizon = this.horizons.get(key);
+    if (horizon === undefined) {
+      const mask = new Uint32Array(this.words);
+      leaf.unboundedInsideMask(state, this.trie, mask);
+      horizon = Math.min(longest, longestToken(this.trie, mask) + 2);
+      this.horizons.set(key, horizon);
+    }
+    return horizon;
+  }
+  private readonly horizons = new Map<string, number>();
+}
+
+/** The bytes of the longest token of `trie` whose bit `mask` sets (0 when none). */
+function longestToken(trie: TokenTrie, mask: Uint32Array): number {
+  let longest = 0;
+  for (let node = 1; node < trie.nodeCount; node++) {
+    const id = trie.token[node] as number;
+    if (id < 0 || (((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 0) continue;
+    longest = Math.max(longest, trie.depth[node] as number);
+  }
+  return longest;
 }

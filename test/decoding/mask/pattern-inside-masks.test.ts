@@ -216,6 +216,29 @@ describe('masks inside pattern-constrained strings', () => {
     }
   });
 
+  it('a bounded label pattern shares masks by the longest token its pattern lets through, exact at each length', () => {
+    // The turn schema's labels: maxLength 48 is below Qwen3's longest token, so only the pattern's own
+    // longest token (issue 45) lets positions far from it share a mask. Each position's mask from the
+    // cache (shared or not) must equal the byte-by-byte reference, up to the bound and past it.
+    const l = leaf('^[a-z][a-z0-9]*(_[a-z0-9]+)*$', 0, 48);
+    const cache = new InsideCache(trie, words, 256);
+    const text = 'declare_cost_limit_seller_firm_and_more_words_x';
+    let state = l.step(l.initial(), 0x22);
+    const masks: Uint32Array[] = [];
+    for (const ch of text) {
+      const mask = cache.mask(l, state);
+      expect(mask, `after ${masks.length} characters`).toEqual(steppedMask(l, state));
+      masks.push(mask);
+      state = l.step(state, ch.charCodeAt(0));
+      if (state === DEAD) break;
+    }
+    expect(masks.length).toBe(text.length);
+    // Shared: far from maxLength the same mask object served positions of different lengths (one walk
+    // per pattern state: the opening, the first word, after `_`, a later word), where each of the first
+    // 20 lengths had its own before.
+    expect(new Set(masks.slice(0, 20)).size).toBeLessThanOrEqual(6);
+  });
+
   it('the shortest completion of every state is within the automaton-wide bound', () => {
     for (const source of ['^(?:\\S+\\s+){0,9}\\S+$', '^(ab|c)+x?$', 'xyz', '^[0-9]{3}-[a-z]{2,4}$']) {
       const automaton = PatternAutomaton.all([source]);
