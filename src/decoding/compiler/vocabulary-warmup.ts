@@ -17,8 +17,8 @@ import { maskWords } from '../vocabulary/vocabulary.js';
  *   budget would cut it short and leave it to the first message written.
  * - from that mask, the units and characters each of its tokens adds (`PlainStringLengths`): the
  *   inside masks of strings near their `maxLength` are then lookups, not passes.
- * - two throwaway passes inside a bounded pattern: the string pass's pattern branches are then compiled
- *   by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
+ * - two throwaway passes inside a bounded pattern, and two with its bounds left out: the string pass's
+ *   pattern branches are then compiled by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
  *   label pattern took 5-9 ms each while the JIT tiered up, against about 1 ms once it had.
  */
 export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], cache: InsideCache): void {
@@ -43,6 +43,9 @@ export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], c
   for (const byte of WARM_TEXT) {
     if (state === DEAD) break;
     bounded.insideMask(state, trie, scratch);
+    // And the same pattern with its bounds left out: the walk a bounded pattern's first visit of a
+    // state takes far from maxLength (InsideCache's horizon, issue 45), a branch of its own.
+    bounded.unboundedInsideMask(state, trie, scratch.fill(0));
     state = bounded.step(state, byte);
   }
 }

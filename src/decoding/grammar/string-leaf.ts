@@ -1,3 +1,4 @@
+import { workNow } from '../mask/work-clock.js';
 import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
@@ -341,7 +342,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     if (!pattern) return out;
     const seen = new Set<number>([(opened as StringState).pattern]);
     // Stepping builds the automaton's states, which for a long counted pattern is not free.
-    for (let i = 0; i < out.length && out.length < limit && performance.now() <= deadline; i++) {
+    for (let i = 0; i < out.length && out.length < limit && workNow() <= deadline; i++) {
       for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
         if (b === 0x22 || b === 0x5c) continue;
         const next = this.step(out[i], b);
@@ -359,7 +360,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   /**
    * Sets the bits of the tokens that keep the string open from `raw` (the shared trie walk of
    * json-string-machine.ts, with this string's counts and pattern state per depth). Returns the trie
-   * nodes visited, or -1 when `deadline` (`performance.now()` time) passed first.
+   * nodes visited, or -1 when `deadline` (`workNow()` time, mask/work-clock.ts) passed first.
    */
   insideMask(
     raw: unknown,
@@ -405,7 +406,12 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
    * same place within a character): a superset of `insideMask`'s, whose longest token bounds how many
    * units any token can add from `raw` (see `InsideCache`).
    */
-  unboundedInsideMask(raw: unknown, trie: TokenTrie, mask: Uint32Array): void {
+  unboundedInsideMask(
+    raw: unknown,
+    trie: TokenTrie,
+    mask: Uint32Array,
+    deadline = Number.POSITIVE_INFINITY,
+  ): number {
     this.unbounded ??= new StringLeaf(this.id, {
       minLength: 0,
       maxLength: Number.POSITIVE_INFINITY,
@@ -413,9 +419,25 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
       collect: false,
     });
     const s = raw as StringState;
-    this.unbounded.insideMask({ ...s, units: 0, codePoints: 0, value: '' }, trie, mask);
+    return this.unbounded.insideMask({ ...s, units: 0, codePoints: 0, value: '' }, trie, mask, deadline);
   }
   private unbounded: StringLeaf | undefined;
+
+  /** Whether no token of at most `horizon` units read from `raw` comes near maxLength (`farFromMax`). */
+  farWithin(raw: unknown, horizon: number): boolean {
+    return this.farFromMax(raw as StringState, horizon);
+  }
+
+  /**
+   * Whether `unboundedInsideMask` of `raw` is its inside mask: `horizon` bounds the units a token can
+   * add from it (`InsideCache`), minLength is met (nothing more is needed) and maxLength is far beyond
+   * what a token and the longest shortest completion after it take (`farFromMax`), so the bounds
+   * refuse nothing the pattern lets through.
+   */
+  unboundedEquals(raw: unknown, horizon: number): boolean {
+    const s = raw as StringState;
+    return this.options.minLength <= s.codePoints && this.farFromMax(s, horizon);
+  }
 
   /**
    * Whether no token (at most `horizon` units) read from `s` can come near enough to maxLength for the

@@ -61,7 +61,7 @@ export class InsideCache {
 
   /**
    * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
-   * `deadline` (`performance.now()` time): for compile-time warming, which must not outrun its budget.
+   * `deadline` (`workNow()` time, work-clock.ts): for compile-time warming, which must not outrun its budget.
    * Whether the mask is now known.
    */
   warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
@@ -70,9 +70,19 @@ export class InsideCache {
 
   /** The mask of `state`, from the cache or computed and kept; null when `deadline` passed first. */
   private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
-    const key = this.key(leaf, state, this.horizon(leaf, state));
+    const horizon = this.horizon(leaf, state, deadline);
+    if (horizon === null) return null;
+    const key = this.key(leaf, state, horizon);
     const known = this.whole.get(key);
     if (known) return known;
+    const unbounded = this.unbounded;
+    this.unbounded = undefined;
+    if (unbounded !== undefined && leaf.unboundedEquals(state, horizon)) {
+      // Far from maxLength with minLength met, the bounds refuse none of the tokens the pattern lets
+      // through: the walk that found the horizon is this position's mask (one walk, not two).
+      this.whole.set(key, unbounded.mask);
+      return unbounded.mask;
+    }
     const mask = new Uint32Array(this.words);
     if (leaf.insideMask(state, this.trie, mask, deadline, this.plainLengths) < 0) return null;
     this.whole.set(key, mask);
@@ -111,25 +121,30 @@ export class InsideCache {
    * pattern with length bounds, the longest token its pattern lets through from there with the bounds
    * left out (plus two: a token that completes a character begun before it adds units for bytes it does
    * not hold); else the longest token. A label pattern (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, maxLength 48)
-   * lets through tokens of about 20 bytes where Qwen3's longest is far more, so its positions far from
-   * maxLength share a mask per pattern state instead of one per length: a whole-trie walk each, which
-   * were the turn schema's slowest first masks (issue 45). Kept per pattern state, once per vocabulary.
+   * lets through tokens of 26 bytes where Qwen3's longest has 128, so its positions far from maxLength
+   * share a mask per pattern state instead of one per length: a whole-trie walk each, which were the
+   * turn schema's slowest first masks (issue 45). Kept per pattern state, once per vocabulary; only
+   * worked out where a position could be far from maxLength at all (else the walk would be wasted).
+   * The walk's mask is kept in `unbounded` for `lookup`. Null when `deadline` passed first.
    */
-  private horizon(leaf: StringLeaf, state: unknown): number {
+  private horizon(leaf: StringLeaf, state: unknown, deadline: number): number | null {
     const longest = this.trie.maxTokenBytes;
     const at = leaf.patternStateKey(state);
     const pattern = leaf.options.pattern;
-    if (at === null || pattern === null) return longest;
+    if (at === null || pattern === null || !leaf.farWithin(state, 0)) return longest;
     const key = `${this.keys.objectId(pattern)}|${at}`;
     let horizon = this.horizons.get(key);
     if (horizon === undefined) {
       const mask = new Uint32Array(this.words);
-      leaf.unboundedInsideMask(state, this.trie, mask);
+      if (leaf.unboundedInsideMask(state, this.trie, mask, deadline) < 0) return null;
       horizon = Math.min(longest, longestToken(this.trie, mask) + 2);
       this.horizons.set(key, horizon);
+      this.unbounded = { key, mask };
     }
     return horizon;
   }
+  /** The last mask `horizon` walked, with its key: the mask itself where no bound applies (`lookup`). */
+  private unbounded: { key: string; mask: Uint32Array } | undefined;
   private readonly horizons = new Map<string, number>();
 }
 
