@@ -423,6 +423,11 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   }
   private unbounded: StringLeaf | undefined;
 
+  /** Whether `raw` is between characters (no escape or UTF-8 sequence begun): a token adds no more units than bytes. */
+  betweenCharacters(raw: unknown): boolean {
+    return !midCharacter((raw as StringState).bytes);
+  }
+
   /** Whether no token of at most `horizon` units read from `raw` comes near maxLength (`farFromMax`). */
   farWithin(raw: unknown, horizon: number): boolean {
     return this.farFromMax(raw as StringState, horizon);

@@ -119,9 +119,9 @@ export class InsideCache {
   /**
    * The most code units a token of the whole vocabulary can add inside the string from `state`: for a
    * pattern with length bounds, the longest token its pattern lets through from there with the bounds
-   * left out (plus two: a token that completes a character begun before it adds units for bytes it does
-   * not hold); else the longest token. A label pattern (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, maxLength 48)
-   * lets through tokens of 26 bytes where Qwen3's longest has 128, so its positions far from maxLength
+   * left out (between characters a token adds at most one unit per byte; plus two within a character,
+   * where a token that completes it adds units for bytes it does not hold); else the longest token. A label pattern (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, maxLength 48)
+   * lets through tokens of 26 bytes where Qwen3's longest has 128 (positions up to 20 units share), so its positions far from maxLength
    * share a mask per pattern state instead of one per length: a whole-trie walk each, which were the
    * turn schema's slowest first masks (issue 45). Kept per pattern state, once per vocabulary; only
    * worked out where a position could be far from maxLength at all (else the walk would be wasted).
@@ -137,7 +137,7 @@ export class InsideCache {
     if (horizon === undefined) {
       const mask = new Uint32Array(this.words);
       if (leaf.unboundedInsideMask(state, this.trie, mask, deadline) < 0) return null;
-      horizon = Math.min(longest, longestToken(this.trie, mask) + 2);
+      horizon = Math.min(longest, longestToken(this.trie, mask) + (leaf.betweenCharacters(state) ? 0 : 2));
       this.horizons.set(key, horizon);
       this.unbounded = { key, mask };
     }
