@@ -423,6 +423,49 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   }
   private unbounded: StringLeaf | undefined;
 
+  /**
+   * The inside mask of `raw` set in `mask` (all zero on entry) from `unbounded`, `unboundedInsideMask`
+   * of the same pattern state: where minLength is met and `raw` is between characters, a token of at
+   * most `room - nearSlack` bytes that the pattern lets through leaves room for the shortest completion
+   * of any state it reaches, so it is kept as is; the longer ones are stepped through the string byte
+   * by byte (a few dozen, where a walk of the trie visits tens of thousands of nodes). False, nothing
+   * set, where that does not hold.
+   */
+  insideFromUnbounded(
+    raw: unknown,
+    unbounded: Uint32Array,
+    tokens: readonly Uint8Array[],
+    mask: Uint32Array,
+  ): boolean {
+    const s = raw as StringState;
+    if (!this.lengths || midCharacter(s.bytes) || this.options.minLength > s.codePoints) return false;
+    const slack = this.lengths.nearSlack(s.pattern);
+    if (!Number.isFinite(slack)) return false;
+    const sure = this.options.maxLength - s.units - slack;
+    for (let w = 0; w < unbounded.length; w++) {
+      let bits = unbounded[w] as number;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const id = w * 32 + (31 - Math.clz32(low));
+        const bytes = tokens[id] as Uint8Array;
+        if (bytes.length > sure && !this.staysInside(raw, bytes)) continue;
+        mask[w] = (mask[w] as number) | low;
+      }
+    }
+    return true;
+  }
+
+  /** Whether `bytes`, read from `raw`, leave the string open. */
+  private staysInside(raw: unknown, bytes: Uint8Array): boolean {
+    let state = raw;
+    for (const b of bytes) {
+      state = this.step(state, b);
+      if (state === DEAD) return false;
+    }
+    return this.isInside(state);
+  }
+
   /** Whether `raw` is between characters (no escape or UTF-8 sequence begun): a token adds no more units than bytes. */
   betweenCharacters(raw: unknown): boolean {
     return !midCharacter((raw as StringState).bytes);

@@ -38,6 +38,8 @@ export class InsideCache {
     limit: number,
     /** Most key-leaf shapes kept (see `InsideKeys`). */
     shapeLimit = KEY_SHAPE_LIMIT,
+    /** The vocabulary's tokens by id (their bytes), for masks filtered from a wider one. */
+    private readonly tokens?: readonly Uint8Array[],
   ) {
     this.keys = new InsideKeys(shapeLimit);
     // Least recently used first, so the masks every grammar reads (the free string's, shared by every
@@ -75,15 +77,24 @@ export class InsideCache {
     const key = this.key(leaf, state, horizon);
     const known = this.whole.get(key);
     if (known) return known;
-    const unbounded = this.unbounded;
-    this.unbounded = undefined;
+    const unbounded = this.unboundedMask(leaf, state);
     if (unbounded !== undefined && leaf.unboundedEquals(state, horizon)) {
       // Far from maxLength with minLength met, the bounds refuse none of the tokens the pattern lets
       // through: the walk that found the horizon is this position's mask (one walk, not two).
-      this.whole.set(key, unbounded.mask);
-      return unbounded.mask;
+      this.whole.set(key, unbounded);
+      return unbounded;
     }
     const mask = new Uint32Array(this.words);
+    // Nearer maxLength, from the same walk's tokens: only the longest few are stepped through the
+    // string, not the whole trie walked again (a label's last units, issue 45).
+    if (
+      unbounded !== undefined &&
+      this.tokens !== undefined &&
+      leaf.insideFromUnbounded(state, unbounded, this.tokens, mask)
+    ) {
+      this.whole.set(key, mask);
+      return mask;
+    }
     if (leaf.insideMask(state, this.trie, mask, deadline, this.plainLengths) < 0) return null;
     this.whole.set(key, mask);
     return mask;
@@ -139,12 +150,19 @@ export class InsideCache {
       if (leaf.unboundedInsideMask(state, this.trie, mask, deadline) < 0) return null;
       horizon = Math.min(longest, longestToken(this.trie, mask) + (leaf.betweenCharacters(state) ? 0 : 2));
       this.horizons.set(key, horizon);
-      this.unbounded = { key, mask };
+      // Kept with the other masks (and dropped with them, least recently used first) for `lookup`.
+      this.whole.set(`U|${key}`, mask);
     }
     return horizon;
   }
-  /** The last mask `horizon` walked, with its key: the mask itself where no bound applies (`lookup`). */
-  private unbounded: { key: string; mask: Uint32Array } | undefined;
+
+  /** The mask `horizon` walked for `state`'s pattern state, while kept. */
+  private unboundedMask(leaf: StringLeaf, state: unknown): Uint32Array | undefined {
+    const at = leaf.patternStateKey(state);
+    const pattern = leaf.options.pattern;
+    if (at === null || pattern === null) return undefined;
+    return this.whole.get(`U|${this.keys.objectId(pattern)}|${at}`);
+  }
   private readonly horizons = new Map<string, number>();
 }
 

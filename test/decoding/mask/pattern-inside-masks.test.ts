@@ -14,6 +14,8 @@ import { qwen3 } from '../support/qwen3.js';
 
 let trie: TokenTrie;
 let words: number;
+/** The vocabulary's tokens by id, for masks an `InsideCache` filters from the pattern's own walk. */
+let tokens: readonly Uint8Array[];
 /** The vocabulary's table of plain-string lengths (the compiler's), for a mask over the whole trie. */
 let plainLengths: PlainStringLengths | undefined;
 const insideKeys = new InsideKeys(64);
@@ -23,6 +25,7 @@ beforeAll(async () => {
   trie = compiler.trie;
   plainLengths = compiler.inside.plainLengths;
   words = Math.ceil(vocabulary.tokens.length / 32);
+  tokens = vocabulary.tokens;
 });
 
 function leaf(pattern: string, minLength = 0, maxLength = Number.POSITIVE_INFINITY): StringLeaf {
@@ -221,8 +224,10 @@ describe('masks inside pattern-constrained strings', () => {
     // The turn schema's labels: maxLength 48 is below Qwen3's longest token, so only the pattern's own
     // longest token (issue 45) lets positions far from it share a mask. Each position's mask from the
     // cache (shared or not) must equal the byte-by-byte reference, up to the bound and past it.
+    // Nearer maxLength the masks are filtered from the pattern's own walk (its longest tokens stepped
+    // through the string): held to the reference too, up to the last unit.
     const l = leaf('^[a-z][a-z0-9]*(_[a-z0-9]+)*$', 0, 48);
-    const cache = new InsideCache(trie, words, 256);
+    const cache = new InsideCache(trie, words, 256, undefined, tokens);
     const text = 'declare_cost_limit_seller_firm_and_more_words_x';
     let state = l.step(l.initial(), 0x22);
     const masks: Uint32Array[] = [];
