@@ -103,7 +103,7 @@ export class GrammarCompiler implements GrammarVocabulary {
     this.trie = new TokenTrie(vocabulary);
     this.quotes = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
     this.quoteSuffixes = new QuoteSuffixes(this.quotes, vocabulary.tokens);
-    this.inside = new InsideCache(this.trie, words, insideCacheSize, keyShapeCacheSize);
+    this.inside = new InsideCache(this.trie, words, insideCacheSize, keyShapeCacheSize, vocabulary.tokens);
     this.patterns = new PatternCache(patternCacheSize);
     this.grammars = new BoundedCache(grammarCacheSize, 'use');
     warmVocabulary(this.trie, vocabulary.tokens, this.inside);

@@ -17,8 +17,8 @@ import { maskWords } from '../vocabulary/vocabulary.js';
  *   budget would cut it short and leave it to the first message written.
  * - from that mask, the units and characters each of its tokens adds (`PlainStringLengths`): the
  *   inside masks of strings near their `maxLength` are then lookups, not passes.
- * - two throwaway passes inside a bounded pattern: the string pass's pattern branches are then compiled
- *   by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
+ * - two throwaway passes inside a bounded pattern, and two with its bounds left out: the string pass's
+ *   pattern branches are then compiled by the JIT before a schema needs them. Measured without it, the first passes of the turn schema's
  *   label pattern took 5-9 ms each while the JIT tiered up, against about 1 ms once it had.
  */
 export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], cache: InsideCache): void {
@@ -43,7 +43,25 @@ export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], c
   for (const byte of WARM_TEXT) {
     if (state === DEAD) break;
     bounded.insideMask(state, trie, scratch);
+    // And the same pattern with its bounds left out: the walk a bounded pattern's first visit of a
+    // state takes far from maxLength (InsideCache's horizon, issue 45), a branch of its own.
+    bounded.unboundedInsideMask(state, trie, scratch.fill(0));
     state = bounded.step(state, byte);
+  }
+  // And the filter that serves a bounded pattern's positions near maxLength from that unbounded mask
+  // (InsideCache, issue 45): its first runs took 2-4 ms each before the JIT had compiled it, 0.2 ms after.
+  const near = new StringLeaf(-1, {
+    minLength: 0,
+    maxLength: 12,
+    pattern: new PatternAutomaton(WARM_PATTERN),
+    collect: false,
+  });
+  const inside = near.step(near.step(near.initial(), 0x22), 0x61);
+  if (inside !== DEAD) {
+    const unbounded = new Uint32Array(scratch.length);
+    near.unboundedInsideMask(inside, trie, unbounded);
+    for (let round = 0; round < 3; round++)
+      near.insideFromUnbounded(inside, unbounded, tokens, scratch.fill(0));
   }
 }
 

@@ -1,3 +1,4 @@
+import { workNow } from '../mask/work-clock.js';
 import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
@@ -341,7 +342,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     if (!pattern) return out;
     const seen = new Set<number>([(opened as StringState).pattern]);
     // Stepping builds the automaton's states, which for a long counted pattern is not free.
-    for (let i = 0; i < out.length && out.length < limit && performance.now() <= deadline; i++) {
+    for (let i = 0; i < out.length && out.length < limit && workNow() <= deadline; i++) {
       for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
         if (b === 0x22 || b === 0x5c) continue;
         const next = this.step(out[i], b);
@@ -359,7 +360,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   /**
    * Sets the bits of the tokens that keep the string open from `raw` (the shared trie walk of
    * json-string-machine.ts, with this string's counts and pattern state per depth). Returns the trie
-   * nodes visited, or -1 when `deadline` (`performance.now()` time) passed first.
+   * nodes visited, or -1 when `deadline` (`workNow()` time, mask/work-clock.ts) passed first.
    */
   insideMask(
     raw: unknown,
@@ -387,6 +388,103 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
       mask,
       deadline,
     );
+  }
+
+  /**
+   * Where the inside mask of `raw` can be bounded more tightly than by the longest token: for a pattern
+   * with length bounds, the key of its state with the bounds left out (pattern state and the reader's
+   * place within a character), for `unboundedInsideMask`; null otherwise.
+   */
+  patternStateKey(raw: unknown): string | null {
+    if (!this.lengths || this.freeView(raw)) return null;
+    const s = raw as StringState;
+    return `${s.pattern},${s.bytes}`;
+  }
+
+  /**
+   * The tokens that keep the string open from `raw` when its length bounds are left out (same pattern,
+   * same place within a character): a superset of `insideMask`'s, whose longest token bounds how many
+   * units any token can add from `raw` (see `InsideCache`).
+   */
+  unboundedInsideMask(
+    raw: unknown,
+    trie: TokenTrie,
+    mask: Uint32Array,
+    deadline = Number.POSITIVE_INFINITY,
+  ): number {
+    this.unbounded ??= new StringLeaf(this.id, {
+      minLength: 0,
+      maxLength: Number.POSITIVE_INFINITY,
+      pattern: this.options.pattern,
+      collect: false,
+    });
+    const s = raw as StringState;
+    return this.unbounded.insideMask({ ...s, units: 0, codePoints: 0, value: '' }, trie, mask, deadline);
+  }
+  private unbounded: StringLeaf | undefined;
+
+  /**
+   * The inside mask of `raw` set in `mask` (all zero on entry) from `unbounded`, `unboundedInsideMask`
+   * of the same pattern state: where minLength is met and `raw` is between characters, a token of at
+   * most `room - nearSlack` bytes that the pattern lets through leaves room for the shortest completion
+   * of any state it reaches, so it is kept as is; the longer ones are stepped through the string byte
+   * by byte (a few dozen, where a walk of the trie visits tens of thousands of nodes). False, nothing
+   * set, where that does not hold.
+   */
+  insideFromUnbounded(
+    raw: unknown,
+    unbounded: Uint32Array,
+    tokens: readonly Uint8Array[],
+    mask: Uint32Array,
+  ): boolean {
+    const s = raw as StringState;
+    if (!this.lengths || midCharacter(s.bytes) || this.options.minLength > s.codePoints) return false;
+    const slack = this.lengths.nearSlack(s.pattern);
+    if (!Number.isFinite(slack)) return false;
+    const sure = this.options.maxLength - s.units - slack;
+    for (let w = 0; w < unbounded.length; w++) {
+      let bits = unbounded[w] as number;
+      while (bits !== 0) {
+        const low = bits & -bits;
+        bits ^= low;
+        const id = w * 32 + (31 - Math.clz32(low));
+        const bytes = tokens[id] as Uint8Array;
+        if (bytes.length > sure && !this.staysInside(raw, bytes)) continue;
+        mask[w] = (mask[w] as number) | low;
+      }
+    }
+    return true;
+  }
+
+  /** Whether `bytes`, read from `raw`, leave the string open. */
+  private staysInside(raw: unknown, bytes: Uint8Array): boolean {
+    let state = raw;
+    for (const b of bytes) {
+      state = this.step(state, b);
+      if (state === DEAD) return false;
+    }
+    return this.isInside(state);
+  }
+
+  /** Whether `raw` is between characters (no escape or UTF-8 sequence begun): a token adds no more units than bytes. */
+  betweenCharacters(raw: unknown): boolean {
+    return !midCharacter((raw as StringState).bytes);
+  }
+
+  /** Whether no token of at most `horizon` units read from `raw` comes near maxLength (`farFromMax`). */
+  farWithin(raw: unknown, horizon: number): boolean {
+    return this.farFromMax(raw as StringState, horizon);
+  }
+
+  /**
+   * Whether `unboundedInsideMask` of `raw` is its inside mask: `horizon` bounds the units a token can
+   * add from it (`InsideCache`), minLength is met (nothing more is needed) and maxLength is far beyond
+   * what a token and the longest shortest completion after it take (`farFromMax`), so the bounds
+   * refuse nothing the pattern lets through.
+   */
+  unboundedEquals(raw: unknown, horizon: number): boolean {
+    const s = raw as StringState;
+    return this.options.minLength <= s.codePoints && this.farFromMax(s, horizon);
   }
 
   /**

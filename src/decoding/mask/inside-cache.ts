@@ -38,6 +38,8 @@ export class InsideCache {
     limit: number,
     /** Most key-leaf shapes kept (see `InsideKeys`). */
     shapeLimit = KEY_SHAPE_LIMIT,
+    /** The vocabulary's tokens by id (their bytes), for masks filtered from a wider one. */
+    private readonly tokens?: readonly Uint8Array[],
   ) {
     this.keys = new InsideKeys(shapeLimit);
     // Least recently used first, so the masks every grammar reads (the free string's, shared by every
@@ -61,7 +63,7 @@ export class InsideCache {
 
   /**
    * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
-   * `deadline` (`performance.now()` time): for compile-time warming, which must not outrun its budget.
+   * `deadline` (`workNow()` time, work-clock.ts): for compile-time warming, which must not outrun its budget.
    * Whether the mask is now known.
    */
   warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {
@@ -70,10 +72,29 @@ export class InsideCache {
 
   /** The mask of `state`, from the cache or computed and kept; null when `deadline` passed first. */
   private lookup(leaf: StringLeaf, state: unknown, deadline: number): Uint32Array | null {
-    const key = this.key(leaf, state);
+    const horizon = this.horizon(leaf, state, deadline);
+    if (horizon === null) return null;
+    const key = this.key(leaf, state, horizon);
     const known = this.whole.get(key);
     if (known) return known;
+    const unbounded = this.unboundedMask(leaf, state);
+    if (unbounded !== undefined && leaf.unboundedEquals(state, horizon)) {
+      // Far from maxLength with minLength met, the bounds refuse none of the tokens the pattern lets
+      // through: the walk that found the horizon is this position's mask (one walk, not two).
+      this.whole.set(key, unbounded);
+      return unbounded;
+    }
     const mask = new Uint32Array(this.words);
+    // Nearer maxLength, from the same walk's tokens: only the longest few are stepped through the
+    // string, not the whole trie walked again (a label's last units, issue 45).
+    if (
+      unbounded !== undefined &&
+      this.tokens !== undefined &&
+      leaf.insideFromUnbounded(state, unbounded, this.tokens, mask)
+    ) {
+      this.whole.set(key, mask);
+      return mask;
+    }
     if (leaf.insideMask(state, this.trie, mask, deadline, this.plainLengths) < 0) return null;
     this.whole.set(key, mask);
     return mask;
@@ -101,8 +122,57 @@ export class InsideCache {
     return ids;
   }
 
-  private key(leaf: StringLeaf, state: unknown): string {
+  private key(leaf: StringLeaf, state: unknown, horizon = this.trie.maxTokenBytes): string {
     // The class too: a subclass that read strings differently must not share a mask with its parent.
-    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, this.trie.maxTokenBytes, this.keys)}`;
+    return `${this.keys.objectId(leaf.constructor)}|${leaf.insideKey(state, horizon, this.keys)}`;
   }
+
+  /**
+   * The most code units a token of the whole vocabulary can add inside the string from `state`: for a
+   * pattern with length bounds, the longest token its pattern lets through from there with the bounds
+   * left out (between characters a token adds at most one unit per byte; plus two within a character,
+   * where a token that completes it adds units for bytes it does not hold); else the longest token. A label pattern (`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`, maxLength 48)
+   * lets through tokens of 26 bytes where Qwen3's longest has 128 (positions up to 20 units share), so its positions far from maxLength
+   * share a mask per pattern state instead of one per length: a whole-trie walk each, which were the
+   * turn schema's slowest first masks (issue 45). Kept per pattern state, once per vocabulary; only
+   * worked out where a position could be far from maxLength at all (else the walk would be wasted).
+   * The walk's mask is kept in `unbounded` for `lookup`. Null when `deadline` passed first.
+   */
+  private horizon(leaf: StringLeaf, state: unknown, deadline: number): number | null {
+    const longest = this.trie.maxTokenBytes;
+    const at = leaf.patternStateKey(state);
+    const pattern = leaf.options.pattern;
+    if (at === null || pattern === null || !leaf.farWithin(state, 0)) return longest;
+    const key = `${this.keys.objectId(pattern)}|${at}`;
+    let horizon = this.horizons.get(key);
+    if (horizon === undefined) {
+      const mask = new Uint32Array(this.words);
+      if (leaf.unboundedInsideMask(state, this.trie, mask, deadline) < 0) return null;
+      horizon = Math.min(longest, longestToken(this.trie, mask) + (leaf.betweenCharacters(state) ? 0 : 2));
+      this.horizons.set(key, horizon);
+      // Kept with the other masks (and dropped with them, least recently used first) for `lookup`.
+      this.whole.set(`U|${key}`, mask);
+    }
+    return horizon;
+  }
+
+  /** The mask `horizon` walked for `state`'s pattern state, while kept. */
+  private unboundedMask(leaf: StringLeaf, state: unknown): Uint32Array | undefined {
+    const at = leaf.patternStateKey(state);
+    const pattern = leaf.options.pattern;
+    if (at === null || pattern === null) return undefined;
+    return this.whole.get(`U|${this.keys.objectId(pattern)}|${at}`);
+  }
+  private readonly horizons = new Map<string, number>();
+}
+
+/** The bytes of the longest token of `trie` whose bit `mask` sets (0 when none). */
+function longestToken(trie: TokenTrie, mask: Uint32Array): number {
+  let longest = 0;
+  for (let node = 1; node < trie.nodeCount; node++) {
+    const id = trie.token[node] as number;
+    if (id < 0 || (((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 0) continue;
+    longest = Math.max(longest, trie.depth[node] as number);
+  }
+  return longest;
 }

@@ -8,6 +8,7 @@ import { hasShortcut, insideNumber, isInsideString, justOpened, opensString } fr
 import type { InsideCache } from './inside-cache.js';
 import type { MaskCache } from './mask-cache.js';
 import type { TrieWalk } from './trie-walk.js';
+import { workNow } from './work-clock.js';
 
 /** What precompute reads and writes of a compiled grammar. */
 export interface PrecomputeParts {
@@ -70,12 +71,12 @@ export class MaskPrecompute {
       seen.add(key);
       (inside ? digits : skeleton).push(frames);
     };
-    const deadline = started + timeMs;
+    const deadline = workNow() + timeMs;
     let skeletonHead = 0;
     let digitsHead = 0;
     for (let head = 0; skeletonHead < skeleton.length || digitsHead < digits.length; head++) {
       if (this.stats.precomputed - storedBefore >= positions || head >= 4 * positions) break;
-      if (performance.now() > deadline) break;
+      if (workNow() > deadline) break;
       const frames = (
         skeletonHead < skeleton.length ? skeleton[skeletonHead++] : digits[digitsHead++]
       ) as Frame[];
@@ -165,7 +166,8 @@ export class MaskPrecompute {
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
 export const PRECOMPUTE_POSITIONS = 512;
 /**
- * Default most milliseconds `precompute` spends per grammar (haggle's choice). The agent's offer schemas
+ * Default most milliseconds `precompute` spends per grammar (haggle's choice), on the work clock
+ * (work-clock.ts: not the time spent waiting for a core on a loaded machine). The agent's offer schemas
  * finish their few hundred positions well within it; a grammar whose positions never run out (an enum
  * number in every spelling JSON allows: `300`, `300.0`, `3e2`, ...) stops here instead of spending a
  * quarter of a second of compile time on masks decoding would mostly never ask for.

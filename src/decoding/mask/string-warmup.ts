@@ -1,6 +1,7 @@
 import type { GrammarNode } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
 import type { InsideCache } from './inside-cache.js';
+import { workNow } from './work-clock.js';
 
 /**
  * The strings' share of `CompileOptions.warm` (the grammar computes its start mask first). The opening
@@ -13,13 +14,13 @@ export function warmStrings(inside: InsideCache, nodes: readonly GrammarNode[]):
   // One deadline for all of it, also handed to the walks themselves: the inside mask of one long
   // pattern state can take tens of milliseconds, so checking between masks alone let warming run
   // far past its budget (a walk cut short is dropped, and decoding computes it when it needs it).
-  const deadline = performance.now() + WARM_BUDGET_MS;
+  const deadline = workNow() + WARM_BUDGET_MS;
   const leaves = nodes.filter((node): node is StringLeaf => node instanceof StringLeaf);
   const queues: Array<unknown[] | undefined> = [];
   let warmed = 0;
   for (let round = 0; round < 8; round++) {
     for (const [i, leaf] of leaves.entries()) {
-      if (warmed >= WARM_LIMIT || performance.now() > deadline) return;
+      if (warmed >= WARM_LIMIT || workNow() > deadline) return;
       // The pattern states beyond the opening only once the openings of every string are done.
       let states = queues[i];
       if (states === undefined || (round === 1 && states.length === 1)) {
@@ -31,7 +32,7 @@ export function warmStrings(inside: InsideCache, nodes: readonly GrammarNode[]):
       // A walk begun within the budget may finish up to WARM_WALK_MS later: the first pass of a
       // pattern is also the code's first run in the process (tens of milliseconds before the JIT
       // has tiered up, one afterwards), and a walk cut short is work thrown away.
-      const walkDeadline = Math.max(deadline, performance.now() + WARM_WALK_MS);
+      const walkDeadline = Math.max(deadline, workNow() + WARM_WALK_MS);
       if (!inside.warm(leaf, states[round], walkDeadline)) return;
     }
   }

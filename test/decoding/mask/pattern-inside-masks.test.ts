@@ -5,6 +5,7 @@ import { midCharacter } from '../../../src/decoding/grammar/json-string-machine.
 import { DEAD } from '../../../src/decoding/grammar/nodes.js';
 import { StringLeaf } from '../../../src/decoding/grammar/string-leaf.js';
 import { InsideCache } from '../../../src/decoding/mask/inside-cache.js';
+import { workNow } from '../../../src/decoding/mask/work-clock.js';
 import { PatternAutomaton } from '../../../src/decoding/regex/regex.js';
 import type { PlainStringLengths } from '../../../src/decoding/vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
@@ -13,6 +14,8 @@ import { qwen3 } from '../support/qwen3.js';
 
 let trie: TokenTrie;
 let words: number;
+/** The vocabulary's tokens by id, for masks an `InsideCache` filters from the pattern's own walk. */
+let tokens: readonly Uint8Array[];
 /** The vocabulary's table of plain-string lengths (the compiler's), for a mask over the whole trie. */
 let plainLengths: PlainStringLengths | undefined;
 const insideKeys = new InsideKeys(64);
@@ -22,6 +25,7 @@ beforeAll(async () => {
   trie = compiler.trie;
   plainLengths = compiler.inside.plainLengths;
   words = Math.ceil(vocabulary.tokens.length / 32);
+  tokens = vocabulary.tokens;
 });
 
 function leaf(pattern: string, minLength = 0, maxLength = Number.POSITIVE_INFINITY): StringLeaf {
@@ -183,7 +187,7 @@ describe('masks inside pattern-constrained strings', () => {
   it('a walk past its deadline (compile-time warming) gives up and keeps nothing', () => {
     const l = leaf('^(?:\\S+\\s+){0,29}\\S+$', 0, 100);
     const state = l.step(l.initial(), 0x22);
-    const past = performance.now() - 1;
+    const past = workNow() - 1; // deadlines are on the work clock (mask/work-clock.ts)
     expect(l.insideMask(state, trie, new Uint32Array(words), past)).toBe(-1);
     const cache = new InsideCache(trie, words, 8);
     expect(cache.warm(l, state, past)).toBe(false);
@@ -214,6 +218,31 @@ describe('masks inside pattern-constrained strings', () => {
       // Some positions did share a key (else the test would check nothing shared).
       expect(keys.size).toBeLessThan(text.length / 3);
     }
+  });
+
+  it('a bounded label pattern shares masks by the longest token its pattern lets through, exact at each length', () => {
+    // The turn schema's labels: maxLength 48 is below Qwen3's longest token, so only the pattern's own
+    // longest token (issue 45) lets positions far from it share a mask. Each position's mask from the
+    // cache (shared or not) must equal the byte-by-byte reference, up to the bound and past it.
+    // Nearer maxLength the masks are filtered from the pattern's own walk (its longest tokens stepped
+    // through the string): held to the reference too, up to the last unit.
+    const l = leaf('^[a-z][a-z0-9]*(_[a-z0-9]+)*$', 0, 48);
+    const cache = new InsideCache(trie, words, 256, undefined, tokens);
+    const text = 'declare_cost_limit_seller_firm_and_more_words_x';
+    let state = l.step(l.initial(), 0x22);
+    const masks: Uint32Array[] = [];
+    for (const ch of text) {
+      const mask = cache.mask(l, state);
+      expect(mask, `after ${masks.length} characters`).toEqual(steppedMask(l, state));
+      masks.push(mask);
+      state = l.step(state, ch.charCodeAt(0));
+      if (state === DEAD) break;
+    }
+    expect(masks.length).toBe(text.length);
+    // Shared: far from maxLength the same mask object served positions of different lengths (one walk
+    // per pattern state: the opening, the first word, after `_`, a later word), where each of the first
+    // 20 lengths had its own before (positions up to 20 units share: 48 - 26 - 1 of slack - 1).
+    expect(new Set(masks.slice(0, 20)).size).toBeLessThanOrEqual(6);
   });
 
   it('the shortest completion of every state is within the automaton-wide bound', () => {
