@@ -13,6 +13,7 @@ import { compileSchema } from '../../src/decoding/compiler/grammar-compiler.js';
 import type { Frame } from '../../src/decoding/grammar/stack-machine.js';
 import { GrammarMatcher } from '../../src/decoding/matcher/grammar-matcher.js';
 import { loadTokenizer } from '../../src/prompt/tokenizer.js';
+import { LARGE_OBJECT_NAMES } from '../shared/large-object-names.js';
 import { loadEngineSetup, QWEN3_FOLDER } from './engine-setup.js';
 import { MASKBENCH_OPTIONS } from './haggle-engine.js';
 
@@ -32,51 +33,10 @@ const framesOf = (matcher: GrammarMatcher): readonly Frame[] =>
   (matcher as unknown as { current: { frames: Frame[] } }).current.frames;
 
 /**
- * An object of 40 properties that allows any other key, as MaskBench's large objects under its options:
- * inside its keys the tokens holding a quote are the p90 band's largest kind (issue 45).
+ * An object of 40 properties (`LARGE_OBJECT_NAMES`) that allows any other key, as MaskBench's large
+ * objects under its options: inside its keys the tokens holding a quote are the p90 band's largest
+ * kind (issue 45).
  */
-const LARGE_OBJECT_NAMES = [
-  'name',
-  'id',
-  'type',
-  'value',
-  'description',
-  'title',
-  'url',
-  'enabled',
-  'version',
-  'status',
-  'path',
-  'label',
-  'count',
-  'size',
-  'source',
-  'target',
-  'owner',
-  'created',
-  'updated',
-  'tags',
-  'items',
-  'data',
-  'config',
-  'mode',
-  'level',
-  'priority',
-  'color',
-  'width',
-  'height',
-  'format',
-  'key',
-  'options',
-  'default',
-  'required',
-  'group',
-  'parent',
-  'children',
-  'index',
-  'order',
-  'date',
-];
 const largeObject = compileSchema(
   {
     type: 'object',
