@@ -29,16 +29,14 @@ import { isPreset, QWEN3_PRESETS } from '../scripts/fixture-model/presets.js';
 import { seededWeights } from '../scripts/fixture-model/seeded-weights.js';
 import { qwen3TokenizerFolder } from '../scripts/fixture-model/write-model-folder.js';
 import type { JsonSchema } from '../src/contract/json-schema.js';
-import { ListingContextSchema } from '../src/contract/listing-context.js';
-import { turnJsonSchema } from '../src/contract/turn-json-schema.js';
 import { satisfies } from '../src/decoding/schema/value-check.js';
 import { OnnxBackend } from '../src/onnx/index.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
-import { BestOfferRules, legalMovesAfter } from '../src/rules/index.js';
 import type { GgmlTypeName } from './peers/ggml-blocks.js';
 import { measureBandwidthGBs } from './peers/memory-bandwidth.js';
 import { type LlamaModel, type LlamaModule, loadNodeLlamaCpp } from './peers/node-llama-cpp-peer.js';
 import { ggufBytesPerToken, writeQwen3Gguf } from './peers/qwen3-gguf.js';
+import { promptText, schema } from './peers/turn-contract.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -125,26 +123,6 @@ function ensureGguf(type: GgmlTypeName): string {
   return path;
 }
 
-// ---- the turn contract: a seller answering a buyer's offer of 80 on a 120 listing ------------------
-const context = ListingContextSchema.parse({
-  id: 'peers-1',
-  item: { title: 'Nikon F3 camera body', category: 'Cameras & Photo', condition: 'Used', description: '' },
-  listPrice: 120,
-  currency: 'USD',
-  seller: { feedbackScore: 1200, feedbackPercent: 99.5 },
-  buyer: { feedbackScore: 40 },
-});
-const history = [
-  {
-    role: 'buyer' as const,
-    elapsedHours: 0,
-    turn: { action: 'offer' as const, price: 80, message_labels: [], message: '', response_time: 1 },
-  },
-];
-const moves = legalMovesAfter(new BestOfferRules(), context, history, 'seller');
-// Messages of at most 16 characters, as bench/onnx.ts at real size: a token costs a whole forward pass.
-const schema = turnJsonSchema({ moves, maxMessageLength: 16 });
-
 /**
  * The schema as node-llama-cpp's JSON-schema grammar takes it: its `GbnfJsonSchema` has no numeric
  * bounds, `multipleOf`, `pattern` or `uniqueItems`, and refuses annotations it does not know; those are
@@ -190,10 +168,6 @@ function validTurn(text: string): boolean {
   }
 }
 
-const promptText =
-  '<|im_start|>system\nYou are a seller on a marketplace. Reply with one JSON turn.<|im_end|>\n' +
-  '<|im_start|>user\nListing: Nikon F3 camera body, list price 120.00 USD. The buyer offers 80.00 USD.<|im_end|>\n' +
-  '<|im_start|>assistant\n';
 const tokenizer = await loadTokenizer(folder);
 // Both engines get the same token ids: llama.cpp's own tokenizer never runs on the prompt.
 const promptIds = tokenizer.encode(promptText);

@@ -9,11 +9,9 @@ import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { JsonSchema } from '../src/contract/json-schema.js';
-import { ListingContextSchema } from '../src/contract/listing-context.js';
-import { turnJsonSchema } from '../src/contract/turn-json-schema.js';
 import { OnnxBackend } from '../src/onnx/index.js';
 import type { OnnxDtype } from '../src/onnx/onnx-options.js';
-import { BestOfferRules, legalMovesAfter } from '../src/rules/index.js';
+import { promptText, schema } from './peers/turn-contract.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -26,31 +24,6 @@ if (!args.model) {
   console.error('usage: npx tsx bench/onnx-thread-cpu.ts --model DIR [--dtype q4] [--turns 3]');
   process.exit(2);
 }
-
-// The contract of bench/local-peers.ts: a seller answering a buyer's offer of 80 on a 120 listing.
-const context = ListingContextSchema.parse({
-  id: 'peers-1',
-  item: { title: 'Nikon F3 camera body', category: 'Cameras & Photo', condition: 'Used', description: '' },
-  listPrice: 120,
-  currency: 'USD',
-  seller: { feedbackScore: 1200, feedbackPercent: 99.5 },
-  buyer: { feedbackScore: 40 },
-});
-const history = [
-  {
-    role: 'buyer' as const,
-    elapsedHours: 0,
-    turn: { action: 'offer' as const, price: 80, message_labels: [], message: '', response_time: 1 },
-  },
-];
-const schema = turnJsonSchema({
-  moves: legalMovesAfter(new BestOfferRules(), context, history, 'seller'),
-  maxMessageLength: 16,
-});
-const promptText =
-  '<|im_start|>system\nYou are a seller on a marketplace. Reply with one JSON turn.<|im_end|>\n' +
-  '<|im_start|>user\nListing: Nikon F3 camera body, list price 120.00 USD. The buyer offers 80.00 USD.<|im_end|>\n' +
-  '<|im_start|>assistant\n';
 
 /** CPU ms of every thread of this process, by thread id, with its name. */
 function threadCpu(): Map<string, { name: string; ms: number }> {
