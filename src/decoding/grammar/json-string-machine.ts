@@ -1,4 +1,4 @@
-import { workNow } from '../mask/work-clock.js';
+import { workNow } from './work-clock.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import {
   hexValue,
@@ -205,7 +205,7 @@ export interface InsideWalker extends CodePointReader<number> {
  * quote: closing tokens are found by the generic walk over the small index of tokens holding one). A
  * pass over the trie with the byte state in a typed array, since the inside of a string allows most of
  * the vocabulary and stepping state objects would allocate per byte. Returns the trie nodes visited,
- * or -1 when `deadline` (`workNow()` time, mask/work-clock.ts) passed first, leaving the mask incomplete.
+ * or -1 when `deadline` (`workNow()` time, grammar/work-clock.ts) passed first, leaving the mask incomplete.
  */
 export function walkInsideString(
   start: number,

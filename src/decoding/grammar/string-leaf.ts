@@ -1,4 +1,4 @@
-import { workNow } from '../mask/work-clock.js';
+import { workNow } from './work-clock.js';
 import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
@@ -360,7 +360,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   /**
    * Sets the bits of the tokens that keep the string open from `raw` (the shared trie walk of
    * json-string-machine.ts, with this string's counts and pattern state per depth). Returns the trie
-   * nodes visited, or -1 when `deadline` (`workNow()` time, mask/work-clock.ts) passed first.
+   * nodes visited, or -1 when `deadline` (`workNow()` time, grammar/work-clock.ts) passed first.
    */
   insideMask(
     raw: unknown,

@@ -63,7 +63,7 @@ export class InsideCache {
 
   /**
    * Computes and keeps the mask of `state` unless known, giving up (and keeping nothing) past
-   * `deadline` (`workNow()` time, work-clock.ts): for compile-time warming, which must not outrun its budget.
+   * `deadline` (`workNow()` time, grammar/work-clock.ts): for compile-time warming, which must not outrun its budget.
    * Whether the mask is now known.
    */
   warm(leaf: StringLeaf, state: unknown, deadline: number): boolean {

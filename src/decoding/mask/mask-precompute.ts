@@ -8,7 +8,7 @@ import { hasShortcut, insideNumber, isInsideString, justOpened, opensString } fr
 import type { InsideCache } from './inside-cache.js';
 import type { MaskCache } from './mask-cache.js';
 import type { TrieWalk } from './trie-walk.js';
-import { workNow } from './work-clock.js';
+import { workNow } from '../grammar/work-clock.js';
 
 /** What precompute reads and writes of a compiled grammar. */
 export interface PrecomputeParts {
@@ -167,7 +167,7 @@ export class MaskPrecompute {
 export const PRECOMPUTE_POSITIONS = 512;
 /**
  * Default most milliseconds `precompute` spends per grammar (haggle's choice), on the work clock
- * (work-clock.ts: not the time spent waiting for a core on a loaded machine). The agent's offer schemas
+ * (grammar/work-clock.ts: not the time spent waiting for a core on a loaded machine). The agent's offer schemas
  * finish their few hundred positions well within it; a grammar whose positions never run out (an enum
  * number in every spelling JSON allows: `300`, `300.0`, `3e2`, ...) stops here instead of spending a
  * quarter of a second of compile time on masks decoding would mostly never ask for.

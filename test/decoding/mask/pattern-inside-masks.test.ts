@@ -5,7 +5,7 @@ import { midCharacter } from '../../../src/decoding/grammar/json-string-machine.
 import { DEAD } from '../../../src/decoding/grammar/nodes.js';
 import { StringLeaf } from '../../../src/decoding/grammar/string-leaf.js';
 import { InsideCache } from '../../../src/decoding/mask/inside-cache.js';
-import { workNow } from '../../../src/decoding/mask/work-clock.js';
+import { workNow } from '../../../src/decoding/grammar/work-clock.js';
 import { PatternAutomaton } from '../../../src/decoding/regex/regex.js';
 import type { PlainStringLengths } from '../../../src/decoding/vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
@@ -187,7 +187,7 @@ describe('masks inside pattern-constrained strings', () => {
   it('a walk past its deadline (compile-time warming) gives up and keeps nothing', () => {
     const l = leaf('^(?:\\S+\\s+){0,29}\\S+$', 0, 100);
     const state = l.step(l.initial(), 0x22);
-    const past = workNow() - 1; // deadlines are on the work clock (mask/work-clock.ts)
+    const past = workNow() - 1; // deadlines are on the work clock (grammar/work-clock.ts)
     expect(l.insideMask(state, trie, new Uint32Array(words), past)).toBe(-1);
     const cache = new InsideCache(trie, words, 8);
     expect(cache.warm(l, state, past)).toBe(false);
