@@ -1,4 +1,3 @@
-import { workNow } from './work-clock.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import {
   hexValue,
@@ -11,6 +10,7 @@ import {
   UTF8_SECOND_RANGE,
   utf8LeadBits,
 } from './json-string-bytes.js';
+import { workNow } from './work-clock.js';
 
 /**
  * The one byte machine of a JSON string's inside, shared by string values (`StringLeaf`) and object

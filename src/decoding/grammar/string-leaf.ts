@@ -1,4 +1,3 @@
-import { workNow } from './work-clock.js';
 import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
@@ -20,6 +19,7 @@ import {
   walkInsideString,
 } from './json-string-machine.js';
 import { DEAD, Leaf } from './nodes.js';
+import { workNow } from './work-clock.js';
 
 export interface StringLeafOptions {
   /** In code points, as JSON Schema counts. */

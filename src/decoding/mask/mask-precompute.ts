@@ -3,12 +3,12 @@ import type { GrammarNode } from '../grammar/nodes.js';
 import { NumberLeaf } from '../grammar/number-leaf.js';
 import { dedupe, enter, type Frame, setKey, stepAll } from '../grammar/stack-machine.js';
 import type { StringLeaf } from '../grammar/string-leaf.js';
+import { workNow } from '../grammar/work-clock.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { hasShortcut, insideNumber, isInsideString, justOpened, opensString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
 import type { MaskCache } from './mask-cache.js';
 import type { TrieWalk } from './trie-walk.js';
-import { workNow } from '../grammar/work-clock.js';
 
 /** What precompute reads and writes of a compiled grammar. */
 export interface PrecomputeParts {

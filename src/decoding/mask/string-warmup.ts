@@ -1,7 +1,7 @@
 import type { GrammarNode } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
-import type { InsideCache } from './inside-cache.js';
 import { workNow } from '../grammar/work-clock.js';
+import type { InsideCache } from './inside-cache.js';
 
 /**
  * The strings' share of `CompileOptions.warm` (the grammar computes its start mask first). The opening
