@@ -32,7 +32,8 @@ export function prefillFromEmpty(
   return session.run(feeds);
 }
 
-const turnSchema = {
+/** A small turn contract: two actions and a bounded price, every fixture export's turns checked against it. */
+export const turnSchema = {
   type: 'object',
   properties: {
     action: { enum: ['offer', 'accept'] },

@@ -15,7 +15,7 @@ import { buildModel } from '../../src/onnx/model-build/index.js';
 import { referenceLogits } from '../../src/onnx/model-build/reference-forward.js';
 import type { OnnxDtype } from '../../src/onnx/onnx-options.js';
 import { fixtureModel } from './fixture-model.js';
-import { expectValidTurns, prefillFromEmpty } from './half-precision.js';
+import { expectValidTurns, prefillFromEmpty, turnSchema } from './half-precision.js';
 import { SMALL_QWEN3, tempFolder } from './model-build/checkpoints.js';
 
 // The CPU's export (`model_q4.onnx`, as transformers.js names it): 4-bit MatMulNBits projections and
@@ -125,15 +125,7 @@ describe('the fixture q4 export', () => {
       prompt: { messages: [], text: '<|im_start|>user\nOffer?<|im_end|>\n<|im_start|>assistant\n' },
       responseFormat: {
         type: 'json' as const,
-        schema: {
-          type: 'object',
-          properties: {
-            action: { enum: ['offer', 'accept'] },
-            price: { type: 'number', minimum: 10, maximum: 90 },
-          },
-          required: ['action', 'price'],
-          additionalProperties: false,
-        },
+        schema: turnSchema,
       },
       seed: 5,
       maxTokens: 40,

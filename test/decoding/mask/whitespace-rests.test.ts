@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileSchema, type DecoderVocabulary, isAllowed } from '../../../src/decoding/index.js';
-import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
-import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { TokenTrie } from '../../../src/decoding/vocabulary/token-trie.js';
 import { isJsonWhitespace, WhitespaceRests } from '../../../src/decoding/vocabulary/whitespace-rests.js';
-import { maskDifference, walkRandomSequences } from '../support/mask-against-walk.js';
+import { maskAfter, walkRandomSequences } from '../support/mask-against-walk.js';
 import { type Qwen3, qwen3 } from '../support/qwen3.js';
 
 // Free whitespace (flexible mode) is masked from what follows it and the vocabulary's table of
@@ -78,13 +76,7 @@ describe('free whitespace masked by the whitespace-led tokens table', () => {
       whitespace: 'flexible',
       precompute: { positions: 0 },
     });
-    const at = (text: string) => {
-      const matcher = new GrammarMatcher(grammar);
-      for (const id of q.encode(text)) expect(matcher.accept(id), text).toBe(true);
-      const mask = matcher.mask();
-      expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
-      return mask;
-    };
+    const at = (text: string) => maskAfter(grammar, vocabulary, q.encode, text);
     const start = at('[');
     expect(isAllowed(start, first)).toBe(true); // ' "qz~': a string opened and left open
     expect(isAllowed(start, first + 2)).toBe(true); // '  12'

@@ -8,6 +8,23 @@ import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js
 import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { Random } from '../../../src/internal/random.js';
 
+/**
+ * The mask after `text` (encoded by `encode`, every token accepted), held to the generic walk's mask
+ * there (`referenceMask`) before it is returned.
+ */
+export function maskAfter(
+  grammar: CompiledGrammar,
+  vocabulary: DecoderVocabulary,
+  encode: (text: string) => number[],
+  text: string,
+): Uint32Array {
+  const matcher = new GrammarMatcher(grammar);
+  for (const id of encode(text)) expect(matcher.accept(id), text).toBe(true);
+  const mask = matcher.mask();
+  expect(maskDifference(vocabulary, mask, referenceMask(matcher)), text).toEqual([]);
+  return mask;
+}
+
 /** The ids where two masks differ, spelt, for a readable failure. */
 export function maskDifference(vocabulary: DecoderVocabulary, a: Uint32Array, b: Uint32Array): string[] {
   const inA = new Set(allowedTokenIds(a));
