@@ -8,6 +8,7 @@ import { TokenTrie } from '../vocabulary/token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
 import type { CompileOptions } from './compile-options.js';
+import { warmCompiler } from './compile-warmup.js';
 import { PatternCache } from './pattern-cache.js';
 import { SchemaCompiler } from './schema-compiler.js';
 import { warmVocabulary } from './vocabulary-warmup.js';
@@ -32,6 +33,13 @@ export interface GrammarCompilerOptions {
    * inside-string masks (default 4,096): a client can send a new set of names with every schema.
    */
   keyShapeCacheSize?: number;
+  /**
+   * Compile and decode a made-up schema a few times when the compiler is made (default true; about
+   * 150-200 ms for Qwen3, see compile-warmup.ts), so that the first schema compiled and the first
+   * masks decoded run code the JIT has compiled: an offer schema's first compile 15-30 ms without it,
+   * 3-6 ms with it. Nothing of it stays in this compiler's caches.
+   */
+  warmUp?: boolean;
 }
 
 /** What a `GrammarCompiler` holds, for a log line or a memory bound. */
@@ -110,6 +118,7 @@ export class GrammarCompiler implements GrammarVocabulary {
     // Built here, with the vocabulary's other tables, so that no schema's compile (whose precompute
     // masks numbers followed by free whitespace) pays for it.
     this.rests = new WhitespaceRests(vocabulary, this.trie);
+    if (options.warmUp !== false) warmCompiler(this);
   }
 
   /**

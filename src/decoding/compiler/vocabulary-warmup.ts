@@ -4,6 +4,7 @@ import type { InsideCache } from '../mask/inside-cache.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { TokensByLength } from '../vocabulary/tokens-by-length.js';
 import { maskWords } from '../vocabulary/vocabulary.js';
 
 /**
@@ -60,8 +61,9 @@ export function warmVocabulary(trie: TokenTrie, tokens: readonly Uint8Array[], c
   if (inside !== DEAD) {
     const unbounded = new Uint32Array(scratch.length);
     near.unboundedInsideMask(inside, trie, unbounded);
+    const byLength = new TokensByLength(unbounded, tokens);
     for (let round = 0; round < 3; round++)
-      near.insideFromUnbounded(inside, unbounded, tokens, scratch.fill(0));
+      near.insideFromUnbounded(inside, unbounded, byLength, tokens, scratch);
   }
 }
 

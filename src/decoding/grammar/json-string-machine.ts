@@ -10,7 +10,7 @@ import {
   UTF8_SECOND_RANGE,
   utf8LeadBits,
 } from './json-string-bytes.js';
-import { workNow } from './work-clock.js';
+import { workPast } from './work-clock.js';
 
 /**
  * The one byte machine of a JSON string's inside, shared by string values (`StringLeaf`) and object
@@ -220,7 +220,7 @@ export function walkInsideString(
   let visited = 0;
   let i = 1;
   while (i < nodeCount) {
-    if ((++visited & 4095) === 0 && workNow() > deadline) return -1;
+    if ((++visited & 4095) === 0 && workPast(deadline)) return -1;
     const d = depth[i] as number;
     const p = d - 1;
     const b = bytes[i] as number;

@@ -2,6 +2,7 @@ import { PatternLengths } from '../regex/pattern-lengths.js';
 import { PatternAutomaton } from '../regex/regex.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import type { TokensByLength } from '../vocabulary/tokens-by-length.js';
 import type { InsideKeys } from './inside-keys.js';
 import {
   BETWEEN_CHARACTERS,
@@ -19,7 +20,7 @@ import {
   walkInsideString,
 } from './json-string-machine.js';
 import { DEAD, Leaf } from './nodes.js';
-import { workNow } from './work-clock.js';
+import { workPast } from './work-clock.js';
 
 export interface StringLeafOptions {
   /** In code points, as JSON Schema counts. */
@@ -342,7 +343,7 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     if (!pattern) return out;
     const seen = new Set<number>([(opened as StringState).pattern]);
     // Stepping builds the automaton's states, which for a long counted pattern is not free.
-    for (let i = 0; i < out.length && out.length < limit && workNow() <= deadline; i++) {
+    for (let i = 0; i < out.length && out.length < limit && !workPast(deadline); i++) {
       for (let b = 0x20; b < 0x7f && out.length < limit; b++) {
         if (b === 0x22 || b === 0x5c) continue;
         const next = this.step(out[i], b);
@@ -424,16 +425,18 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
   private unbounded: StringLeaf | undefined;
 
   /**
-   * The inside mask of `raw` set in `mask` (all zero on entry) from `unbounded`, `unboundedInsideMask`
-   * of the same pattern state: where minLength is met and `raw` is between characters, a token of at
-   * most `room - nearSlack` bytes that the pattern lets through leaves room for the shortest completion
-   * of any state it reaches, so it is kept as is; the longer ones are stepped through the string byte
-   * by byte (a few dozen, where a walk of the trie visits tens of thousands of nodes). False, nothing
-   * set, where that does not hold.
+   * The inside mask of `raw` set in `mask` from `unbounded`, `unboundedInsideMask` of the same pattern
+   * state, whose tokens `byLength` indexes longest first: where minLength is met and `raw` is between
+   * characters, a token of at most `room - nearSlack` bytes that the pattern lets through leaves room
+   * for the shortest completion of any state it reaches, so it is kept as is; of the longer ones, plain
+   * text longer than the room is refused unread (a byte a code unit) and the rest stepped through the
+   * string byte by byte (a few dozen, where a walk of the trie visits tens of thousands of nodes).
+   * False, `mask` untouched, where that does not hold.
    */
   insideFromUnbounded(
     raw: unknown,
     unbounded: Uint32Array,
+    byLength: TokensByLength,
     tokens: readonly Uint8Array[],
     mask: Uint32Array,
   ): boolean {
@@ -441,16 +444,16 @@ export class StringLeaf extends Leaf implements CodePointReader<StringState> {
     if (!this.lengths || midCharacter(s.bytes) || this.options.minLength > s.codePoints) return false;
     const slack = this.lengths.nearSlack(s.pattern);
     if (!Number.isFinite(slack)) return false;
-    const sure = this.options.maxLength - s.units - slack;
-    for (let w = 0; w < unbounded.length; w++) {
-      let bits = unbounded[w] as number;
-      while (bits !== 0) {
-        const low = bits & -bits;
-        bits ^= low;
-        const id = w * 32 + (31 - Math.clz32(low));
-        const bytes = tokens[id] as Uint8Array;
-        if (bytes.length > sure && !this.staysInside(raw, bytes)) continue;
-        mask[w] = (mask[w] as number) | low;
+    const room = this.options.maxLength - s.units;
+    const sure = room - slack;
+    mask.set(unbounded);
+    const { ids, plain } = byLength;
+    const end = byLength.longerThan(Math.floor(sure));
+    for (let k = 0; k < end; k++) {
+      const id = ids[k] as number;
+      const bytes = tokens[id] as Uint8Array;
+      if ((plain[k] === 1 && bytes.length > room) || !this.staysInside(raw, bytes)) {
+        mask[id >>> 5] = (mask[id >>> 5] as number) & ~(1 << (id & 31));
       }
     }
     return true;

@@ -34,3 +34,16 @@ export function workNow(): number {
   lastCpu = cpu;
   return elapsed;
 }
+
+/**
+ * Whether the work clock is past `deadline` (a `workNow() + budget`). The lesser of the wall and CPU
+ * time that passed is never more than the wall time, so while the wall clock alone keeps it within
+ * the deadline the process's CPU time is not read: `process.cpuUsage` is a system call (about 5 µs),
+ * and read once per precomputed position it was a third of an offer schema's compile (issue 45).
+ * Past that point it is read, and the next read waits until the wall clock could have reached the
+ * deadline again: a few reads per budget on a loaded machine.
+ */
+export function workPast(deadline: number): boolean {
+  if (elapsed + (performance.now() - lastWall) <= deadline) return false;
+  return workNow() > deadline;
+}

@@ -3,6 +3,7 @@ import { InsideKeys } from '../grammar/inside-keys.js';
 import type { StringLeaf } from '../grammar/string-leaf.js';
 import type { PlainStringLengths } from '../vocabulary/plain-string-lengths.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { TokensByLength } from '../vocabulary/tokens-by-length.js';
 import { allowedTokenIds } from '../vocabulary/vocabulary.js';
 
 /**
@@ -46,6 +47,7 @@ export class InsideCache {
     // schema) are not dropped after `limit` others.
     this.whole = new BoundedCache(limit, 'use');
     this.below = new BoundedCache(limit, 'use');
+    this.byLength = new BoundedCache(Math.min(limit, BY_LENGTH_LIMIT), 'use');
   }
 
   /** Bytes of the masks and id lists kept (keys included). */
@@ -53,6 +55,7 @@ export class InsideCache {
     let bytes = 0;
     for (const [key, mask] of this.whole) bytes += mask.byteLength + 2 * key.length;
     for (const [key, ids] of this.below) bytes += ids.byteLength + 2 * key.length;
+    for (const [key, index] of this.byLength) bytes += index.bytes() + 2 * key.length;
     return bytes;
   }
 
@@ -85,12 +88,12 @@ export class InsideCache {
       return unbounded;
     }
     const mask = new Uint32Array(this.words);
-    // Nearer maxLength, from the same walk's tokens: only the longest few are stepped through the
-    // string, not the whole trie walked again (a label's last units, issue 45).
+    // Nearer maxLength, from the same walk's tokens: only the longest few are looked at, not the
+    // whole trie walked again (a label's last units, issue 45).
     if (
       unbounded !== undefined &&
       this.tokens !== undefined &&
-      leaf.insideFromUnbounded(state, unbounded, this.tokens, mask)
+      leaf.insideFromUnbounded(state, unbounded, this.indexOf(leaf, state, unbounded), this.tokens, mask)
     ) {
       this.whole.set(key, mask);
       return mask;
@@ -148,13 +151,34 @@ export class InsideCache {
     if (horizon === undefined) {
       const mask = new Uint32Array(this.words);
       if (leaf.unboundedInsideMask(state, this.trie, mask, deadline) < 0) return null;
-      horizon = Math.min(longest, longestToken(this.trie, mask) + (leaf.betweenCharacters(state) ? 0 : 2));
+      // With its tokens by length for the positions near maxLength, made here, where the walk is paid
+      // for (mostly at compile-time warming: at a label's first near position it was a mask's worst),
+      // and which give the longest token too.
+      const index = this.tokens === undefined ? undefined : new TokensByLength(mask, this.tokens);
+      const bytes = index === undefined ? longestToken(this.trie, mask) : index.longest;
+      horizon = Math.min(longest, bytes + (leaf.betweenCharacters(state) ? 0 : 2));
       this.horizons.set(key, horizon);
       // Kept with the other masks (and dropped with them, least recently used first) for `lookup`.
       this.whole.set(`U|${key}`, mask);
+      if (index !== undefined) this.byLength.set(key, index);
     }
     return horizon;
   }
+
+  /**
+   * `unbounded`'s tokens longest first (`TokensByLength`), made at the first position that reads them
+   * (the same pattern state's unbounded mask is the same tokens whenever it is walked again).
+   */
+  private indexOf(leaf: StringLeaf, state: unknown, unbounded: Uint32Array): TokensByLength {
+    const key = `${this.keys.objectId(leaf.options.pattern as object)}|${leaf.patternStateKey(state)}`;
+    let index = this.byLength.get(key);
+    if (index === undefined) {
+      index = new TokensByLength(unbounded, this.tokens as readonly Uint8Array[]);
+      this.byLength.set(key, index);
+    }
+    return index;
+  }
+  private readonly byLength: BoundedCache<string, TokensByLength>;
 
   /** The mask `horizon` walked for `state`'s pattern state, while kept. */
   private unboundedMask(leaf: StringLeaf, state: unknown): Uint32Array | undefined {
@@ -176,3 +200,9 @@ function longestToken(trie: TokenTrie, mask: Uint32Array): number {
   }
   return longest;
 }
+
+/**
+ * Most pattern states whose tokens by length an inside cache keeps (haggle's choice): about 100 kB
+ * each for a label pattern over Qwen3 (five bytes a token its pattern lets through), so 6 MB at most.
+ */
+const BY_LENGTH_LIMIT = 64;

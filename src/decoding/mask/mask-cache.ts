@@ -35,9 +35,11 @@ export class MaskCache {
     this.recent.set(key, mask);
   }
 
-  /** Stores a mask computed at compile time, compactly. */
-  storePrecomputed(key: string, mask: Uint32Array): void {
-    this.precomputed.set(key, compact(mask));
+  /** Stores a mask computed at compile time, compactly; returns the form stored (see `clearStored`). */
+  storePrecomputed(key: string, mask: Uint32Array): Int32Array | Uint32Array {
+    const stored = compact(mask);
+    this.precomputed.set(key, stored);
+    return stored;
   }
 
   /**
@@ -67,19 +69,41 @@ export class MaskCache {
   }
 }
 
-/** A mask as stored by `precompute`: its token ids when they take less room than the bitset. */
+/**
+ * A mask as stored by `precompute`: its token ids when they take less room than the bitset. Read eight
+ * words at a time, skipped when all are zero: a precomputed position (a number's digits, a key) holds a
+ * few dozen tokens of Qwen3's 151,669, and word by word the scan was most of an offer schema's compile
+ * (issue 45: 5.8 µs a mask, 1.8 µs so).
+ */
 function compact(mask: Uint32Array): Int32Array | Uint32Array {
   const ids: number[] = [];
-  for (let w = 0; w < mask.length; w++) {
-    let x = mask[w] as number;
-    if (x === 0) continue;
-    if (ids.length > mask.length) return mask.slice(); // denser than a bitset: keep the bitset
-    while (x !== 0) {
-      ids.push((w << 5) + (31 - Math.clz32(x & -x)));
-      x &= x - 1;
-    }
+  const words = mask.length;
+  let w = 0;
+  for (; w + 8 <= words; w += 8) {
+    const any =
+      (mask[w] as number) |
+      (mask[w + 1] as number) |
+      (mask[w + 2] as number) |
+      (mask[w + 3] as number) |
+      (mask[w + 4] as number) |
+      (mask[w + 5] as number) |
+      (mask[w + 6] as number) |
+      (mask[w + 7] as number);
+    if (any === 0) continue;
+    for (let k = w; k < w + 8; k++) pushIds(ids, k, mask[k] as number);
+    if (ids.length > words) return mask.slice(); // denser than a bitset: keep the bitset
   }
-  return Int32Array.from(ids);
+  for (; w < words; w++) pushIds(ids, w, mask[w] as number);
+  return ids.length > words ? mask.slice() : Int32Array.from(ids);
+}
+
+/** Appends the ids of the bits of `bits`, word `w` of a mask, ascending. */
+function pushIds(ids: number[], w: number, bits: number): void {
+  let x = bits;
+  while (x !== 0) {
+    ids.push((w << 5) + (31 - Math.clz32(x & -x)));
+    x &= x - 1;
+  }
 }
 
 /** A stored mask as a bitset (a fresh array: the stored form is kept). */
@@ -91,4 +115,17 @@ function expand(stored: Int32Array | Uint32Array, words: number): Uint32Array {
     mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
   }
   return mask;
+}
+
+/**
+ * Zeroes `mask`, whose set bits are `stored` (what `storePrecomputed` returned for it): only the words
+ * its ids are in, where a mask of a few tokens (a number's digits) would otherwise pay for clearing
+ * every word of a scratch mask before the next one (precompute's positions, issue 45).
+ */
+export function clearStored(mask: Uint32Array, stored: Int32Array | Uint32Array): void {
+  if (stored instanceof Uint32Array) {
+    mask.fill(0);
+    return;
+  }
+  for (let i = 0; i < stored.length; i++) mask[(stored[i] as number) >>> 5] = 0;
 }

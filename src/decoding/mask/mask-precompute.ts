@@ -3,11 +3,11 @@ import type { GrammarNode } from '../grammar/nodes.js';
 import { NumberLeaf } from '../grammar/number-leaf.js';
 import { dedupe, enter, type Frame, setKey, stepAll } from '../grammar/stack-machine.js';
 import type { StringLeaf } from '../grammar/string-leaf.js';
-import { workNow } from '../grammar/work-clock.js';
+import { workNow, workPast } from '../grammar/work-clock.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
 import { hasShortcut, insideNumber, isInsideString, justOpened, opensString } from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
-import type { MaskCache } from './mask-cache.js';
+import { clearStored, type MaskCache } from './mask-cache.js';
 import type { TrieWalk } from './trie-walk.js';
 
 /** What precompute reads and writes of a compiled grammar. */
@@ -76,7 +76,7 @@ export class MaskPrecompute {
     let digitsHead = 0;
     for (let head = 0; skeletonHead < skeleton.length || digitsHead < digits.length; head++) {
       if (this.stats.precomputed - storedBefore >= positions || head >= 4 * positions) break;
-      if (workNow() > deadline) break;
+      if (workPast(deadline)) break;
       const frames = (
         skeletonHead < skeleton.length ? skeleton[skeletonHead++] : digits[digitsHead++]
       ) as Frame[];
@@ -130,12 +130,19 @@ export class MaskPrecompute {
     const key = setKey(frames, horizon);
     const known = this.cache.recentMask(key);
     if (known !== undefined) return known;
+    if (scratch !== undefined && this.scratchHolds !== null) {
+      clearStored(scratch, this.scratchHolds);
+      this.scratchHolds = null;
+    }
     const mask =
-      scratch === undefined ? this.walk.computeMask(frames) : this.walk.outsideMask(frames, scratch.fill(0));
-    this.cache.storePrecomputed(key, mask);
+      scratch === undefined ? this.walk.computeMask(frames) : this.walk.outsideMask(frames, scratch);
+    const stored = this.cache.storePrecomputed(key, mask);
+    if (scratch !== undefined) this.scratchHolds = stored;
     this.stats.precomputed++;
     return mask;
   }
+  /** The stored form of the mask `scratch` holds (cleared by it before the next), or null: all zero. */
+  private scratchHolds: Int32Array | Uint32Array | null = null;
 
   /** The positions after reading `bytes` from `frames` (empty when refused). */
   private advance(frames: Frame[], bytes: readonly number[]): Frame[] {

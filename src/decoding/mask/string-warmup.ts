@@ -1,6 +1,6 @@
 import type { GrammarNode } from '../grammar/nodes.js';
 import { StringLeaf } from '../grammar/string-leaf.js';
-import { workNow } from '../grammar/work-clock.js';
+import { workNow, workPast } from '../grammar/work-clock.js';
 import type { InsideCache } from './inside-cache.js';
 
 /**
@@ -20,7 +20,7 @@ export function warmStrings(inside: InsideCache, nodes: readonly GrammarNode[]):
   let warmed = 0;
   for (let round = 0; round < 8; round++) {
     for (const [i, leaf] of leaves.entries()) {
-      if (warmed >= WARM_LIMIT || workNow() > deadline) return;
+      if (warmed >= WARM_LIMIT || workPast(deadline)) return;
       // The pattern states beyond the opening only once the openings of every string are done.
       let states = queues[i];
       if (states === undefined || (round === 1 && states.length === 1)) {
