@@ -6,6 +6,7 @@ import {
   finishExponent,
   type Lattice,
   mantissaWitness,
+  pow10,
 } from './number-exponent.js';
 
 /** A bound of a number schema, as given: `minimum: 40` or `exclusiveMaximum: 100`. */
@@ -62,6 +63,24 @@ export class NumberLeaf extends Leaf {
   private readonly lattice: Lattice;
   /** See `unit`. */
   private readonly units: bigint[] = [];
+  /**
+   * What `step`, `canEnd` and `key` gave per state text. A mask's walk and the precompute's search
+   * ask them of the same few hundred texts again and again (each digit position's successors, then
+   * the walk from each), and each answer parses the text and checks the bounds in BigInt: most of an
+   * offer schema's compile (issue 45). Leaves are pure functions of their state, so the memo changes
+   * nothing but the work; emptied at `MEMO_LIMIT` texts, so a long decode cannot grow it without end.
+   */
+  private readonly memo = new Map<string, StateMemo>();
+
+  private memoOf(text: string): StateMemo {
+    let memo = this.memo.get(text);
+    if (memo === undefined) {
+      if (this.memo.size >= MEMO_LIMIT) this.memo.clear();
+      memo = { steps: undefined, canEnd: undefined, key: undefined };
+      this.memo.set(text, memo);
+    }
+    return memo;
+  }
 
   constructor(
     id: number,
@@ -69,7 +88,7 @@ export class NumberLeaf extends Leaf {
   ) {
     super(id);
     this.fractionDigits = options.integer ? 0 : options.maxFractionDigits;
-    this.scale = 10n ** BigInt(this.fractionDigits);
+    this.scale = pow10(this.fractionDigits);
     const { lower, upper } = options;
     if (lower) {
       const { floor, exact } = scaled(lower.value, this.fractionDigits);
@@ -124,7 +143,22 @@ export class NumberLeaf extends Leaf {
   }
 
   step(state: unknown, byte: number): unknown {
-    const text = state as string;
+    const memo = this.memoOf(state as string);
+    let steps = memo.steps;
+    if (steps === undefined) {
+      steps = new Map();
+      memo.steps = steps;
+    }
+    let next = steps.get(byte);
+    if (next === undefined) {
+      next = this.stepText(state as string, byte);
+      steps.set(byte, next);
+    }
+    return next;
+  }
+
+  /** `step`, computed (parses the text and checks the bounds: the memo's reason). */
+  private stepText(text: string, byte: number): unknown {
     let next: string;
     if (byte >= BYTE_0 && byte <= BYTE_9) next = text + String.fromCharCode(byte);
     else if (byte === BYTE_MINUS && text === '') next = '-';
@@ -140,7 +174,13 @@ export class NumberLeaf extends Leaf {
   }
 
   canEnd(state: unknown): boolean {
-    const parts = parse(state as string);
+    const memo = this.memoOf(state as string);
+    memo.canEnd ??= this.canEndText(state as string);
+    return memo.canEnd;
+  }
+
+  private canEndText(text: string): boolean {
+    const parts = parse(text);
     if (parts?.exponent) return endsAfterE(this.lattice, parts);
     if (!parts || parts.int === '' || parts.frac === '') return false;
     const magnitude = this.magnitude(parts.int, parts.frac ?? '');
@@ -154,7 +194,12 @@ export class NumberLeaf extends Leaf {
   }
 
   key(state: unknown): string {
-    const text = state as string;
+    const memo = this.memoOf(state as string);
+    memo.key ??= this.keyText(state as string);
+    return memo.key;
+  }
+
+  private keyText(text: string): string {
     const parts = parse(text);
     if (!parts) return text;
     if (this.exponent) return this.exponentKey(text, parts);
@@ -241,7 +286,7 @@ export class NumberLeaf extends Leaf {
       const magnitude = this.magnitude(int, frac);
       if (magnitude === null) return text;
       base = magnitude;
-      const free = 10n ** BigInt(this.fractionDigits - frac.length);
+      const free = pow10(this.fractionDigits - frac.length);
       classes = windowClass(base, base + free - 1n, low, high);
       if (classes === 'P') return text;
     } else {
@@ -270,7 +315,7 @@ export class NumberLeaf extends Leaf {
   private unit(e: number): bigint {
     let unit = this.units[e];
     if (unit === undefined) {
-      unit = 10n ** BigInt(e) * this.scale;
+      unit = pow10(e) * this.scale;
       this.units[e] = unit;
     }
     return unit;
@@ -283,12 +328,12 @@ export class NumberLeaf extends Leaf {
     let to: bigint;
     if (frac !== null) {
       from = this.magnitude(int, frac) ?? 0n;
-      to = from + 10n ** BigInt(this.fractionDigits - Math.min(frac.length, this.fractionDigits)) - 1n;
+      to = from + pow10(this.fractionDigits - Math.min(frac.length, this.fractionDigits)) - 1n;
     } else if (int === '') return false;
     else {
       from = BigInt(int) * this.scale;
       const extra = int === '0' ? 0 : this.options.maxDigits - int.length;
-      to = (BigInt(int) + 1n) * 10n ** BigInt(Math.max(0, extra)) * this.scale - 1n;
+      to = (BigInt(int) + 1n) * pow10(Math.max(0, extra)) * this.scale - 1n;
     }
     const lo = negative ? -to : from;
     const hi = negative ? -from : to;
@@ -298,9 +343,7 @@ export class NumberLeaf extends Leaf {
   /** The scaled magnitude of the digits written so far, as if the number ended here. */
   private magnitudeSoFar(parts: NumberParts): bigint {
     const frac = parts.frac ?? '';
-    return (
-      BigInt(parts.int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length)
-    );
+    return BigInt(parts.int) * this.scale + BigInt(frac || '0') * pow10(this.fractionDigits - frac.length);
   }
 
   private maxFraction(intDigits: number): number {
@@ -309,7 +352,7 @@ export class NumberLeaf extends Leaf {
 
   private magnitude(int: string, frac: string): bigint | null {
     if (frac.length > this.maxFraction(int.length)) return null;
-    return BigInt(int) * this.scale + BigInt(frac || '0') * 10n ** BigInt(this.fractionDigits - frac.length);
+    return BigInt(int) * this.scale + BigInt(frac || '0') * pow10(this.fractionDigits - frac.length);
   }
 
   private inRange(value: bigint): boolean {
@@ -366,13 +409,13 @@ export class NumberLeaf extends Leaf {
       // A point needs at least one digit after it, and room for it.
       if (frac.length > this.maxFraction(int.length) || this.maxFraction(int.length) === 0) return false;
       const base = this.magnitude(int, frac) as bigint;
-      const free = 10n ** BigInt(this.fractionDigits - frac.length);
+      const free = pow10(this.fractionDigits - frac.length);
       return this.reaches(negative, base, base + free - 1n, this.step10(int.length));
     }
     if (int === '') {
       for (let length = 1; length <= maxInt; length++) {
-        const from = length === 1 ? 0n : 10n ** BigInt(length - 1) * this.scale;
-        const to = 10n ** BigInt(length) * this.scale - 1n;
+        const from = length === 1 ? 0n : pow10(length - 1) * this.scale;
+        const to = pow10(length) * this.scale - 1n;
         if (this.reaches(negative, from, to, this.step10(length))) return true;
       }
       return false;
@@ -380,7 +423,7 @@ export class NumberLeaf extends Leaf {
     if (int === '0') return this.reaches(negative, 0n, this.scale - 1n, this.step10(1));
     const head = BigInt(int);
     for (let extra = 0; int.length + extra <= maxInt; extra++) {
-      const unit = 10n ** BigInt(extra) * this.scale;
+      const unit = pow10(extra) * this.scale;
       if (this.reaches(negative, head * unit, (head + 1n) * unit - 1n, this.step10(int.length + extra))) {
         return true;
       }
@@ -390,7 +433,7 @@ export class NumberLeaf extends Leaf {
 
   /** Spacing of reachable scaled values when the integer part has `intDigits` digits. */
   private step10(intDigits: number): bigint {
-    return 10n ** BigInt(this.fractionDigits - this.maxFraction(intDigits));
+    return pow10(this.fractionDigits - this.maxFraction(intDigits));
   }
 
   /** Whether a multiple of `step` in magnitudes [from, to] (negated when negative) is in range. */
@@ -405,6 +448,16 @@ export class NumberLeaf extends Leaf {
     return ceilDiv(lo, spacing) * spacing <= hi;
   }
 }
+
+/** A number leaf's memo of one state text (see `NumberLeaf.memo`). */
+interface StateMemo {
+  steps: Map<number, unknown> | undefined;
+  canEnd: boolean | undefined;
+  key: string | undefined;
+}
+
+/** Most state texts a number leaf remembers (haggle's choice: a price's few hundred, with room). */
+const MEMO_LIMIT = 4096;
 
 interface NumberParts {
   negative: boolean;
@@ -463,8 +516,8 @@ export function scaled(value: number, digits: number): { floor: bigint; exact: b
   const fraction = match[3] ?? '';
   const mantissa = BigInt(`${match[2]}${fraction}`) * (match[1] === '-' ? -1n : 1n);
   const exponent = Number(match[4] ?? 0) - fraction.length + digits;
-  if (exponent >= 0) return { floor: mantissa * 10n ** BigInt(exponent), exact: true };
-  const divisor = 10n ** BigInt(-exponent);
+  if (exponent >= 0) return { floor: mantissa * pow10(exponent), exact: true };
+  const divisor = pow10(-exponent);
   let q = mantissa / divisor;
   const exact = q * divisor === mantissa;
   if (!exact && mantissa < 0n) q -= 1n;

@@ -35,9 +35,13 @@ export class MaskCache {
     this.recent.set(key, mask);
   }
 
-  /** Stores a mask computed at compile time, compactly; returns the form stored (see `clearStored`). */
-  storePrecomputed(key: string, mask: Uint32Array): Int32Array | Uint32Array {
-    const stored = compact(mask);
+  /**
+   * Stores a mask computed at compile time, compactly; returns the form stored (see `clearStored`).
+   * `ids`: the token ids set in `mask` when the walk listed them (repeats allowed), so that the mask
+   * need not be scanned for them.
+   */
+  storePrecomputed(key: string, mask: Uint32Array, ids?: readonly number[]): Int32Array | Uint32Array {
+    const stored = ids === undefined ? compact(mask) : fromIds(ids, mask);
     this.precomputed.set(key, stored);
     return stored;
   }
@@ -95,6 +99,16 @@ function compact(mask: Uint32Array): Int32Array | Uint32Array {
   }
   for (; w < words; w++) pushIds(ids, w, mask[w] as number);
   return ids.length > words ? mask.slice() : Int32Array.from(ids);
+}
+
+/** `compact` of `mask` from the ids set in it (repeats allowed), without reading its words. */
+function fromIds(ids: readonly number[], mask: Uint32Array): Int32Array | Uint32Array {
+  const sorted = Int32Array.from(ids).sort();
+  let unique = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[unique++] = sorted[i] as number;
+  }
+  return unique > mask.length ? mask.slice() : sorted.slice(0, unique);
 }
 
 /** Appends the ids of the bits of `bits`, word `w` of a mask, ascending. */

@@ -24,6 +24,12 @@ export interface PrecomputeParts {
 
 /** A compiled grammar's compile-time masks (`CompileOptions.precompute`), computed once by `run`. */
 export class MaskPrecompute {
+  /**
+   * @internal Tests set it: every mask whose ids the walk listed is then scanned too, and a difference
+   * throws (a path of the walk that sets bits without listing them would store a wrong mask).
+   */
+  static checkRecording = false;
+
   private readonly root: GrammarNode;
   private readonly trie: TokenTrie;
   private readonly inside: InsideCache;
@@ -107,8 +113,8 @@ export class MaskPrecompute {
       // successors below include the string's inside (then over it, above).
       if (!frames.every((frame) => hasShortcut(frame) || opensString(frame))) continue;
       const mask = this.store(frames, horizon, scratch);
-      for (const [b, id] of this.byteTokens()) {
-        if (((mask[id >>> 5] as number) & (1 << (id & 31))) === 0) continue;
+      // The bytes whose one-byte token the mask allows (`ByteTokens`).
+      for (const b of this.byteTokens().allowed(mask)) {
         const next = dedupe(stepAll(frames, b));
         visit(next, next.some(insideNumber));
       }
@@ -134,9 +140,16 @@ export class MaskPrecompute {
       clearStored(scratch, this.scratchHolds);
       this.scratchHolds = null;
     }
-    const mask =
-      scratch === undefined ? this.walk.computeMask(frames) : this.walk.outsideMask(frames, scratch);
-    const stored = this.cache.storePrecomputed(key, mask);
+    let mask: Uint32Array;
+    let ids: number[] | null = null;
+    if (scratch === undefined) mask = this.walk.computeMask(frames);
+    else {
+      this.walk.startRecording();
+      mask = this.walk.outsideMask(frames, scratch);
+      ids = this.walk.stopRecording();
+      if (MaskPrecompute.checkRecording && ids !== null) checkRecorded(mask, ids);
+    }
+    const stored = this.cache.storePrecomputed(key, mask, ids ?? undefined);
     if (scratch !== undefined) this.scratchHolds = stored;
     this.stats.precomputed++;
     return mask;
@@ -154,21 +167,87 @@ export class MaskPrecompute {
     return at;
   }
 
-  /** The tokens of one byte each, as [byte, token id] (one per byte value a byte-level vocabulary has). */
-  private byteTokens(): Array<[number, number]> {
-    if (this.singleBytes === undefined) {
-      const out: Array<[number, number]> = [];
-      for (let b = 0; b < 256; b++) {
-        const node = this.trie.child(0, b);
-        const id = node < 0 ? -1 : (this.trie.token[node] as number);
-        if (id >= 0) out.push([b, id]);
-      }
-      this.singleBytes = out;
-    }
+  /** The tokens of one byte each (a byte-level vocabulary has one per byte value). */
+  private byteTokens(): ByteTokens {
+    this.singleBytes ??= new ByteTokens(this.trie);
     return this.singleBytes;
   }
-  private singleBytes: Array<[number, number]> | undefined;
+  private singleBytes: ByteTokens | undefined;
 }
+
+/** Throws unless `ids` are exactly the tokens `mask` sets (`MaskPrecompute.checkRecording`). */
+function checkRecorded(mask: Uint32Array, ids: readonly number[]): void {
+  const listed = new Set(ids);
+  let set = 0;
+  for (let w = 0; w < mask.length; w++) {
+    let bits = mask[w] as number;
+    while (bits !== 0) {
+      const id = w * 32 + (31 - Math.clz32(bits & -bits));
+      bits &= bits - 1;
+      set++;
+      if (!listed.has(id)) throw new Error(`precompute: token ${id} set in a mask but not listed`);
+    }
+  }
+  if (set !== listed.size) throw new Error(`precompute: ${listed.size} tokens listed, ${set} set`);
+}
+
+/**
+ * A vocabulary's tokens of one byte each, and which of them a mask allows: read from the words of the
+ * mask that hold them when those are few (Qwen3's are ids 0-255, eight words), so that a position's
+ * successors cost a scan of those words, not a test of all 256 tokens (a tenth of an offer schema's
+ * compile, issue 45); else token by token.
+ */
+class ByteTokens {
+  /** The one-byte tokens' ids, ascending, and their bytes. */
+  private readonly ids: number[] = [];
+  private readonly bytes: number[] = [];
+  private readonly byteOf = new Map<number, number>();
+  private readonly firstWord: number;
+  private readonly lastWord: number;
+  private readonly out: number[] = [];
+
+  constructor(trie: TokenTrie) {
+    const pairs: Array<[number, number]> = [];
+    for (let b = 0; b < 256; b++) {
+      const node = trie.child(0, b);
+      const id = node < 0 ? -1 : (trie.token[node] as number);
+      if (id >= 0) pairs.push([id, b]);
+    }
+    pairs.sort((x, y) => x[0] - y[0]);
+    for (const [id, b] of pairs) {
+      this.ids.push(id);
+      this.bytes.push(b);
+      this.byteOf.set(id, b);
+    }
+    this.firstWord = pairs.length === 0 ? 0 : (pairs[0] as [number, number])[0] >>> 5;
+    this.lastWord = pairs.length === 0 ? -1 : (pairs[pairs.length - 1] as [number, number])[0] >>> 5;
+  }
+
+  /** The bytes whose token `mask` allows, in token id order (the list is reused: read it at once). */
+  allowed(mask: Uint32Array): readonly number[] {
+    const out = this.out;
+    out.length = 0;
+    if (this.lastWord - this.firstWord <= DENSE_WORDS) {
+      for (let w = this.firstWord; w <= this.lastWord; w++) {
+        let bits = mask[w] as number;
+        while (bits !== 0) {
+          const b = this.byteOf.get(w * 32 + (31 - Math.clz32(bits & -bits)));
+          bits &= bits - 1;
+          if (b !== undefined) out.push(b);
+        }
+      }
+      return out;
+    }
+    for (let k = 0; k < this.ids.length; k++) {
+      const id = this.ids[k] as number;
+      if ((((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 1) out.push(this.bytes[k] as number);
+    }
+    return out;
+  }
+}
+
+/** Most mask words `ByteTokens` scans for the one-byte tokens before it tests them one by one. */
+const DENSE_WORDS = 64;
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
 export const PRECOMPUTE_POSITIONS = 512;

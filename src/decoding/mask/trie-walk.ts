@@ -31,6 +31,14 @@ export class TrieWalk {
   /** A mask `whitespaceFromRoot` reuses for what follows the whitespace, and whether one holds it. */
   private scratch: Uint32Array | undefined;
   private scratchBusy = false;
+  /**
+   * The token ids `outsideMask` set since `startRecording` (with repeats), or null when not recording:
+   * the precompute's compact form of a mask without a scan of all its words (most of a position's
+   * cost for an offer schema, issue 45). `recordLost`: a path set bits it does not list (free
+   * whitespace, from the vocabulary's tables); the caller then scans the mask.
+   */
+  private recorded: number[] | null = null;
+  private recordLost = false;
   /** `walk`'s positions per depth and its `covered` flags, reused by every walk of this grammar. */
   private readonly walkPositions: Frame[][] = [];
   private walkCovered = new Uint8Array(0);
@@ -94,8 +102,36 @@ export class TrieWalk {
     this.below(0, frames, mask);
     if (frames.some(canComplete)) {
       for (const id of this.eos) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+      this.recorded?.push(...this.eos);
     }
     return mask;
+  }
+
+  /** Starts listing the token ids `outsideMask` sets (see `recorded`). */
+  startRecording(): void {
+    this.recorded = [];
+    this.recordLost = false;
+  }
+
+  /** Stops listing: the ids set since `startRecording` (repeats possible), or null if some were not listed. */
+  stopRecording(): number[] | null {
+    const recorded = this.recordLost ? null : this.recorded;
+    this.recorded = null;
+    return recorded;
+  }
+
+  /** Lists the tokens ending at `node` of `trie` when recording (ids of the vocabulary's own trie only). */
+  private recordNode(trie: TokenTrie, node: number): void {
+    const recorded = this.recorded as number[];
+    if (trie !== this.trie) {
+      this.recordLost = true;
+      return;
+    }
+    const id = trie.token[node] as number;
+    if (id < 0) return;
+    recorded.push(id);
+    const more = trie.duplicates.get(node);
+    if (more) recorded.push(...more);
   }
 
   /**
@@ -163,6 +199,8 @@ export class TrieWalk {
    */
   private whitespaceFromRoot(frame: Frame, mask: Uint32Array): boolean {
     if (this.whitespaceRests === undefined) return false;
+    // Its tokens come from whole tables, not listed one by one (see `recorded`).
+    if (this.recorded !== null) this.recordLost = true;
     // Whitespace that may follow this whitespace (`[` then the list's closing `]`, after a first item's
     // place) reads any run too: one run for both, so what follows is what follows them.
     let endings = frame.endings();
@@ -299,6 +337,10 @@ export class TrieWalk {
     const more = this.trie.duplicates.get(node);
     if (more)
       for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
+    if (this.recorded !== null) {
+      this.recorded.push(id);
+      if (more) this.recorded.push(...more);
+    }
   }
 
   /**
@@ -521,6 +563,7 @@ export class TrieWalk {
         continue;
       }
       trie.markTokens(mask, i);
+      if (this.recorded !== null) this.recordNode(trie, i);
       covered[d] = 0;
       if (strings && (end[i] as number) - i > 1 && next.every(isInsideString)) {
         // Inside one string, or several (the alternatives of an anyOf): a token stays open when one of
@@ -528,9 +571,9 @@ export class TrieWalk {
         if (covered[d - 1] === 1) covered[d] = 1;
         else if ((end[i] as number) - i >= OPENING_SUBTREE) {
           for (const frame of next) {
-            for (const id of this.inside.idsBelow(i, frame.node as StringLeaf, frame.state)) {
-              mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
-            }
+            const ids = this.inside.idsBelow(i, frame.node as StringLeaf, frame.state);
+            for (const id of ids) mask[id >>> 5] = (mask[id >>> 5] as number) | (1 << (id & 31));
+            if (this.recorded !== null) for (const id of ids) this.recorded.push(id);
           }
           covered[d] = 1;
         }

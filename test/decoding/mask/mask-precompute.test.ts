@@ -1,5 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  benchTurnSchemas,
+  offerCar,
+  offerContract,
+  offerLaptop,
+} from '../../../bench/shared/decoder-schemas.js';
+import {
   allowedTokenIds,
   type CompiledGrammar,
   type CompileOptions,
@@ -7,6 +13,7 @@ import {
   type DecoderVocabulary,
   isAllowed,
 } from '../../../src/decoding/index.js';
+import { MaskPrecompute } from '../../../src/decoding/mask/mask-precompute.js';
 import { GrammarMatcher } from '../../../src/decoding/matcher/grammar-matcher.js';
 import { referenceMask } from '../../../src/decoding/testing/reference-mask.js';
 import { Random } from '../../../src/internal/random.js';
@@ -123,6 +130,32 @@ describe('masks without the trie walk (precomputed, per-leaf shortcuts, number k
       checked += checkRandomPositions(grammar, q.vocabulary, random, 12);
     }
     expect(checked).toBeGreaterThan(300);
+  });
+
+  it('are stored from the ids the walk listed only where those are every token it set', () => {
+    // The precompute stores a mask from the token ids the walk lists as it sets them, not by scanning
+    // the mask; here every stored mask is scanned too and must hold exactly the listed ids (a path of
+    // the walk that sets a bit without listing it throws). Schemas with every kind of position the
+    // precompute stores: keys, enums, numbers, booleans, string openings, lists of objects, the turn's
+    // alternatives, and free whitespace (whose tables are not listed: those masks are scanned instead).
+    const schemas = [offerLaptop, offerCar, offerContract, ...Object.values(benchTurnSchemas())];
+    MaskPrecompute.checkRecording = true;
+    try {
+      let stored = 0;
+      for (const schema of schemas) {
+        for (const whitespace of ['compact', 'flexible'] as const) {
+          const precompute = { positions: 400, timeMs: Number.POSITIVE_INFINITY };
+          stored += compileSchema(schema, q.vocabulary, { whitespace, precompute }).stats.precomputed;
+        }
+      }
+      for (const { schema, options } of SCHEMAS) {
+        const precompute = { positions: 400, timeMs: Number.POSITIVE_INFINITY };
+        stored += compileSchema(schema, q.vocabulary, { ...options, precompute }).stats.precomputed;
+      }
+      expect(stored).toBeGreaterThan(1500);
+    } finally {
+      MaskPrecompute.checkRecording = false;
+    }
   });
 
   it('hold with tokens of several digits and signs, as other tokenizers write numbers', () => {
