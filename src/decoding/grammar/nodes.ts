@@ -244,7 +244,8 @@ export class ListNode extends Structural {
   private itemFor(seen: readonly string[] | null): GrammarNode | null {
     const options = this.uniqueOptions;
     if (options === null || seen === null || seen.length === 0) return this.item;
-    const key = seen.join('\u0000');
+    // By the set of values: the same node for the same options left, whatever order they were taken in.
+    const key = seenKey(seen);
     if (this.remaining.has(key)) return this.remaining.get(key) ?? null;
     const left = options.filter((leaf) => !seen.includes(leaf.valueKey(undefined) ?? ''));
     const node =
@@ -291,7 +292,10 @@ export class ListNode extends Structural {
     // The count matters only below minItems and within reach of maxItems.
     const toMax = this.maxItems - state.count;
     const countKey = state.count < this.minItems ? `<${state.count}` : toMax > horizon ? '+' : `>${toMax}`;
-    return `${state.phase},${countKey}${state.seen ? `,${state.seen.join('\u0000')}` : ''}`;
+    // The values seen as a set: which items may still come does not depend on their order, and a list
+    // of enum items then has one position per set of values taken, not one per order (issue 45: most
+    // of an offer schema's precomputed positions were the same sets in other orders).
+    return `${state.phase},${countKey}${state.seen ? `,${seenKey(state.seen)}` : ''}`;
   }
   firstChildren(): GrammarNode[] {
     return [this.opener];
@@ -331,6 +335,14 @@ export class ListNode extends Structural {
         return [];
     }
   }
+}
+
+/** The values of a unique list as a set: sorted when out of order (a copy; the state is shared). */
+function seenKey(seen: readonly string[]): string {
+  for (let i = 1; i < seen.length; i++) {
+    if ((seen[i - 1] as string) > (seen[i] as string)) return [...seen].sort().join('\u0000');
+  }
+  return seen.join('\u0000');
 }
 
 /**
