@@ -28,20 +28,21 @@ export function warmCompiler(parts: GrammarVocabulary): void {
   // Caches of its own (see above), the vocabulary's table of plain string lengths shared: without it a
   // free string's first mask is a pass over the whole vocabulary.
   const words = maskWords(parts.vocabulary.tokens.length);
-  const inside = new InsideCache(parts.trie, words, 64, 256, parts.vocabulary.tokens);
-  inside.plainLengths = parts.inside.plainLengths;
-  const own: GrammarVocabulary = {
-    vocabulary: parts.vocabulary,
-    trie: parts.trie,
-    quotes: parts.quotes,
-    quoteSuffixes: parts.quoteSuffixes,
-    inside,
-    whitespaceRests: () => parts.whitespaceRests(),
-  };
-  const patterns = new PatternCache(16);
   const out = new Uint32Array(words);
   for (let round = 0; round < WARMUP_ROUNDS && !workPast(deadline); round++) {
-    const compiled = new SchemaCompiler(WARMUP_SCHEMA, {}, patterns).compileDocument();
+    // Fresh caches each round: a pattern's walks over the vocabulary (at a first visit of each of its
+    // states) then run every round, as each new schema's do, and not once.
+    const inside = new InsideCache(parts.trie, words, 64, 256, parts.vocabulary.tokens);
+    inside.plainLengths = parts.inside.plainLengths;
+    const own: GrammarVocabulary = {
+      vocabulary: parts.vocabulary,
+      trie: parts.trie,
+      quotes: parts.quotes,
+      quoteSuffixes: parts.quoteSuffixes,
+      inside,
+      whitespaceRests: () => parts.whitespaceRests(),
+    };
+    const compiled = new SchemaCompiler(WARMUP_SCHEMA, {}, new PatternCache(16)).compileDocument();
     const grammar = new CompiledGrammar(compiled.root, compiled.shortest, own, 1024);
     grammar.warm(compiled.nodes);
     grammar.precompute(PRECOMPUTE_POSITIONS, PRECOMPUTE_MS);
