@@ -5,7 +5,14 @@ import { dedupe, enter, type Frame, setKey, stepAll } from '../grammar/stack-mac
 import type { StringLeaf } from '../grammar/string-leaf.js';
 import { workNow, workPast } from '../grammar/work-clock.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
-import { hasShortcut, insideNumber, isInsideString, justOpened, opensString } from './frame-kinds.js';
+import {
+  hasShortcut,
+  insideNumber,
+  isInsideString,
+  isStringValue,
+  justOpened,
+  opensString,
+} from './frame-kinds.js';
 import type { InsideCache } from './inside-cache.js';
 import { clearStored, type MaskCache } from './mask-cache.js';
 import type { TrieWalk } from './trie-walk.js';
@@ -96,6 +103,12 @@ export class MaskPrecompute {
           strings.every((f) => this.inside.warm(f.node as StringLeaf, f.state, deadline))
         ) {
           this.store(frames, horizon);
+          // And a character in, for a free string (a message): its mask is then every later position's
+          // until near maxLength (one key: the room far off, minLength met), where the first one
+          // walked the closing quotes at decoding time (0.2 ms hot, 1-2 ms in a cold process: a turn's
+          // slowest first mask, issue 45).
+          const within = this.freeStringWithin(frames, horizon);
+          if (within !== null) this.store(within, horizon);
         }
         // Step over a string value by its shortest completion: what follows it does not depend on what
         // it says. Not over a key: what follows a key depends on which key it is (a search for each
@@ -156,6 +169,24 @@ export class MaskPrecompute {
   }
   /** The stored form of the mask `scratch` holds (cleared by it before the next), or null: all zero. */
   private scratchHolds: Int32Array | Uint32Array | null = null;
+
+  /**
+   * The positions inside free strings just opened (`frames`) once they have read enough characters to
+   * close, where every one of them then `closesAnywhere`; null when some string has a pattern, keeps
+   * its value, or is not far from maxLength there.
+   */
+  private freeStringWithin(frames: Frame[], horizon: number): Frame[] | null {
+    let need = 1;
+    for (const frame of frames) {
+      const leaf = frame.node as StringLeaf;
+      if (leaf.options.pattern !== null || leaf.keepsValue) return null;
+      need = Math.max(need, leaf.options.minLength);
+    }
+    if (need > horizon) return null;
+    const within = this.advance(frames, new Array<number>(need).fill(0x61));
+    const free = (frame: Frame) => isStringValue(frame) && frame.node.closesAnywhere(frame.state, horizon);
+    return within.length > 0 && within.every(free) ? within : null;
+  }
 
   /** The positions after reading `bytes` from `frames` (empty when refused). */
   private advance(frames: Frame[], bytes: readonly number[]): Frame[] {
@@ -250,7 +281,7 @@ class ByteTokens {
 const DENSE_WORDS = 64;
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */
-export const PRECOMPUTE_POSITIONS = 512;
+export const PRECOMPUTE_POSITIONS = 1024;
 /**
  * Default most milliseconds `precompute` spends per grammar (haggle's choice), on the work clock
  * (grammar/work-clock.ts: not the time spent waiting for a core on a loaded machine). The agent's offer schemas
