@@ -12,7 +12,7 @@ export interface CompileOptions extends SchemaCompileOptions {
    */
   warm?: boolean;
   /**
-   * How far warming goes beyond the start and the strings (default `{ positions: 512, timeMs: 50 }`):
+   * How far warming goes beyond the start and the strings (default `{ positions: 1024, timeMs: 50 }`):
    * the masks of the positions reachable outside strings (keys, punctuation, enum values, numbers,
    * booleans), explored breadth first from the start until either limit, stored compactly (a list of
    * token ids where that is smaller than a bitset). A sequence that stays within them never walks the

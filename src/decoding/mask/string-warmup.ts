@@ -39,7 +39,7 @@ export function warmStrings(inside: InsideCache, nodes: readonly GrammarNode[]):
 }
 
 /** Milliseconds compile-time warming may start walks for after the first mask (haggle's choice). */
-const WARM_BUDGET_MS = 20;
+const WARM_BUDGET_MS = 30;
 /**
  * Milliseconds one warming walk may take once started, even past `WARM_BUDGET_MS` (haggle's choice):
  * enough for a short pattern's first pass on a loaded machine (1 ms quiet for the turn's label pattern,
