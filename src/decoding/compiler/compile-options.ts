@@ -5,7 +5,7 @@ export interface CompileOptions extends SchemaCompileOptions {
   /**
    * Compute at compile time the masks the first sequences would otherwise pay for (default true): the
    * start of the document and the inside of the strings (for patterns, a few of their states), at most
-   * `WARM_LIMIT` of the latter, starting walks for at most 20 ms after the first mask (each may finish
+   * `WARM_LIMIT` of the latter, starting walks for at most 30 ms after the first mask (each may finish
    * within 25 ms), so a schema with hundreds of patterns, or a few slow ones, does not pay for all of them.
    * These milliseconds, and `precompute.timeMs`, are of the work clock (grammar/work-clock.ts): the lesser of
    * wall and process CPU time, so a busy machine does not cut the same schema's warming shorter.
