@@ -80,7 +80,7 @@ function decodeDocument(grammar: CompiledGrammar, document: string, out: Uint32A
   grammar.fillMaskFor(frames, out);
 }
 
-/** Most milliseconds the warm-up may take, on the work clock (haggle's choice: 150-200 ms measured). */
+/** Most milliseconds the warm-up may take, on the work clock (haggle's choice: 180-250 ms measured). */
 const WARMUP_BUDGET_MS = 400;
 /** Compiles and decodes of the warm-up schema: the JIT compiled the paths an offer schema takes after about six. */
 const WARMUP_ROUNDS = 8;

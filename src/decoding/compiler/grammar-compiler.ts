@@ -35,7 +35,7 @@ export interface GrammarCompilerOptions {
   keyShapeCacheSize?: number;
   /**
    * Compile and decode a made-up schema a few times when the compiler is made (default true; about
-   * 150-200 ms for Qwen3, see compile-warmup.ts), so that the first schema compiled and the first
+   * 180-250 ms for Qwen3, see compile-warmup.ts), so that the first schema compiled and the first
    * masks decoded run code the JIT has compiled: an offer schema's first compile 15-30 ms without it,
    * 3-6 ms with it. Nothing of it stays in this compiler's caches.
    */
