@@ -25,13 +25,13 @@ import { SchemaCompiler } from './schema-compiler.js';
  */
 export function warmCompiler(parts: GrammarVocabulary): void {
   const deadline = workNow() + WARMUP_BUDGET_MS;
-  // Caches of its own (see above), the vocabulary's table of plain string lengths shared: without it a
-  // free string's first mask is a pass over the whole vocabulary.
   const words = maskWords(parts.vocabulary.tokens.length);
   const out = new Uint32Array(words);
   for (let round = 0; round < WARMUP_ROUNDS && !workPast(deadline); round++) {
-    // Fresh caches each round: a pattern's walks over the vocabulary (at a first visit of each of its
-    // states) then run every round, as each new schema's do, and not once.
+    // Caches of its own (see above), fresh each round: a pattern's walks over the vocabulary (at a
+    // first visit of each of its states) then run every round, as each new schema's do, and not once.
+    // The vocabulary's table of plain string lengths is shared: without it a free string's first
+    // mask is a pass over the whole vocabulary.
     const inside = new InsideCache(parts.trie, words, 64, 256, parts.vocabulary.tokens);
     inside.plainLengths = parts.inside.plainLengths;
     const own: GrammarVocabulary = {
@@ -80,7 +80,10 @@ function decodeDocument(grammar: CompiledGrammar, document: string, out: Uint32A
   grammar.fillMaskFor(frames, out);
 }
 
-/** Most milliseconds the warm-up may take, on the work clock (haggle's choice: 180-250 ms measured). */
+/**
+ * Most milliseconds the warm-up may take, on the work clock (haggle's choice: a bound for slow machines;
+ * for Qwen3 it takes 180-250 ms).
+ */
 const WARMUP_BUDGET_MS = 400;
 /** Compiles and decodes of the warm-up schema: the JIT compiled the paths an offer schema takes after about six. */
 const WARMUP_ROUNDS = 8;
