@@ -3,13 +3,13 @@
 // compile column shows) and the median and minimum of the rest, once the code is hot. Prints a table,
 // then ONE JSON line (last).
 //   npx tsx bench/decoder-compile.ts [--rounds N] [--schemas SUBSTR]
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { GrammarCompiler } from '../src/decoding/index.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
+import { encodedTokens } from './maskbench/engine-setup.js';
 import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
 
 const require = createRequire(import.meta.url);
@@ -41,11 +41,7 @@ const engines: Array<{ name: string; compile: (schema: object) => Promise<void> 
 let xgrammarSetupMs: number | null = null;
 try {
   const xg = require('@mlc-ai/web-xgrammar');
-  const json = JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8'));
-  const encoded: string[] = new Array(vocabulary.tokens.length).fill('');
-  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) encoded[id] = token;
-  for (const added of json.added_tokens as Array<{ id: number; content: string }>)
-    encoded[added.id] = added.content;
+  const encoded = encodedTokens(folder, vocabulary.tokens.length);
   t = now();
   const info = await xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, encoded.length, [
     ...vocabulary.eosTokenIds,

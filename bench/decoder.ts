@@ -11,6 +11,7 @@ import { compileSchema, decodeConstrained, prepareVocabulary, TokenSampler } fro
 import { GrammarMatcher } from '../src/decoding/matcher/grammar-matcher.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
+import { encodedTokens } from './maskbench/engine-setup.js';
 import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
 
 const require = createRequire(import.meta.url);
@@ -130,11 +131,7 @@ const engines: Engine[] = [];
 }
 try {
   const xg = require('@mlc-ai/web-xgrammar');
-  const json = JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8'));
-  const encoded: string[] = new Array(vocabulary.tokens.length).fill('');
-  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) encoded[id] = token;
-  for (const added of json.added_tokens as Array<{ id: number; content: string }>)
-    encoded[added.id] = added.content;
+  const encoded = encodedTokens(folder, vocabulary.tokens.length);
   const t = now();
   const info = await xg.TokenizerInfo.createTokenizerInfo(encoded, 'byte_level', false, encoded.length, [
     ...vocabulary.eosTokenIds,

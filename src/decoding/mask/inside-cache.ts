@@ -143,10 +143,8 @@ export class InsideCache {
    */
   private horizon(leaf: StringLeaf, state: unknown, deadline: number): number | null {
     const longest = this.trie.maxTokenBytes;
-    const at = leaf.patternStateKey(state);
-    const pattern = leaf.options.pattern;
-    if (at === null || pattern === null || !leaf.farWithin(state, 0)) return longest;
-    const key = `${this.keys.objectId(pattern)}|${at}`;
+    const key = this.patternStateId(leaf, state);
+    if (key === null || !leaf.farWithin(state, 0)) return longest;
     let horizon = this.horizons.get(key);
     if (horizon === undefined) {
       const mask = new Uint32Array(this.words);
@@ -170,7 +168,7 @@ export class InsideCache {
    * (the same pattern state's unbounded mask is the same tokens whenever it is walked again).
    */
   private indexOf(leaf: StringLeaf, state: unknown, unbounded: Uint32Array): TokensByLength {
-    const key = `${this.keys.objectId(leaf.options.pattern as object)}|${leaf.patternStateKey(state)}`;
+    const key = this.patternStateId(leaf, state) as string;
     let index = this.byLength.get(key);
     if (index === undefined) {
       index = new TokensByLength(unbounded, this.tokens as readonly Uint8Array[]);
@@ -182,10 +180,19 @@ export class InsideCache {
 
   /** The mask `horizon` walked for `state`'s pattern state, while kept. */
   private unboundedMask(leaf: StringLeaf, state: unknown): Uint32Array | undefined {
+    const key = this.patternStateId(leaf, state);
+    return key === null ? undefined : this.whole.get(`U|${key}`);
+  }
+
+  /**
+   * The key of `state`'s pattern state with the bounds left out (its automaton and place within a
+   * character), which `horizon`, its unbounded mask and its tokens by length are kept by; null where
+   * the string has no bounded pattern there (`StringLeaf.patternStateKey`).
+   */
+  private patternStateId(leaf: StringLeaf, state: unknown): string | null {
     const at = leaf.patternStateKey(state);
     const pattern = leaf.options.pattern;
-    if (at === null || pattern === null) return undefined;
-    return this.whole.get(`U|${this.keys.objectId(pattern)}|${at}`);
+    return at === null || pattern === null ? null : `${this.keys.objectId(pattern)}|${at}`;
   }
   private readonly horizons = new Map<string, number>();
 }

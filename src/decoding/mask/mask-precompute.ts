@@ -6,6 +6,7 @@ import type { StringLeaf } from '../grammar/string-leaf.js';
 import { workNow, workPast } from '../grammar/work-clock.js';
 import { ByteTokens } from '../vocabulary/byte-tokens.js';
 import type { TokenTrie } from '../vocabulary/token-trie.js';
+import { allowedTokenIds } from '../vocabulary/vocabulary.js';
 import {
   hasShortcut,
   insideNumber,
@@ -210,17 +211,11 @@ export class MaskPrecompute {
 /** Throws unless `ids` are exactly the tokens `mask` sets (`MaskPrecompute.checkRecording`). */
 function checkRecorded(mask: Uint32Array, ids: readonly number[]): void {
   const listed = new Set(ids);
-  let set = 0;
-  for (let w = 0; w < mask.length; w++) {
-    let bits = mask[w] as number;
-    while (bits !== 0) {
-      const id = w * 32 + (31 - Math.clz32(bits & -bits));
-      bits &= bits - 1;
-      set++;
-      if (!listed.has(id)) throw new Error(`precompute: token ${id} set in a mask but not listed`);
-    }
-  }
-  if (set !== listed.size) throw new Error(`precompute: ${listed.size} tokens listed, ${set} set`);
+  const set = allowedTokenIds(mask);
+  const missing = set.find((id) => !listed.has(id));
+  if (missing !== undefined) throw new Error(`precompute: token ${missing} set in a mask but not listed`);
+  if (set.length !== listed.size)
+    throw new Error(`precompute: ${listed.size} tokens listed, ${set.length} set`);
 }
 
 /** Default most positions `precompute` stores per grammar (haggle's choice: see CompileOptions). */

@@ -337,10 +337,7 @@ export class TrieWalk {
     const more = this.trie.duplicates.get(node);
     if (more)
       for (const other of more) mask[other >>> 5] = (mask[other >>> 5] as number) | (1 << (other & 31));
-    if (this.recorded !== null) {
-      this.recorded.push(id);
-      if (more) this.recorded.push(...more);
-    }
+    if (this.recorded !== null) this.recordNode(this.trie, node);
   }
 
   /**
