@@ -7,6 +7,7 @@ import { QuoteSuffixes } from '../vocabulary/quote-suffixes.js';
 import { TokenTrie } from '../vocabulary/token-trie.js';
 import { checkVocabulary, type DecoderVocabulary, maskWords } from '../vocabulary/vocabulary.js';
 import { WhitespaceRests } from '../vocabulary/whitespace-rests.js';
+import { giveUpNoDetachAssumption } from './buffer-detach.js';
 import type { CompileOptions } from './compile-options.js';
 import { warmCompiler } from './compile-warmup.js';
 import { PatternCache } from './pattern-cache.js';
@@ -107,6 +108,7 @@ export class GrammarCompiler implements GrammarVocabulary {
         });
     }
     checkVocabulary(vocabulary);
+    giveUpNoDetachAssumption();
     const words = maskWords(vocabulary.tokens.length);
     this.trie = new TokenTrie(vocabulary);
     this.quotes = new TokenTrie(vocabulary, (bytes) => bytes.includes(0x22));
