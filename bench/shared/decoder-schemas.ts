@@ -97,3 +97,38 @@ export function benchDecoderSchemas(): Record<string, object> {
     'offer: contract': offerContract,
   };
 }
+
+/** The turns bench/decoder.ts walks through both turn schemas (and jump-forward decodes). */
+export const BENCH_TURN_TEXTS = [
+  '{"action":"offer_with_message","price":45.0,"message_labels":["build_rapport","invoke_compromise"],"message":"Hi, I\'ve been looking for this exact item for weeks. Would you take 45? I can pay right away.","response_time":3}',
+  '{"action":"offer","price":52.5,"message_labels":[],"message":"","response_time":1}',
+  '{"action":"accept","price":null,"message_labels":[],"message":"","response_time":0.5}',
+  '{"action":"message_only","price":null,"message_labels":["request_information"],"message":"Is the battery original? Any scratches on the screen?","response_time":12}',
+  '{"action":"offer_with_message","price":61.25,"message_labels":["justify_with_market_data"],"message":"Similar ones sold for around 60 last month, so 61.25 feels fair to me.","response_time":6}',
+  '{"action":"decline","price":null,"message_labels":[],"message":"","response_time":24}',
+  '{"action":"offer_with_message","price":48,"message_labels":["declare_cost_limit_seller_firm"],"message":"48 is the lowest I can go, I paid more than that myself.","response_time":2}',
+  '{"action":"no_response","price":null,"message_labels":[],"message":"","response_time":48}',
+];
+
+/** The documents each row of the decoder bench walks, by row name (as `benchDecoderSchemas`). */
+export function benchDecoderTexts(): Record<string, readonly string[]> {
+  return {
+    turn: BENCH_TURN_TEXTS,
+    'turn (known labels)': BENCH_TURN_TEXTS,
+    'offer: laptop': [
+      '{"price":899.99,"warranty_months":12,"shipping":"express","accessories":["charger","sleeve"]}',
+      '{"price":1250,"warranty_months":24,"shipping":"pickup","accessories":[]}',
+      '{"price":640.5,"warranty_months":6,"shipping":"standard","accessories":["mouse","dock","charger"]}',
+    ],
+    'offer: car': [
+      '{"price":23450,"delivery_days":14,"financing":"loan_60","trade_in":true,"mileage_cap":15000}',
+      '{"price":18999.5,"delivery_days":3,"financing":"cash","trade_in":false,"mileage_cap":10000}',
+      '{"price":41000,"delivery_days":45,"financing":"lease","trade_in":false,"mileage_cap":25000}',
+    ],
+    'offer: contract': [
+      '{"price":12500,"deadline_days":30,"revisions":2,"payment_terms":"milestones","milestones":[{"name":"design","share":0.3},{"name":"build","share":0.5},{"name":"launch","share":0.2}]}',
+      '{"price":800,"deadline_days":7,"revisions":1,"payment_terms":"upfront","milestones":[]}',
+      '{"price":4999.99,"deadline_days":60,"revisions":5,"payment_terms":"net_30","milestones":[{"name":"test","share":1}]}',
+    ],
+  };
+}
